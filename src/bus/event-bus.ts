@@ -1,0 +1,575 @@
+import type { Logger } from '../shared/logger';
+import { silentLogger } from '../shared/logger';
+import { withTimeout } from '../shared/time';
+import type {
+  AnyEventDefinition,
+  BusEvent,
+  PayloadInputOf,
+  ResultOf,
+} from './define-event';
+import { validationError } from './define-event';
+import {
+  EventCancelledError,
+  EventDepthError,
+  EventHandlerTimeoutError,
+  EventNoResultError,
+} from './errors';
+import { EventRecord, viewOfRecord, viewOfRun, type EventRecordView, type HandlerResultView, type HandlerRun } from './event-record';
+import { EventHistory, type FindOptions } from './history';
+
+export type Handler<D extends AnyEventDefinition> = (
+  event: BusEvent<D>,
+  ctx: HandlerContext,
+) => ResultOf<D> | undefined | void | Promise<ResultOf<D> | undefined | void>;
+
+/** What a handler may do besides its own work: emit children (lineage stamped) and watch its deadline. */
+export interface HandlerContext {
+  readonly handlerName: string;
+  readonly event: BusEvent;
+  /** Aborts when the handler's timeout expires, so long CDP work can stop early. */
+  readonly signal: AbortSignal;
+  /**
+   * Emits a child event whose parent is the current event. Awaiting the returned handle while this
+   * handler is still running processes the child at once (queue jump), so nested awaits never deadlock.
+   */
+  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>): EventHandle<D>;
+}
+
+export interface HandlerInvocation {
+  readonly event: BusEvent;
+  readonly definition: AnyEventDefinition;
+  readonly handlerName: string;
+  readonly signal: AbortSignal;
+}
+
+/** Cross-cutting behaviour around every handler call (circuit breaker, timing logs). */
+export type BusMiddleware = (invocation: HandlerInvocation, next: () => Promise<unknown>) => Promise<unknown>;
+
+export type BusChange = { phase: 'emitted' | 'started' | 'completed'; record: EventRecord };
+export type BusObserver = (change: BusChange) => void;
+
+export interface EventBusOptions {
+  name?: string;
+  /** Validate payloads at emit and results at completion (default true). */
+  validate?: boolean;
+  historySize?: number;
+  /** Per event type timeout overrides in ms (from the config's `timeouts`). */
+  timeouts?: Readonly<Record<string, number>>;
+  /** How deep awaited children may nest before the bus calls it a loop. */
+  maxDepth?: number;
+  logger?: Logger;
+}
+
+export interface EmitOptions {
+  /** Who caused the event: 'panel', 'cli', 'native:<name>', ... Children inherit it. */
+  source?: string;
+}
+
+interface RegisteredHandler {
+  readonly name: string;
+  readonly fn: Handler<AnyEventDefinition>;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The typed event bus (bubus semantics, DESIGN §2): one FIFO queue per bus, handlers of one event run
+ * serially in registration order under the event's timeout, an event completes when its handlers and
+ * every child they emitted have completed, and errors are never lost. Buses share nothing, so two
+ * sessions never block each other.
+ */
+export class EventBus {
+  readonly name: string;
+  readonly #validate: boolean;
+  readonly #maxDepth: number;
+  readonly #log: Logger;
+  readonly #handlers = new Map<string, RegisteredHandler[]>();
+  readonly #middleware: BusMiddleware[] = [];
+  readonly #observers = new Set<BusObserver>();
+  readonly #history: EventHistory;
+  #timeouts: Readonly<Record<string, number>>;
+  #queue: EventRecord[] = [];
+  #queueHead = 0;
+  #draining = false;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(options: EventBusOptions = {}) {
+    this.name = options.name ?? 'EventBus';
+    this.#validate = options.validate ?? true;
+    this.#maxDepth = options.maxDepth ?? 32;
+    this.#log = options.logger ?? silentLogger;
+    this.#timeouts = options.timeouts ?? {};
+    this.#history = new EventHistory(options.historySize ?? 200);
+  }
+
+  /** Replaces the per-event timeout overrides; applies to events processed from now on. */
+  setTimeouts(timeouts: Readonly<Record<string, number>>): void {
+    this.#timeouts = timeouts;
+  }
+
+  timeoutFor(definition: AnyEventDefinition): number {
+    return this.#timeouts[definition.type] ?? definition.timeoutMs;
+  }
+
+  /**
+   * Registers a handler. Handler names are unique per event: registering the same name twice throws,
+   * which catches a watchdog attached twice. Returns a disposer.
+   */
+  on<D extends AnyEventDefinition>(definition: D, handler: Handler<D>, options: { name: string }): () => void {
+    const list = this.#handlers.get(definition.type) ?? [];
+    if (list.some((entry) => entry.name === options.name)) {
+      throw new Error(`Duplicate handler ${options.name} for ${definition.type}: was it attached twice?`);
+    }
+    const entry: RegisteredHandler = { name: options.name, fn: handler as Handler<AnyEventDefinition> };
+    this.#handlers.set(definition.type, [...list, entry]);
+    return () => {
+      const current = this.#handlers.get(definition.type) ?? [];
+      this.#handlers.set(
+        definition.type,
+        current.filter((candidate) => candidate !== entry),
+      );
+    };
+  }
+
+  handlerNames(definition: AnyEventDefinition): string[] {
+    return (this.#handlers.get(definition.type) ?? []).map((entry) => entry.name);
+  }
+
+  use(middleware: BusMiddleware): () => void {
+    this.#middleware.push(middleware);
+    return () => {
+      const index = this.#middleware.indexOf(middleware);
+      if (index >= 0) {
+        this.#middleware.splice(index, 1);
+      }
+    };
+  }
+
+  /** Observes every event as it is emitted, started and completed (logging, panel, subscriptions). */
+  observe(observer: BusObserver): () => void {
+    this.#observers.add(observer);
+    return () => this.#observers.delete(observer);
+  }
+
+  /** Queues an event. Throws EventValidationError (naming the field) for a bad payload. */
+  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>, options: EmitOptions = {}): EventHandle<D> {
+    return this.#emit(definition, payload, undefined, undefined, options.source);
+  }
+
+  #emit<D extends AnyEventDefinition>(
+    definition: D,
+    payload: PayloadInputOf<D>,
+    parent: EventRecord | undefined,
+    parentRun: HandlerRun | undefined,
+    source: string | undefined,
+  ): EventHandle<D> {
+    const meta = { parentId: parent?.event.meta.id };
+    const event = this.#validate ? definition.create(payload, meta) : definition.createUnchecked(payload, meta);
+    const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, source);
+    if (parent !== undefined && parentRun !== undefined) {
+      parentRun.children.push(record);
+      parent.pendingChildren++;
+    }
+    this.#history.add(record);
+    this.#queue.push(record);
+    this.#notify('emitted', record);
+    this.#scheduleDrain();
+    return new EventHandle<D>(this, record, parentRun);
+  }
+
+  /** Past events newest first, then (optionally) the next matching event to be emitted. */
+  find<D extends AnyEventDefinition>(definition: D, options: FindOptions<D> = {}): Promise<BusEvent<D> | undefined> {
+    return this.#history.find(definition, options);
+  }
+
+  history(): EventRecordView[] {
+    return this.#history.records().map(viewOfRecord);
+  }
+
+  get queuedCount(): number {
+    return this.#queue.length - this.#queueHead;
+  }
+
+  /** Resolves once the queue is empty and nothing is being processed. */
+  waitUntilIdle(): Promise<void> {
+    if (!this.#draining && this.queuedCount === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Fails every event still waiting in the queue with EventCancelledError (the emergency stop).
+   * Events already running finish on their own. Returns how many were cancelled.
+   */
+  cancelQueued(reason: string): number {
+    let cancelled = 0;
+    for (let i = this.#queueHead; i < this.#queue.length; i++) {
+      const record = this.#queue[i];
+      if (record !== undefined && record.status === 'queued') {
+        this.#failWithoutRunning(record, new EventCancelledError(record.event.type, reason), '(cancelled)');
+        cancelled++;
+      }
+    }
+    return cancelled;
+  }
+
+  /** Called by EventHandle: waits for the record, processing it inline when a running parent awaits it. */
+  async awaitRecord(record: EventRecord, awaitingRun: HandlerRun | undefined): Promise<void> {
+    if (record.status === 'queued' && awaitingRun?.running === true) {
+      await this.#processInline(record);
+    }
+    await record.completion.promise;
+  }
+
+  #scheduleDrain(): void {
+    if (this.#draining) {
+      return;
+    }
+    this.#draining = true;
+    queueMicrotask(() => {
+      void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      for (;;) {
+        const record = this.#nextQueued();
+        if (record === undefined) {
+          break;
+        }
+        await this.#process(record);
+      }
+    } finally {
+      this.#draining = false;
+      // An emit that landed after the last dequeue but before the flag dropped is picked up here.
+      if (this.queuedCount > 0) {
+        this.#scheduleDrain();
+      } else {
+        const waiters = this.#idleWaiters;
+        this.#idleWaiters = [];
+        for (const resolve of waiters) {
+          resolve();
+        }
+      }
+    }
+  }
+
+  #nextQueued(): EventRecord | undefined {
+    while (this.#queueHead < this.#queue.length) {
+      const record = this.#queue[this.#queueHead];
+      this.#queue[this.#queueHead] = undefined as unknown as EventRecord;
+      this.#queueHead++;
+      if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#queueHead);
+        this.#queueHead = 0;
+      }
+      if (record !== undefined && record.status === 'queued') {
+        return record;
+      }
+    }
+    return undefined;
+  }
+
+  /** Runs a queued record and then its queued descendants right away, for an awaiting parent handler. */
+  async #processInline(record: EventRecord): Promise<void> {
+    if (record.depth > this.#maxDepth) {
+      this.#failWithoutRunning(record, new EventDepthError(record.event.type, record.depth), '(bus)');
+      return;
+    }
+    await this.#process(record);
+    // Children the inline event queued without awaiting must also run now, or its completion (which
+    // includes them) would wait behind the parent that is waiting for it.
+    for (;;) {
+      const next = firstQueuedDescendant(record);
+      if (next === undefined) {
+        break;
+      }
+      if (next.depth > this.#maxDepth) {
+        this.#failWithoutRunning(next, new EventDepthError(next.event.type, next.depth), '(bus)');
+        continue;
+      }
+      await this.#process(next);
+    }
+  }
+
+  async #process(record: EventRecord): Promise<void> {
+    record.status = 'started';
+    record.startedAt = Date.now();
+    this.#notify('started', record);
+    const handlers = this.#handlers.get(record.event.type);
+    if (handlers !== undefined) {
+      for (const handler of handlers) {
+        await this.#runHandler(record, handler);
+      }
+    }
+    record.handlersDone = true;
+    this.#maybeComplete(record);
+  }
+
+  async #runHandler(record: EventRecord, handler: RegisteredHandler): Promise<void> {
+    const run: HandlerRun = {
+      name: handler.name,
+      status: 'started',
+      result: undefined,
+      error: undefined,
+      startedAt: Date.now(),
+      completedAt: undefined,
+      children: [],
+      running: true,
+      abort: undefined,
+    };
+    record.runs.push(run);
+    const context = new Context(this, record, run, handler.name);
+    try {
+      let output: unknown =
+        this.#middleware.length === 0
+          ? handler.fn(record.event, context)
+          : this.#invokeWithMiddleware(record, handler, context);
+      if (isPromiseLike(output)) {
+        output = await withTimeout(
+          Promise.resolve(output),
+          record.timeoutMs,
+          () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
+        );
+      }
+      run.result = this.#validateResult(record, handler.name, output);
+      run.status = 'completed';
+    } catch (error) {
+      run.status = 'error';
+      run.error = error;
+      if (error instanceof EventHandlerTimeoutError) {
+        context.abort(error);
+        this.#cancelQueuedDescendants(run, `parent handler ${handler.name} timed out`);
+      }
+      this.#log.debug('handler failed', {
+        event: record.event.type,
+        handler: handler.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      run.running = false;
+      run.completedAt = Date.now();
+    }
+  }
+
+  #invokeWithMiddleware(record: EventRecord, handler: RegisteredHandler, context: Context): Promise<unknown> {
+    const invocation: HandlerInvocation = {
+      event: record.event,
+      definition: record.definition,
+      handlerName: handler.name,
+      get signal() {
+        return context.signal;
+      },
+    };
+    const chain = this.#middleware;
+    const call = (index: number): Promise<unknown> => {
+      const middleware = chain[index];
+      if (middleware === undefined) {
+        return Promise.resolve(handler.fn(record.event, context));
+      }
+      return middleware(invocation, () => call(index + 1));
+    };
+    return call(0);
+  }
+
+  #validateResult(record: EventRecord, handlerName: string, output: unknown): unknown {
+    if (output === undefined || !this.#validate) {
+      return output;
+    }
+    const parsed = record.definition.resultSchema.safeParse(output);
+    if (!parsed.success) {
+      const error = validationError(`${record.event.type} result from ${handlerName}`, parsed.error);
+      throw error;
+    }
+    return parsed.data;
+  }
+
+  #cancelQueuedDescendants(run: HandlerRun, reason: string): void {
+    for (const child of run.children) {
+      if (child.status === 'queued') {
+        this.#failWithoutRunning(child, new EventCancelledError(child.event.type, reason), '(cancelled)');
+      } else {
+        for (const childRun of child.runs) {
+          this.#cancelQueuedDescendants(childRun, reason);
+        }
+      }
+    }
+  }
+
+  #failWithoutRunning(record: EventRecord, error: Error, name: string): void {
+    const now = Date.now();
+    record.status = 'started';
+    record.startedAt = now;
+    record.runs.push({
+      name,
+      status: 'error',
+      result: undefined,
+      error,
+      startedAt: now,
+      completedAt: now,
+      children: [],
+      running: false,
+      abort: undefined,
+    });
+    record.handlersDone = true;
+    this.#maybeComplete(record);
+  }
+
+  #maybeComplete(record: EventRecord): void {
+    if (record.status === 'completed' || !record.handlersDone || record.pendingChildren > 0) {
+      return;
+    }
+    record.status = 'completed';
+    record.completedAt = Date.now();
+    record.completion.resolve();
+    this.#notify('completed', record);
+    const parent = record.parent;
+    if (parent !== undefined) {
+      parent.pendingChildren--;
+      this.#maybeComplete(parent);
+    }
+  }
+
+  #notify(phase: BusChange['phase'], record: EventRecord): void {
+    if (phase === 'emitted') {
+      this.#history.resolveWaiters(record);
+    }
+    if (this.#observers.size === 0) {
+      return;
+    }
+    for (const observer of this.#observers) {
+      try {
+        observer({ phase, record });
+      } catch (error) {
+        this.#log.warn('bus observer failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  /** Internal to Context: emits with lineage. */
+  emitChild<D extends AnyEventDefinition>(
+    definition: D,
+    payload: PayloadInputOf<D>,
+    parent: EventRecord,
+    parentRun: HandlerRun,
+  ): EventHandle<D> {
+    return this.#emit(definition, payload, parent, parentRun, undefined);
+  }
+}
+
+function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
+  for (const run of record.runs) {
+    for (const child of run.children) {
+      if (child.status === 'queued') {
+        return child;
+      }
+      const nested = firstQueuedDescendant(child);
+      if (nested !== undefined) {
+        return nested;
+      }
+    }
+  }
+  return undefined;
+}
+
+class Context implements HandlerContext {
+  readonly handlerName: string;
+  readonly #bus: EventBus;
+  readonly #record: EventRecord;
+  readonly #run: HandlerRun;
+
+  constructor(bus: EventBus, record: EventRecord, run: HandlerRun, handlerName: string) {
+    this.#bus = bus;
+    this.#record = record;
+    this.#run = run;
+    this.handlerName = handlerName;
+  }
+
+  get event(): BusEvent {
+    return this.#record.event;
+  }
+
+  get signal(): AbortSignal {
+    // Created on first use: most handlers never look at it, and an AbortController per run is not free.
+    this.#run.abort ??= new AbortController();
+    return this.#run.abort.signal;
+  }
+
+  abort(reason: Error): void {
+    this.#run.abort ??= new AbortController();
+    this.#run.abort.abort(reason);
+  }
+
+  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>): EventHandle<D> {
+    return this.#bus.emitChild(definition, payload, this.#record, this.#run);
+  }
+}
+
+/**
+ * The awaitable result of `emit`. `await handle` (or `result()`) resolves to the first validated result
+ * and rejects with the first handler error: a failed event never looks like a success.
+ */
+export class EventHandle<D extends AnyEventDefinition> implements PromiseLike<ResultOf<D> | undefined> {
+  readonly #bus: EventBus;
+  readonly #record: EventRecord;
+  readonly #awaitingRun: HandlerRun | undefined;
+
+  constructor(bus: EventBus, record: EventRecord, awaitingRun: HandlerRun | undefined) {
+    this.#bus = bus;
+    this.#record = record;
+    this.#awaitingRun = awaitingRun;
+  }
+
+  get event(): BusEvent<D> {
+    return this.#record.event as BusEvent<D>;
+  }
+
+  get id(): string {
+    return this.#record.event.meta.id;
+  }
+
+  get status(): EventRecord['status'] {
+    return this.#record.status;
+  }
+
+  /** Waits for completion (children included) without throwing. */
+  async done(): Promise<EventRecordView> {
+    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
+    return viewOfRecord(this.#record);
+  }
+
+  async result(): Promise<ResultOf<D> | undefined> {
+    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
+    const runs = this.#record.runs;
+    for (const run of runs) {
+      if (run.status === 'error') {
+        throw run.error;
+      }
+    }
+    for (const run of runs) {
+      if (run.result !== undefined) {
+        return run.result as ResultOf<D>;
+      }
+    }
+    if (!this.#record.definition.resultOptional) {
+      throw new EventNoResultError(this.#record.event.type, runs.length);
+    }
+    return undefined;
+  }
+
+  async results(): Promise<HandlerResultView[]> {
+    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
+    return this.#record.runs.map(viewOfRun);
+  }
+
+  then<A = ResultOf<D> | undefined, B = never>(
+    onFulfilled?: ((value: ResultOf<D> | undefined) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.result().then(onFulfilled, onRejected);
+  }
+}

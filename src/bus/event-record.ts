@@ -1,0 +1,112 @@
+import { createDeferred, type Deferred } from '../shared/deferred';
+import { errorCodeOf, errorMessageOf } from '../shared/errors';
+import type { AnyEventDefinition, BusEvent } from './define-event';
+
+export type EventStatus = 'queued' | 'started' | 'completed';
+export type HandlerStatus = 'started' | 'completed' | 'error';
+
+/** One handler's run for one event. `running` is true only while the handler function executes. */
+export interface HandlerRun {
+  readonly name: string;
+  status: HandlerStatus;
+  result: unknown;
+  error: unknown;
+  readonly startedAt: number;
+  completedAt: number | undefined;
+  readonly children: EventRecord[];
+  running: boolean;
+  abort: AbortController | undefined;
+}
+
+/** The bus's bookkeeping for one event: its runs, its children, its completion. */
+export class EventRecord {
+  readonly event: BusEvent;
+  readonly definition: AnyEventDefinition;
+  readonly parent: EventRecord | undefined;
+  readonly depth: number;
+  readonly timeoutMs: number;
+  readonly runs: HandlerRun[] = [];
+  readonly completion: Deferred<void> = createDeferred<void>();
+  status: EventStatus = 'queued';
+  startedAt: number | undefined;
+  completedAt: number | undefined;
+  handlersDone = false;
+  pendingChildren = 0;
+  /** The client or component that caused the event (panel, cli, native, ...), copied to children. */
+  readonly source: string | undefined;
+
+  constructor(
+    event: BusEvent,
+    definition: AnyEventDefinition,
+    timeoutMs: number,
+    parent: EventRecord | undefined,
+    source: string | undefined,
+  ) {
+    this.event = event;
+    this.definition = definition;
+    this.timeoutMs = timeoutMs;
+    this.parent = parent;
+    this.depth = parent === undefined ? 0 : parent.depth + 1;
+    this.source = source ?? parent?.source;
+  }
+
+  get failed(): boolean {
+    return this.runs.some((run) => run.status === 'error');
+  }
+}
+
+export interface HandlerResultView {
+  handler: string;
+  status: HandlerStatus;
+  result?: unknown;
+  error?: { code: string; message: string };
+  duration_ms?: number;
+  child_ids: string[];
+}
+
+/** A serialisable snapshot of an event record, as history, observers and the timeline see it. */
+export interface EventRecordView {
+  id: string;
+  type: string;
+  parent_id: string | undefined;
+  source: string | undefined;
+  payload: unknown;
+  status: EventStatus;
+  created_at: number;
+  started_at: number | undefined;
+  completed_at: number | undefined;
+  handlers: HandlerResultView[];
+}
+
+export function viewOfRun(run: HandlerRun): HandlerResultView {
+  const view: HandlerResultView = {
+    handler: run.name,
+    status: run.status,
+    child_ids: run.children.map((child) => child.event.meta.id),
+  };
+  if (run.status === 'completed' && run.result !== undefined) {
+    view.result = run.result;
+  }
+  if (run.status === 'error') {
+    view.error = { code: errorCodeOf(run.error), message: errorMessageOf(run.error) };
+  }
+  if (run.completedAt !== undefined) {
+    view.duration_ms = run.completedAt - run.startedAt;
+  }
+  return view;
+}
+
+export function viewOfRecord(record: EventRecord): EventRecordView {
+  return {
+    id: record.event.meta.id,
+    type: record.event.type,
+    parent_id: record.event.meta.parentId,
+    source: record.source,
+    payload: record.event.payload,
+    status: record.status,
+    created_at: record.event.meta.createdAt,
+    started_at: record.startedAt,
+    completed_at: record.completedAt,
+    handlers: record.runs.map(viewOfRun),
+  };
+}
