@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { FakeBrowser } from '../../test/fakes/fake-browser';
+import { CdpConnection } from './connection';
+import { SessionManager, type SessionManagerEvent } from './session-manager';
+
+async function started(browser: FakeBrowser): Promise<{ manager: SessionManager; events: SessionManagerEvent[] }> {
+  const manager = new SessionManager({ attachTimeoutMs: 1000 });
+  const events: SessionManagerEvent[] = [];
+  manager.observe((event) => events.push(event));
+  await manager.start(new CdpConnection(browser.transport));
+  return { manager, events };
+}
+
+const tick = (ms = 10): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('SessionManager', () => {
+  it('auto-attaches existing pages with flatten and focuses one', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    expect(manager.pages().map((p) => p.targetId)).toEqual([page.targetId]);
+    expect(manager.focusedTargetId).toBe(page.targetId);
+    const autoAttach = browser.sent.find((m) => m.method === 'Target.setAutoAttach' && m.sessionId === undefined);
+    expect(autoAttach?.params).toMatchObject({ autoAttach: true, flatten: true });
+  });
+
+  it('opens a blank page for focus when it owns a browser with no pages', async () => {
+    const browser = new FakeBrowser();
+    const { manager } = await started(browser);
+    expect(manager.pages()).toHaveLength(1);
+    expect(manager.pages()[0]?.url).toBe('about:blank');
+    expect(manager.focusedTargetId).toBe(manager.pages()[0]?.targetId);
+  });
+
+  it('leaves focus empty when it does not own the browser and has no tabs', async () => {
+    const browser = new FakeBrowser({ ownsBrowser: false });
+    const { manager } = await started(browser);
+    expect(manager.focusedTargetId).toBeUndefined();
+    await expect(manager.focusedSession()).rejects.toMatchObject({ code: 'NOT_ATTACHED' });
+  });
+
+  it('maps targets and sessions both ways and resumes targets paused at start', async () => {
+    const browser = new FakeBrowser();
+    browser.addPage('http://a.test/');
+    const { manager, events } = await started(browser);
+    const popup = browser.addPage('http://a.test/popup');
+    await manager.waitForPage(popup.targetId);
+    const session = manager.requireSession(popup.targetId);
+    expect(manager.targetOfSession(session.sessionId)?.targetId).toBe(popup.targetId);
+    expect(manager.sessionIdsOf(popup.targetId)).toEqual([session.sessionId]);
+    const resumed = browser.sent.filter((m) => m.method === 'Runtime.runIfWaitingForDebugger' && m.sessionId === session.sessionId);
+    expect(resumed).toHaveLength(1);
+    expect(events.some((e) => e.type === 'targetAdded' && e.target.targetId === popup.targetId && !e.restored)).toBe(true);
+  });
+
+  it('gives an out-of-process iframe its own child session under its page', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://a.test/');
+    const { manager, events } = await started(browser);
+    const frame = browser.addChild(page, 'iframe', 'http://b.test/frame');
+    await tick();
+    const child = manager.sessionFor(frame.targetId);
+    expect(child).toBeDefined();
+    expect(manager.childrenOf(page.targetId).map((t) => t.targetId)).toEqual([frame.targetId]);
+    expect(events.some((e) => e.type === 'childAttached' && e.target.targetId === frame.targetId)).toBe(true);
+    const childAutoAttach = browser.sent.find((m) => m.method === 'Target.setAutoAttach' && m.sessionId === child?.sessionId);
+    expect(childAutoAttach).toBeDefined();
+  });
+
+  it('keeps a lifecycle buffer per page target', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager } = await started(browser);
+    await manager.requireSession(a.targetId).send('Page.navigate', { url: 'http://a.test/next' });
+    await tick();
+    expect(manager.lifecycle(a.targetId)?.names()).toContain('load');
+    expect(manager.lifecycle(b.targetId)?.names()).toEqual([]);
+  });
+
+  it('recovers focus to another page when the focused one closes', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager, events } = await started(browser);
+    manager.setFocus(b.targetId);
+    browser.removeTarget(b.targetId);
+    await tick();
+    await manager.settled();
+    expect(manager.focusedTargetId).toBe(a.targetId);
+    expect(events.filter((e) => e.type === 'targetRemoved').map((e) => e.type === 'targetRemoved' && e.target.targetId)).toEqual([b.targetId]);
+  });
+
+  it('opens a blank page when the last page closes and it owns the browser', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    browser.removeTarget(a.targetId);
+    await tick();
+    await manager.settled();
+    const focus = manager.focusedTargetId;
+    expect(focus).toBeDefined();
+    expect(focus).not.toBe(a.targetId);
+    expect(manager.target(focus ?? '')?.url).toBe('about:blank');
+  });
+
+  it('drops focus (NOT_ATTACHED) when the last controlled tab closes and it does not own the browser', async () => {
+    const browser = new FakeBrowser({ ownsBrowser: false });
+    const a = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    expect(manager.focusedTargetId).toBe(a.targetId);
+    browser.removeTarget(a.targetId);
+    await tick();
+    await manager.settled();
+    expect(manager.focusedTargetId).toBeUndefined();
+    expect(browser.sentMethods()).not.toContain('Target.createTarget');
+  });
+
+  it('keeps subscriptions and session setups across a reconnect and restores focus', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager, events } = await started(browser);
+    manager.setFocus(a.targetId);
+    const setups: string[] = [];
+    manager.addSessionSetup(async (session) => {
+      setups.push(session.sessionId);
+      await session.send('Network.enable');
+    });
+    const heard: string[] = [];
+    manager.on('Page.frameNavigated', (params, source) => heard.push(`${source.target?.targetId}:${params.frame.url}`));
+    const before = setups.length;
+    browser.drop();
+    await tick();
+    expect(manager.connected).toBe(false);
+    await manager.start(new CdpConnection(browser.reopen()));
+    expect(manager.focusedTargetId).toBe(a.targetId);
+    expect(setups.length).toBe(before + 2);
+    expect(browser.sent.filter((m) => m.method === 'Network.enable')).toHaveLength(2);
+    await manager.requireSession(b.targetId).send('Page.navigate', { url: 'http://b.test/after' });
+    await tick();
+    expect(heard).toContain(`${b.targetId}:http://b.test/after`);
+    const added = events.filter((e) => e.type === 'targetAdded');
+    expect(added.filter((e) => e.type === 'targetAdded' && e.restored)).toHaveLength(2);
+  });
+
+  it('rejects calls pending on a session whose target detaches', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager } = await started(browser);
+    browser.silent.add('Runtime.evaluate');
+    const call = manager.requireSession(b.targetId).send('Runtime.evaluate', { expression: '1' });
+    browser.removeTarget(b.targetId);
+    await expect(call).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
+    expect(manager.sessionFor(a.targetId)).toBeDefined();
+  });
+});

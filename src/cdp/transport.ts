@@ -1,0 +1,28 @@
+import type { CdpIncoming, CdpRequest } from '../protocol/cdp';
+
+/**
+ * What a transport can do. Code branches on these, never on "am I in an extension".
+ */
+export interface TransportCapabilities {
+  /** The Browser domain answers (false over chrome.debugger, where it is not exposed). */
+  readonly browserDomain: boolean;
+  /**
+   * tabpilot owns the whole browser: every page is its to drive and focus recovery may open a blank tab.
+   * False in the extension, which works only in the tabs it was given (DESIGN §4).
+   */
+  readonly ownsBrowser: boolean;
+  /** A dropped transport can be reopened (a new WebSocket to the same endpoint). */
+  readonly reconnect: boolean;
+}
+
+/**
+ * The seam between the shared CDP core and a platform: object messages out, responses and events in.
+ * The connection installs `onmessage` and `onclose`; `onclose` fires once, whoever closed.
+ */
+export interface CdpTransport {
+  readonly capabilities: TransportCapabilities;
+  send(message: CdpRequest): void;
+  onmessage: ((message: CdpIncoming) => void) | undefined;
+  onclose: ((reason: string) => void) | undefined;
+  close(reason?: string): void;
+}
