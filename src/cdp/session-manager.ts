@@ -63,7 +63,7 @@ export class SessionManager {
   readonly #setups = new Set<SessionSetup>();
   readonly #observers = new Set<(event: SessionManagerEvent) => void>();
   /** Page targets seen on an earlier connection, so a reconnect restores rather than announces them. */
-  readonly #known = new Set<string>();
+  readonly #known = new Map<string, TargetRecord>();
   #connection: CdpConnection | undefined;
   #root: CdpSession | undefined;
   #disposeConnection: Array<() => void> = [];
@@ -119,12 +119,21 @@ export class SessionManager {
       filter: ROOT_AUTO_ATTACH_FILTER,
     });
     await this.#waitForDiscoveredPages();
+    // Pages that were there before a drop and did not come back closed while we were away.
+    for (const [targetId, record] of [...this.#known]) {
+      if (!this.#targets.has(targetId)) {
+        this.#known.delete(targetId);
+        this.#notify({ type: 'targetRemoved', target: record });
+      }
+    }
     await this.#restoreFocus(previousFocus);
   }
 
   /** Forgets the connection (release, stop): sessions are dropped, targets forgotten, focus cleared. */
   stop(reason: string): void {
     this.#detachFromConnection(reason);
+    // A deliberate stop forgets the pages: the next start announces what it finds as new.
+    this.#known.clear();
     this.#setFocusValue(undefined);
   }
 
@@ -317,7 +326,7 @@ export class SessionManager {
     }
     for (const target of this.#targets.values()) {
       if (isPageType(target.type)) {
-        this.#known.add(target.targetId);
+        this.#known.set(target.targetId, { ...target });
       }
     }
     this.#sessions.clear();

@@ -1,0 +1,171 @@
+import type { CdpSession } from '../../cdp/session';
+import type { SessionManager } from '../../cdp/session-manager';
+import type { LifecycleEntry } from '../../cdp/lifecycle';
+import type { Protocol } from '../../protocol/cdp';
+import { TabpilotError } from '../../shared/errors';
+import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
+
+/** The lifecycle names that satisfy each `wait_until` (browser-use §5.5, networkIdle counting for all). */
+const ACCEPTED: Record<Exclude<WaitUntil, 'commit'>, readonly string[]> = {
+  load: ['load', 'networkIdle'],
+  domcontentloaded: ['DOMContentLoaded', 'load', 'networkIdle'],
+  networkidle: ['networkIdle'],
+};
+
+const SAME_HOST_READINESS_MS = 3000;
+const OTHER_READINESS_MS = 8000;
+
+/** browser-use's readiness budget: 3 s when staying on the same http(s) host, else 8 s. */
+export function defaultReadinessMs(fromUrl: string, toUrl: string): number {
+  try {
+    const from = new URL(fromUrl);
+    const to = new URL(toUrl);
+    const http = (u: URL): boolean => u.protocol === 'http:' || u.protocol === 'https:';
+    return http(from) && http(to) && from.host === to.host ? SAME_HOST_READINESS_MS : OTHER_READINESS_MS;
+  } catch {
+    // An unparsable current URL (about:blank parses; only odd schemes land here): the longer budget.
+    return OTHER_READINESS_MS;
+  }
+}
+
+export interface NavigateOptions {
+  url: string;
+  waitUntil: WaitUntil;
+  readinessMs: number;
+  navigateTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Page.navigate, then waits for the requested readiness of that very document (matched by loaderId).
+ * A net:: error fails with NAVIGATION_FAILED; a readiness timeout is reported in `loading_status`,
+ * not raised, as browser-use does.
+ */
+export async function navigateAndWait(cdp: SessionManager, targetId: string, options: NavigateOptions): Promise<NavigationOutcome> {
+  const session = cdp.requireSession(targetId);
+  const response = await session.call(
+    'Page.navigate',
+    { url: options.url, transitionType: 'address_bar' },
+    options.signal === undefined ? { timeoutMs: options.navigateTimeoutMs } : { timeoutMs: options.navigateTimeoutMs, signal: options.signal },
+  );
+  if (response.errorText !== undefined && response.errorText !== '') {
+    throw new TabpilotError('NAVIGATION_FAILED', `Navigation to ${options.url} failed: ${response.errorText}`, {
+      details: { url: options.url, error_text: response.errorText },
+    });
+  }
+  // No loaderId: a same-document move (fragment, History API), complete at once.
+  if (options.waitUntil === 'commit' || response.loaderId === undefined) {
+    return outcome(cdp, targetId, options.url, null);
+  }
+  const loadingStatus = await waitForReadiness(cdp, targetId, response.loaderId, options);
+  return outcome(cdp, targetId, options.url, loadingStatus);
+}
+
+/**
+ * For history moves and reloads, which return no loaderId: watches the main frame commit that `trigger`
+ * causes (a new document, a same-document move or a back/forward-cache restore), then waits for
+ * readiness of the new document.
+ */
+export async function runAndWaitForCommit(
+  cdp: SessionManager,
+  targetId: string,
+  trigger: (session: CdpSession) => Promise<unknown>,
+  options: Omit<NavigateOptions, 'url'>,
+): Promise<NavigationOutcome> {
+  const session = cdp.requireSession(targetId);
+  const committed = waitForMainFrameCommit(session, targetId, options.readinessMs, options.signal);
+  try {
+    await trigger(session);
+  } catch (error) {
+    committed.cancel();
+    throw error;
+  }
+  const commit = await committed.promise;
+  if (commit === undefined) {
+    return outcome(cdp, targetId, '', `timeout after ${options.readinessMs / 1000}s waiting for the page to commit`);
+  }
+  if (commit.kind !== 'document' || options.waitUntil === 'commit') {
+    return outcome(cdp, targetId, commit.url, null);
+  }
+  const loadingStatus = await waitForReadiness(cdp, targetId, commit.loaderId, options);
+  return outcome(cdp, targetId, commit.url, loadingStatus);
+}
+
+async function waitForReadiness(
+  cdp: SessionManager,
+  targetId: string,
+  loaderId: string,
+  options: Omit<NavigateOptions, 'url'>,
+): Promise<string | null> {
+  const buffer = cdp.lifecycle(targetId);
+  if (buffer === undefined || options.waitUntil === 'commit') {
+    return null;
+  }
+  const accepted = ACCEPTED[options.waitUntil];
+  const matches = (entry: LifecycleEntry): boolean => entry.loaderId === loaderId && accepted.includes(entry.name);
+  try {
+    await buffer.waitFor(matches, {
+      timeoutMs: options.readinessMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      describe: () => 'readiness timeout',
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof TabpilotError && error.code === 'TIMEOUT') {
+      const seen = buffer.entries.filter((entry) => entry.loaderId === loaderId).map((entry) => entry.name);
+      return seen.length === 0
+        ? `timeout after ${options.readinessMs / 1000}s: no lifecycle events received`
+        : `timeout after ${options.readinessMs / 1000}s waiting for '${options.waitUntil}' (saw: ${seen.join(', ')})`;
+    }
+    throw error;
+  }
+}
+
+interface Commit {
+  kind: 'document' | 'same-document' | 'bfcache';
+  loaderId: string;
+  url: string;
+}
+
+function waitForMainFrameCommit(
+  session: CdpSession,
+  targetId: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): { promise: Promise<Commit | undefined>; cancel(): void } {
+  let finish!: (commit: Commit | undefined) => void;
+  const promise = new Promise<Commit | undefined>((resolve) => (finish = resolve));
+  const disposers = [
+    session.on('Page.frameNavigated', (params: Protocol.Page.FrameNavigatedEvent) => {
+      if (params.frame.parentId === undefined) {
+        done({
+          kind: params.type === 'BackForwardCacheRestore' ? 'bfcache' : 'document',
+          loaderId: params.frame.loaderId,
+          url: params.frame.url,
+        });
+      }
+    }),
+    session.on('Page.navigatedWithinDocument', (params: Protocol.Page.NavigatedWithinDocumentEvent) => {
+      if (params.frameId === targetId) {
+        done({ kind: 'same-document', loaderId: '', url: params.url });
+      }
+    }),
+  ];
+  const timer = setTimeout(() => done(undefined), timeoutMs);
+  const onAbort = (): void => done(undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  function done(commit: Commit | undefined): void {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    for (const dispose of disposers) {
+      dispose();
+    }
+    finish(commit);
+  }
+  return { promise, cancel: () => done(undefined) };
+}
+
+function outcome(cdp: SessionManager, targetId: string, fallbackUrl: string, loadingStatus: string | null): NavigationOutcome {
+  const url = cdp.lifecycle(targetId)?.mainFrame?.url ?? cdp.target(targetId)?.url ?? fallbackUrl;
+  return { target_id: targetId, url: url === '' ? fallbackUrl : url, loading_status: loadingStatus };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { TabpilotError } from '../shared/errors';
+import { EVENT_NAMES } from './events/index';
+
+/**
+ * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
+ * strict: an unknown or invalid field is refused with its path named. Later parts add their fields here;
+ * the panel and `describe` render it from its JSON Schema.
+ */
+const Timeouts = z
+  .record(z.string(), z.number().int().min(1).max(3_600_000))
+  .superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) {
+      if (!EVENT_NAMES.includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown event name (known: ${EVENT_NAMES.join(', ')})` });
+      }
+    }
+  })
+  .describe('Per-event handler timeouts in ms, keyed by event name (e.g. NavigateToUrlEvent)');
+
+const Reconnect = z
+  .strictObject({
+    max_attempts: z.number().int().min(0).max(20).default(3),
+    backoff_ms: z.array(z.number().int().min(0)).default([1000, 2000, 4000]),
+    attempt_timeout_ms: z.number().int().positive().default(15_000),
+    /** How long an event waits for a reconnect in progress before failing with DISCONNECTED. */
+    wait_ms: z.number().int().positive().default(25_000),
+  })
+  .describe('How a dropped CDP connection is re-established (Node)');
+
+const Launch = z
+  .strictObject({
+    headless: z.boolean().nullable().default(null).describe('null: headless when there is no display'),
+    executable_path: z.string().nullable().default(null),
+    user_data_dir: z.string().nullable().default(null).describe('null: a temporary profile removed on stop'),
+    remote_debugging_port: z.number().int().min(0).max(65535).default(0),
+    args: z.array(z.string()).default([]),
+  })
+  .describe('How tabpilot launch starts Chromium (Node only)');
+
+const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
+
+export const TabpilotConfig = z.strictObject({
+  timeouts: Timeouts.default({}),
+  cdp_timeout_ms: z.number().int().positive().default(30_000).describe('Per CDP command'),
+  reconnect: Reconnect.default({ max_attempts: 3, backoff_ms: [1000, 2000, 4000], attempt_timeout_ms: 15_000, wait_ms: 25_000 }),
+  launch: Launch.default({ headless: null, executable_path: null, user_data_dir: null, remote_debugging_port: 0, args: [] }),
+  viewport: Viewport.nullable().default(null).describe('Emulated viewport for new tabs; null keeps the window size'),
+  native_clients_see_all_tabs: z
+    .boolean()
+    .default(false)
+    .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+});
+
+export type TabpilotConfig = z.output<typeof TabpilotConfig>;
+export type TabpilotConfigInput = z.input<typeof TabpilotConfig>;
+
+export function defaultConfig(): TabpilotConfig {
+  return TabpilotConfig.parse({});
+}
+
+/** Parses a config, throwing INVALID_PARAMS with the offending field's path. */
+export function parseConfig(input: unknown): TabpilotConfig {
+  const parsed = TabpilotConfig.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw configError(parsed.error);
+  }
+  return parsed.data;
+}
+
+export class ConfigError extends TabpilotError {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super('INVALID_PARAMS', `config ${field === '' ? '' : `field ${field}: `}${message}`, { details: { field } });
+    this.name = 'ConfigError';
+    this.field = field;
+  }
+}
+
+function configError(error: z.ZodError): ConfigError {
+  const issue = error.issues[0];
+  if (issue === undefined) {
+    return new ConfigError('', error.message);
+  }
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => (path === '' ? key : `${path}.${key}`)).join(', ');
+    return new ConfigError(keys, 'unknown field');
+  }
+  return new ConfigError(path, issue.message);
+}
+
+export function configJsonSchema(): unknown {
+  return z.toJSONSchema(TabpilotConfig, { io: 'input', unrepresentable: 'any' });
+}

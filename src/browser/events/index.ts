@@ -1,0 +1,20 @@
+import type { AnyEventDefinition } from '../../bus/define-event';
+import * as lifecycle from './lifecycle.events';
+import * as navigation from './navigation.events';
+import * as tabs from './tabs.events';
+
+function definitionsOf(module: Record<string, unknown>): AnyEventDefinition[] {
+  return Object.values(module).filter(
+    (value): value is AnyEventDefinition =>
+      typeof value === 'object' && value !== null && 'type' in value && 'payloadSchema' in value,
+  );
+}
+
+/** Every event definition, for the name rule test, the timeout config and the panel's timeline. */
+export const ALL_EVENTS: readonly AnyEventDefinition[] = [
+  ...definitionsOf(lifecycle),
+  ...definitionsOf(navigation),
+  ...definitionsOf(tabs),
+];
+
+export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

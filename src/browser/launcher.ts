@@ -1,0 +1,24 @@
+/** The port LocalBrowserWatchdog launches through; platform/node implements it (DESIGN §4). */
+export interface LaunchOptions {
+  headless: boolean | null;
+  executablePath: string | null;
+  userDataDir: string | null;
+  remoteDebuggingPort: number;
+  args: readonly string[];
+}
+
+export interface LaunchedBrowser {
+  /** The browser's DevTools WebSocket URL. */
+  readonly cdpUrl: string;
+  readonly pid: number | undefined;
+  readonly executablePath: string;
+  readonly headless: boolean;
+  /** Ends the process (gracefully, then by force) and removes a temporary profile. Idempotent. */
+  kill(): Promise<void>;
+  /** Resolves when the process exits, for whatever reason. */
+  readonly exited: Promise<void>;
+}
+
+export interface BrowserLauncher {
+  launch(options: LaunchOptions): Promise<LaunchedBrowser>;
+}

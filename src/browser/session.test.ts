@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { FakeBrowser } from '../../test/fakes/fake-browser';
+import { startedFakeSession } from '../../test/fakes/fake-session';
+import { defineWatchdog, attachWatchdog } from './define-watchdog';
+import { BrowserReconnectedEvent, BrowserReconnectingEvent, BrowserConnectedEvent } from './events/lifecycle.events';
+import { GoBackEvent, NavigateToUrlEvent, NavigationCompleteEvent, NavigationStartedEvent, WaitEvent } from './events/navigation.events';
+import { AgentFocusChangedEvent, CloseTabEvent, SwitchTabEvent, TabClosedEvent, TabCreatedEvent } from './events/tabs.events';
+import { aboutBlankWatchdog } from './watchdogs/about-blank.watchdog';
+
+const tick = (ms = 10): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('BrowserSession', () => {
+  it('connects, announces the connection and focuses a page', async () => {
+    const { session } = await startedFakeSession();
+    expect(session.connectionState).toBe('connected');
+    expect(await session.bus.find(BrowserConnectedEvent)).toBeDefined();
+    expect(session.cdp.focusedTargetId).toBeDefined();
+  });
+
+  it('navigates with NavigationStarted before and NavigationComplete after', async () => {
+    const { session } = await startedFakeSession();
+    const outcome = await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
+    expect(outcome).toMatchObject({ url: 'http://a.test/', loading_status: null });
+    const types = session.bus.history().map((view) => view.type);
+    const started = types.indexOf('NavigationStartedEvent');
+    const complete = types.indexOf('NavigationCompleteEvent');
+    expect(started).toBeGreaterThan(types.indexOf('NavigateToUrlEvent'));
+    expect(complete).toBeGreaterThan(started);
+  });
+
+  it('stops a navigation before it is sent when a NavigationStartedEvent handler refuses it', async () => {
+    const { session, browser } = await startedFakeSession();
+    session.bus.on(NavigationStartedEvent, (event) => {
+      if (event.payload.url.includes('blocked')) {
+        throw new Error('blocked by policy');
+      }
+    }, { name: 'policy' });
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://blocked.test/' })).rejects.toThrow('blocked by policy');
+    expect(browser.sent.some((m) => m.method === 'Page.navigate' && JSON.stringify(m.params).includes('blocked'))).toBe(false);
+  });
+
+  it('fails a net:: error with NAVIGATION_FAILED and records it on NavigationCompleteEvent', async () => {
+    const { session } = await startedFakeSession();
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'fail://x' })).rejects.toMatchObject({ code: 'NAVIGATION_FAILED' });
+    const complete = await session.bus.find(NavigationCompleteEvent);
+    expect(complete?.payload.error_message).toContain('ERR_NAME_NOT_RESOLVED');
+  });
+
+  it('opens a new tab, announces it and moves focus there', async () => {
+    const { session } = await startedFakeSession();
+    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
+    const first = session.cdp.focusedTargetId;
+    const outcome = await session.bus.emit(NavigateToUrlEvent, { url: 'http://b.test/', new_tab: true });
+    expect(outcome?.target_id).not.toBe(first);
+    expect(session.cdp.focusedTargetId).toBe(outcome?.target_id);
+    await session.bus.waitUntilIdle();
+    expect(await session.bus.find(TabCreatedEvent, { where: (e) => e.payload.target_id === outcome?.target_id })).toBeDefined();
+    expect(await session.bus.find(AgentFocusChangedEvent, { where: (e) => e.payload.target_id === outcome?.target_id })).toBeDefined();
+  });
+
+  it('announces tabs the page opens itself (window.open), with the opener', async () => {
+    const { session, browser } = await startedFakeSession();
+    const opener = session.cdp.focusedTargetId ?? '';
+    const popup = browser.addPage('http://a.test/popup', opener);
+    const created = await session.bus.find(TabCreatedEvent, { past: true, future: 2000, where: (e) => e.payload.target_id === popup.targetId });
+    expect(created?.payload.opener_target_id).toBe(opener);
+  });
+
+  it('goes back through the history and refuses to go back past the first entry', async () => {
+    const { session } = await startedFakeSession();
+    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/1' });
+    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/2' });
+    expect((await session.bus.emit(GoBackEvent, {}))?.url).toBe('http://a.test/1');
+    await session.bus.emit(GoBackEvent, {});
+    await expect(session.bus.emit(GoBackEvent, {})).rejects.toMatchObject({ code: 'NAVIGATION_FAILED' });
+  });
+
+  it('switches focus and closes a tab, recovering focus once (no duplicate TabClosedEvent)', async () => {
+    const { session, browser } = await startedFakeSession();
+    const a = session.cdp.focusedTargetId ?? '';
+    const b = browser.addPage('http://b.test/');
+    await session.cdp.waitForPage(b.targetId);
+    expect(await session.bus.emit(SwitchTabEvent, { target_id: b.targetId })).toBe(b.targetId);
+    await session.bus.emit(CloseTabEvent, { target_id: b.targetId });
+    expect(session.cdp.focusedTargetId).toBe(a);
+    await session.bus.waitUntilIdle();
+    const closed = session.bus.history().filter((view) => view.type === 'TabClosedEvent');
+    expect(closed).toHaveLength(1);
+    await expect(session.bus.emit(CloseTabEvent, { target_id: b.targetId })).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
+  });
+
+  it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
+    const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog] });
+    const only = session.cdp.focusedTargetId ?? '';
+    await session.bus.emit(CloseTabEvent, { target_id: only });
+    await session.bus.waitUntilIdle();
+    expect(session.cdp.pages()).toHaveLength(1);
+    expect(session.cdp.focusedTargetId).not.toBe(only);
+  });
+
+  it('reconnects after a dropped socket, announcing it, and serves events again', async () => {
+    const { session, browser } = await startedFakeSession({ config: { reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 } } });
+    const focus = session.cdp.focusedTargetId;
+    browser.drop();
+    await tick();
+    // An event emitted during the gap waits for the reconnect instead of failing or hanging.
+    const during = session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/after' });
+    expect((await during)?.url).toBe('http://a.test/after');
+    expect(session.connectionState).toBe('connected');
+    expect(session.cdp.focusedTargetId).toBe(focus);
+    expect(await session.bus.find(BrowserReconnectingEvent)).toBeDefined();
+    expect((await session.bus.find(BrowserReconnectedEvent))?.payload.attempt).toBe(1);
+  });
+
+  it('fails events with DISCONNECTED when reconnecting gives up, and NOT_ATTACHED after stop', async () => {
+    const browser = new FakeBrowser();
+    const { session } = await startedFakeSession({ browser, config: { reconnect: { max_attempts: 1, backoff_ms: [1], attempt_timeout_ms: 50, wait_ms: 2000 } } });
+    browser.silent.add('Target.setDiscoverTargets');
+    browser.drop();
+    await tick();
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' })).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    await session.stop();
+    await expect(session.bus.emit(WaitEvent, { seconds: 0 })).rejects.toMatchObject({ code: 'NOT_ATTACHED' });
+  });
+});
+
+describe('watchdog contract', () => {
+  const Probe = defineWatchdog({
+    name: 'probe',
+    listensTo: [TabClosedEvent],
+    emits: [],
+    setup: () => ({ TabClosedEvent: () => undefined }),
+  });
+
+  it('refuses to attach the same watchdog twice', async () => {
+    const { session } = await startedFakeSession({ watchdogs: [Probe] });
+    expect(() => attachWatchdog(session.bus, session, Probe, session.log)).toThrow(/attached twice/);
+  });
+
+  it('names handlers after the watchdog and the event, and aborts the signal on detach', async () => {
+    let signal: AbortSignal | undefined;
+    const Watcher = defineWatchdog({
+      name: 'watcher',
+      listensTo: [TabClosedEvent],
+      emits: [],
+      setup: (ctx) => {
+        signal = ctx.signal;
+        return { TabClosedEvent: () => undefined };
+      },
+    });
+    const { session } = await startedFakeSession();
+    const detach = attachWatchdog(session.bus, session, Watcher, session.log);
+    expect(session.bus.handlerNames(TabClosedEvent)).toContain('watcher.on_TabClosedEvent');
+    detach();
+    expect(signal?.aborted).toBe(true);
+    expect(session.bus.handlerNames(TabClosedEvent)).not.toContain('watcher.on_TabClosedEvent');
+  });
+});

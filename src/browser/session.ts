@@ -1,0 +1,311 @@
+import { EventBus, type HandlerContext } from '../bus/event-bus';
+import { CdpConnection } from '../cdp/connection';
+import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
+import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
+import type { CdpTransport } from '../cdp/transport';
+import { TabpilotError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { silentLogger } from '../shared/logger';
+import { circuitBreaker } from './circuit-breaker';
+import type { TabpilotConfig } from './config';
+import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
+import {
+  BrowserErrorEvent,
+  BrowserReconnectedEvent,
+  BrowserReconnectingEvent,
+  BrowserStartEvent,
+  BrowserStopEvent,
+} from './events/lifecycle.events';
+import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
+import type { BrowserHost } from './host';
+import { registerLifecycleHandlers } from './session/lifecycle.handlers';
+import { registerNavigationHandlers } from './session/navigation.handlers';
+import { registerTabHandlers } from './session/tab.handlers';
+import type { BrowserSessionView, ConnectionState } from './session-view';
+import { TabIds } from './tab-ids';
+
+export interface BrowserSessionOptions {
+  config: TabpilotConfig;
+  /** Opens a transport to the browser at `endpoint` (a ws:// URL in Node; ignored by the extension). */
+  openTransport: (endpoint: string) => Promise<CdpTransport>;
+  /** Where the browser is. Undefined: BrowserStartEvent launches one through BrowserLaunchEvent. */
+  endpoint?: string;
+  host: BrowserHost;
+  logger?: Logger;
+  /** The entry's explicit watchdog list, attached in order after the session's own handlers. */
+  watchdogs?: readonly AnyWatchdog[];
+  name?: string;
+}
+
+/**
+ * One browser, one bus (DESIGN §4). Composes the bus, the SessionManager, the platform host and the
+ * watchdogs; owns the connection and its reconnects. Turns SessionManager notifications into bus
+ * events (TabCreated, TabClosed, AgentFocusChanged, TargetCrashed), so tabs opened by the page itself
+ * are announced too.
+ */
+export class BrowserSession implements BrowserSessionView {
+  readonly bus: EventBus;
+  readonly cdp: SessionManager;
+  readonly host: BrowserHost;
+  readonly log: Logger;
+  readonly tabIds = new TabIds();
+  readonly #openTransport: (endpoint: string) => Promise<CdpTransport>;
+  readonly #reconnect: ReconnectController;
+  readonly #detachers: Array<() => void> = [];
+  #config: TabpilotConfig;
+  #state: ConnectionState = 'idle';
+  #endpoint: string | undefined;
+  #connection: CdpConnection | undefined;
+  #announcedFocus: string | undefined;
+  #focusCheckQueued = false;
+
+  constructor(options: BrowserSessionOptions) {
+    this.#config = options.config;
+    this.#openTransport = options.openTransport;
+    this.#endpoint = options.endpoint;
+    this.host = options.host;
+    this.log = options.logger ?? silentLogger;
+    this.bus = new EventBus({ name: options.name ?? 'BrowserSession', timeouts: options.config.timeouts, logger: this.log.child('bus') });
+    this.cdp = new SessionManager({ logger: this.log.child('cdp') });
+    this.#reconnect = new ReconnectController(() => this.#reconnectPolicy(), {
+      reopen: async () => this.#open(this.#requireEndpoint()),
+      isAlive: () => this.#connection !== undefined && !this.#connection.closed,
+      onAttempt: (attempt, maxAttempts) => {
+        this.bus.emit(BrowserReconnectingEvent, { cdp_url: this.#endpoint ?? '', attempt, max_attempts: maxAttempts }, { source: 'session' });
+      },
+      onSuccess: (attempt, downtimeMs) => {
+        this.#state = 'connected';
+        this.bus.emit(
+          BrowserReconnectedEvent,
+          { cdp_url: this.#endpoint ?? '', attempt, downtime_seconds: downtimeMs / 1000 },
+          { source: 'session' },
+        );
+      },
+      onGiveUp: (error) => {
+        if (this.#state === 'reconnecting') {
+          this.#state = 'disconnected';
+        }
+        this.reportError('ReconnectionFailed', error);
+      },
+    }, this.log.child('reconnect'));
+    this.bus.use(
+      circuitBreaker({
+        connectionState: () => this.#state,
+        waitForReconnect: (timeoutMs) => this.#reconnect.waitForOutcome(timeoutMs),
+        reconnectWaitMs: () => this.#config.reconnect.wait_ms,
+      }),
+    );
+    this.cdp.observe((event) => this.#onManagerEvent(event));
+    this.cdp.addSessionSetup(async (session, target) => {
+      const viewport = this.#config.viewport;
+      if (viewport !== null && target.type === 'page') {
+        await session.send('Emulation.setDeviceMetricsOverride', {
+          width: viewport.width,
+          height: viewport.height,
+          deviceScaleFactor: 1,
+          mobile: false,
+        });
+      }
+    });
+    registerLifecycleHandlers(this);
+    registerNavigationHandlers(this);
+    registerTabHandlers(this);
+    for (const watchdog of options.watchdogs ?? []) {
+      this.#detachers.push(attachWatchdog(this.bus, this, watchdog, this.log));
+    }
+  }
+
+  // ---- the view watchdogs see -----------------------------------------------------------------
+
+  get config(): TabpilotConfig {
+    return this.#config;
+  }
+
+  get connectionState(): ConnectionState {
+    return this.#state;
+  }
+
+  get endpoint(): string | undefined {
+    return this.#endpoint;
+  }
+
+  tabIdOf(targetId: string): string {
+    return this.tabIds.idFor(targetId);
+  }
+
+  // ---- commands -------------------------------------------------------------------------------
+
+  /** Starts (or joins) the connection: BrowserStartEvent, launching a browser when there is no endpoint. */
+  async start(): Promise<{ cdp_url: string }> {
+    const result = await this.bus.emit(BrowserStartEvent, { cdp_url: this.#endpoint ?? null }, { source: 'session' });
+    if (result === undefined) {
+      throw new TabpilotError('INTERNAL', 'BrowserStartEvent returned nothing');
+    }
+    return result;
+  }
+
+  async stop(): Promise<void> {
+    await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
+  }
+
+  /** Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs. */
+  applyConfig(config: TabpilotConfig): void {
+    this.#config = config;
+    this.bus.setTimeouts(config.timeouts);
+  }
+
+  /** Detaches every watchdog (their signals abort). */
+  dispose(): void {
+    for (const detach of this.#detachers.splice(0)) {
+      detach();
+    }
+  }
+
+  // ---- connection (used by the lifecycle handlers) ---------------------------------------------
+
+  set endpoint(endpoint: string | undefined) {
+    this.#endpoint = endpoint;
+  }
+
+  /** Opens a transport to `endpoint` and takes over the browser's targets. */
+  async connect(endpoint: string): Promise<void> {
+    this.#endpoint = endpoint;
+    this.#state = 'connecting';
+    try {
+      await this.#open(endpoint);
+      this.#state = 'connected';
+    } catch (error) {
+      this.#state = 'disconnected';
+      throw error;
+    }
+  }
+
+  /** Closes the connection on purpose: no reconnect, sessions forgotten, focus cleared. */
+  disconnect(reason: string): void {
+    this.#state = 'stopped';
+    this.#reconnect.cancel();
+    this.cdp.stop(reason);
+    const connection = this.#connection;
+    this.#connection = undefined;
+    connection?.close(reason);
+  }
+
+  setStateBeforeStart(state: 'idle' | 'connecting'): void {
+    this.#state = state;
+  }
+
+  /** Records an error that has no awaiting caller, so history and the timeline show it. */
+  reportError(errorType: string, error: unknown, details: Record<string, unknown> = {}): void {
+    this.bus.emit(
+      BrowserErrorEvent,
+      { error_type: errorType, message: error instanceof Error ? error.message : String(error), details },
+      { source: 'session' },
+    );
+  }
+
+  /**
+   * Announces a focus change made by a handler as a child event it awaits (so the change is complete
+   * when the handler returns); the root-level announcement for the same change is then skipped.
+   */
+  async announceFocus(ctx: HandlerContext): Promise<void> {
+    const focus = this.cdp.focusedTargetId;
+    if (focus === this.#announcedFocus) {
+      return;
+    }
+    this.#announcedFocus = focus;
+    const url = focus === undefined ? '' : (this.cdp.target(focus)?.url ?? '');
+    await ctx.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url });
+  }
+
+  /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
+  async focusedTargetId(): Promise<string> {
+    await this.cdp.settled();
+    const focus = this.cdp.focusedTargetId;
+    if (focus === undefined) {
+      throw new TabpilotError('NOT_ATTACHED', 'No tab is attached: attach a tab first');
+    }
+    return focus;
+  }
+
+  async #open(endpoint: string): Promise<void> {
+    const transport = await this.#openTransport(endpoint);
+    const connection = new CdpConnection(transport, { timeoutMs: this.#config.cdp_timeout_ms, logger: this.log.child('connection') });
+    this.#connection = connection;
+    connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
+    await this.cdp.start(connection);
+  }
+
+  #onConnectionClosed(connection: CdpConnection, reason: string): void {
+    if (connection !== this.#connection || this.#state === 'stopped') {
+      return;
+    }
+    this.log.warn('browser connection lost', { reason });
+    if (!connection.capabilities.reconnect || this.#config.reconnect.max_attempts === 0) {
+      this.#state = 'disconnected';
+      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', reason));
+      return;
+    }
+    this.#state = 'reconnecting';
+    void this.#reconnect.trigger();
+  }
+
+  #requireEndpoint(): string {
+    if (this.#endpoint === undefined) {
+      throw new TabpilotError('DISCONNECTED', 'No browser endpoint to reconnect to');
+    }
+    return this.#endpoint;
+  }
+
+  #reconnectPolicy(): ReconnectPolicy {
+    const { max_attempts, backoff_ms, attempt_timeout_ms } = this.#config.reconnect;
+    return { maxAttempts: max_attempts, backoffMs: backoff_ms, attemptTimeoutMs: attempt_timeout_ms };
+  }
+
+  #onManagerEvent(event: SessionManagerEvent): void {
+    switch (event.type) {
+      case 'targetAdded':
+        this.tabIds.idFor(event.target.targetId);
+        if (!event.restored) {
+          this.bus.emit(
+            TabCreatedEvent,
+            { target_id: event.target.targetId, url: event.target.url, opener_target_id: event.target.openerId ?? null },
+            { source: 'browser' },
+          );
+        }
+        break;
+      case 'targetRemoved':
+        this.bus.emit(TabClosedEvent, { target_id: event.target.targetId }, { source: 'browser' });
+        break;
+      case 'targetCrashed':
+        this.bus.emit(TargetCrashedEvent, { target_id: event.target.targetId, error: 'renderer crashed' }, { source: 'browser' });
+        break;
+      case 'focusChanged':
+        this.#queueFocusAnnouncement();
+        break;
+      case 'targetChanged':
+      case 'childAttached':
+        break;
+    }
+  }
+
+  /**
+   * Focus changes that no handler announced (recovery after a close, a reconnect) are announced at the
+   * root, once, after the current synchronous work (a handler claims its own change first).
+   */
+  #queueFocusAnnouncement(): void {
+    if (this.#focusCheckQueued) {
+      return;
+    }
+    this.#focusCheckQueued = true;
+    queueMicrotask(() => {
+      this.#focusCheckQueued = false;
+      const focus = this.cdp.focusedTargetId;
+      if (focus === this.#announcedFocus) {
+        return;
+      }
+      this.#announcedFocus = focus;
+      const url = focus === undefined ? '' : (this.cdp.target(focus)?.url ?? '');
+      this.bus.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url }, { source: 'browser' });
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import {
+  BrowserConnectedEvent,
+  BrowserLaunchEvent,
+  BrowserStartEvent,
+  BrowserStopEvent,
+  BrowserStoppedEvent,
+} from '../events/lifecycle.events';
+import { TabpilotError } from '../../shared/errors';
+import type { BrowserSession } from '../session';
+
+/** BrowserSession's own start and stop handlers; they run before every watchdog's (registered first). */
+export function registerLifecycleHandlers(session: BrowserSession): void {
+  session.bus.on(
+    BrowserStartEvent,
+    async (event, ctx) => {
+      const current = session.endpoint;
+      if (session.connectionState === 'connected' && current !== undefined) {
+        return { cdp_url: current };
+      }
+      session.setStateBeforeStart('connecting');
+      try {
+        let endpoint = event.payload.cdp_url ?? current;
+        if (endpoint === undefined) {
+          const launched = await ctx.emit(BrowserLaunchEvent, {});
+          if (launched === undefined) {
+            throw new TabpilotError('INTERNAL', 'BrowserLaunchEvent gave no endpoint');
+          }
+          endpoint = launched.cdp_url;
+        }
+        await session.connect(endpoint);
+        await ctx.emit(BrowserConnectedEvent, { cdp_url: endpoint });
+        return { cdp_url: endpoint };
+      } catch (error) {
+        session.reportError('BrowserStartEventError', error);
+        throw error;
+      }
+    },
+    { name: 'BrowserSession.on_BrowserStartEvent' },
+  );
+
+  session.bus.on(
+    BrowserStopEvent,
+    async (_event, ctx) => {
+      session.disconnect('stopped by request');
+      await ctx.emit(BrowserStoppedEvent, { reason: 'Stopped by request' });
+    },
+    { name: 'BrowserSession.on_BrowserStopEvent' },
+  );
+}

@@ -1,0 +1,118 @@
+import { TabpilotError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { silentLogger } from '../shared/logger';
+import { sleep, withTimeout } from '../shared/time';
+
+export interface ReconnectPolicy {
+  maxAttempts: number;
+  /** Wait before attempt 2, 3, ...; the last value repeats. */
+  backoffMs: readonly number[];
+  attemptTimeoutMs: number;
+}
+
+export interface ReconnectHooks {
+  /** Opens a new transport and restores sessions; throws when the browser cannot be reached. */
+  reopen(signal: AbortSignal): Promise<void>;
+  /** Whether the connection reopen() produced is still alive (it may drop again at once). */
+  isAlive(): boolean;
+  onAttempt(attempt: number, maxAttempts: number): void;
+  onSuccess(attempt: number, downtimeMs: number): void;
+  onGiveUp(lastError: unknown): void;
+}
+
+/**
+ * browser-use's reconnect procedure, fixed: a drop that happens while a reconnect is running is not
+ * ignored (#5366): an attempt only counts when the new connection is alive at its end, and `trigger()`
+ * after a finished cycle starts a new one.
+ */
+export class ReconnectController {
+  readonly #policy: () => ReconnectPolicy;
+  readonly #hooks: ReconnectHooks;
+  readonly #log: Logger;
+  #running: Promise<boolean> | undefined;
+  #abort: AbortController | undefined;
+  #waiters = new Set<(ok: boolean) => void>();
+
+  /** `policy` is read at the start of every cycle, so config changes apply to the next drop. */
+  constructor(policy: () => ReconnectPolicy, hooks: ReconnectHooks, logger: Logger = silentLogger) {
+    this.#policy = policy;
+    this.#hooks = hooks;
+    this.#log = logger;
+  }
+
+  get reconnecting(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** Starts a reconnect cycle, or joins the one running. Resolves true when connected again. */
+  trigger(): Promise<boolean> {
+    this.#running ??= this.#run().finally(() => {
+      this.#running = undefined;
+      this.#abort = undefined;
+    });
+    return this.#running;
+  }
+
+  /** Stops a running cycle (an intentional stop); waiters learn it failed. */
+  cancel(): void {
+    this.#abort?.abort(new TabpilotError('CANCELLED', 'reconnect cancelled'));
+  }
+
+  /** Waits up to `timeoutMs` for the running cycle; true when connected at the end. */
+  async waitForOutcome(timeoutMs: number): Promise<boolean> {
+    if (this.#running === undefined) {
+      return this.#hooks.isAlive();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#waiters.delete(done);
+        resolve(false);
+      }, timeoutMs);
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        resolve(ok);
+      };
+      this.#waiters.add(done);
+    });
+  }
+
+  async #run(): Promise<boolean> {
+    const began = performance.now();
+    const abort = new AbortController();
+    this.#abort = abort;
+    let lastError: unknown = new TabpilotError('DISCONNECTED', 'no reconnect attempt was made');
+    const { maxAttempts, backoffMs, attemptTimeoutMs } = this.#policy();
+    let ok = false;
+    for (let attempt = 1; attempt <= maxAttempts && !abort.signal.aborted; attempt++) {
+      this.#hooks.onAttempt(attempt, maxAttempts);
+      try {
+        await withTimeout(
+          this.#hooks.reopen(abort.signal),
+          attemptTimeoutMs,
+          () => new TabpilotError('TIMEOUT', `reconnect attempt ${attempt} took longer than ${attemptTimeoutMs} ms`),
+        );
+        if (this.#hooks.isAlive()) {
+          this.#hooks.onSuccess(attempt, performance.now() - began);
+          ok = true;
+          break;
+        }
+        lastError = new TabpilotError('DISCONNECTED', 'the new connection dropped at once');
+      } catch (error) {
+        lastError = error;
+        this.#log.warn('reconnect attempt failed', { attempt, error: error instanceof Error ? error.message : String(error) });
+      }
+      if (attempt < maxAttempts && !abort.signal.aborted) {
+        const wait = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1000;
+        await sleep(wait, abort.signal).catch(() => undefined);
+      }
+    }
+    if (!ok) {
+      this.#hooks.onGiveUp(abort.signal.aborted ? abort.signal.reason : lastError);
+    }
+    for (const waiter of this.#waiters) {
+      waiter(ok);
+    }
+    this.#waiters.clear();
+    return ok;
+  }
+}

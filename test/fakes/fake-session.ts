@@ -1,0 +1,28 @@
+import { BrowserSession } from '../../src/browser/session';
+import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
+import type { AnyWatchdog } from '../../src/browser/define-watchdog';
+import type { BrowserHost } from '../../src/browser/host';
+import { FakeBrowser } from './fake-browser';
+
+/** A BrowserSession over a FakeBrowser, started, for unit tests of handlers and watchdogs. */
+export async function startedFakeSession(
+  options: { browser?: FakeBrowser; config?: Partial<TabpilotConfig>; watchdogs?: AnyWatchdog[]; host?: BrowserHost } = {},
+): Promise<{ session: BrowserSession; browser: FakeBrowser }> {
+  const browser = options.browser ?? new FakeBrowser();
+  let first = true;
+  const session = new BrowserSession({
+    config: { ...defaultConfig(), ...options.config },
+    endpoint: 'ws://fake/devtools/browser',
+    openTransport: async () => {
+      if (first) {
+        first = false;
+        return browser.transport;
+      }
+      return browser.reopen();
+    },
+    host: options.host ?? { tabControl: undefined },
+    watchdogs: options.watchdogs ?? [],
+  });
+  await session.start();
+  return { session, browser };
+}
