@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../shared/errors';
+
+/**
+ * The command protocol (DESIGN §5), spoken by the side panel, the native host, the Node CLI and the MCP
+ * server alike. Field names are snake_case; a tab is named by `tab_id`.
+ *
+ *   request   {"id": 1, "action": "navigate", "params": {"url": "https://example.com"}}
+ *   response  {"id": 1, "ok": true, "result": {...}}
+ *             {"id": 1, "ok": false, "error": {"code": "TAB_NOT_FOUND", "message": "..."}}
+ *   event     {"event": "TabCreatedEvent", "data": {...}}   (only to clients that subscribed)
+ */
+export const RequestId = z.union([z.number(), z.string().max(200)]);
+export type RequestId = z.infer<typeof RequestId>;
+
+export const CommandRequest = z.strictObject({
+  id: RequestId,
+  action: z.string().min(1).max(100),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export type CommandRequest = z.infer<typeof CommandRequest>;
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+export interface CommandError {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type CommandResponse =
+  | { id: RequestId | null; ok: true; result: unknown }
+  | { id: RequestId | null; ok: false; error: CommandError };
+
+export interface EventMessage {
+  event: string;
+  data: unknown;
+  id: string;
+  parent_id: string | null;
+  source: string | null;
+}
+
+export type ServerMessage = CommandResponse | EventMessage;
+
+export const CommandResponseSchema = z.union([
+  z.strictObject({ id: RequestId.nullable(), ok: z.literal(true), result: z.unknown() }),
+  z.strictObject({
+    id: RequestId.nullable(),
+    ok: z.literal(false),
+    error: z.strictObject({ code: ErrorCodeSchema, message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  }),
+]);
+
+export const EventMessageSchema = z.strictObject({
+  event: z.string(),
+  data: z.unknown(),
+  id: z.string(),
+  parent_id: z.string().nullable(),
+  source: z.string().nullable(),
+});
+
+export function isEventMessage(message: ServerMessage): message is EventMessage {
+  return 'event' in message;
+}

@@ -1,0 +1,7 @@
+import { ActionRegistry } from './registry';
+import { SESSION_ACTIONS } from './session.actions';
+
+/** The registry every surface serves (the panel, the CLI, native clients). */
+export function createDefaultRegistry(): ActionRegistry {
+  return new ActionRegistry().register(...SESSION_ACTIONS);
+}
