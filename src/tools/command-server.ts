@@ -78,6 +78,8 @@ export class ClientConnection {
   readonly #subscriptions = new Set<string>();
   #disposeObserver: (() => void) | undefined;
   #closed = false;
+  /** The tail of this client's request chain: requests run one after another, in arrival order. */
+  #tail: Promise<unknown> = Promise.resolve();
 
   constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger) {
     this.#server = server;
@@ -102,18 +104,30 @@ export class ClientConnection {
     this.#send(await this.handle(message));
   }
 
-  /** A parsed message in, its response out. Never throws. */
-  async handle(message: unknown): Promise<CommandResponse> {
+  /**
+   * A parsed message in, its response out. Never throws. A client's requests run in the order they
+   * arrived (a `tabs` after a `navigate` sees the navigation), except `stop`, which must not wait behind
+   * the work it is meant to cancel. Different clients run side by side; the bus orders their events.
+   */
+  handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return { id: salvageId(message), ok: false, error: requestShapeError(parsed.error) };
+      return Promise.resolve({ id: salvageId(message), ok: false, error: requestShapeError(parsed.error) });
     }
     const { id, action, params } = parsed.data;
-    try {
-      return { id, ok: true, result: (await this.#run(action, params)) ?? null };
-    } catch (error) {
-      return { id, ok: false, error: toCommandError(error, this.#log) };
+    const run = async (): Promise<CommandResponse> => {
+      try {
+        return { id, ok: true, result: (await this.#run(action, params)) ?? null };
+      } catch (error) {
+        return { id, ok: false, error: toCommandError(error, this.#log) };
+      }
+    };
+    if (action === 'stop') {
+      return run();
     }
+    const response = this.#tail.then(run);
+    this.#tail = response;
+    return response;
   }
 
   close(): void {

@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserLauncher, LaunchOptions, LaunchedBrowser } from '../../browser/launcher';
+import { TabpilotError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import { silentLogger } from '../../shared/logger';
+
+const EXECUTABLE_CANDIDATES: Record<string, readonly string[]> = {
+  linux: [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/lib/chromium/chromium',
+    '/snap/bin/chromium',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/opt/google/chrome/chrome',
+    '/usr/bin/microsoft-edge',
+  ],
+  darwin: [
+    '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+    '/Applications/Google Chrome Canary.app/Contents/MacOS/Google Chrome Canary',
+    '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+  ],
+  win32: [
+    'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+    'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
+    'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
+  ],
+};
+
+/**
+ * Flags for an automated Chromium: quiet start (no first-run UI, no background traffic, which this
+ * kind of machine refuses anyway), popups allowed so window.open and target=_blank open tabs.
+ */
+export const BASE_FLAGS: readonly string[] = [
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--disable-popup-blocking',
+  '--disable-default-apps',
+  '--password-store=basic',
+  '--use-mock-keychain',
+];
+
+const DEVTOOLS_LINE = /DevTools listening on (ws:\/\/\S+)/;
+const LAUNCH_TIMEOUT_MS = 30_000;
+const KILL_GRACE_MS = 5_000;
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    // Missing or not executable: the next candidate is tried.
+    return false;
+  }
+}
+
+/** TABPILOT_CHROME, then CHROME_PATH, then the usual install paths. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): string {
+  for (const variable of ['TABPILOT_CHROME', 'CHROME_PATH'] as const) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') {
+      if (!isExecutable(value)) {
+        throw new TabpilotError('NOT_ATTACHED', `${variable}=${value} is not an executable file`);
+      }
+      return value;
+    }
+  }
+  const found = (EXECUTABLE_CANDIDATES[platform] ?? []).find(isExecutable);
+  if (found === undefined) {
+    throw new TabpilotError(
+      'NOT_ATTACHED',
+      platform === 'linux'
+        ? 'No Chromium found. Install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set TABPILOT_CHROME to its path.'
+        : 'No Chrome or Chromium found. Install Chrome or set TABPILOT_CHROME to its path.',
+    );
+  }
+  return found;
+}
+
+/** Headless when asked, else when there is no display to show a window on (Linux without DISPLAY). */
+export function shouldRunHeadless(requested: boolean | null, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): boolean {
+  if (requested !== null) {
+    return requested;
+  }
+  return platform === 'linux' && (env['DISPLAY'] ?? '') === '' && (env['WAYLAND_DISPLAY'] ?? '') === '';
+}
+
+export function chromiumArgs(options: LaunchOptions & { userDataDir: string; headless: boolean }): string[] {
+  const args = [...BASE_FLAGS, `--user-data-dir=${options.userDataDir}`, `--remote-debugging-port=${options.remoteDebuggingPort}`];
+  if (options.headless) {
+    args.push('--headless=new', '--disable-gpu', '--hide-scrollbars', '--mute-audio');
+  }
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    // Chromium refuses to start as root with its sandbox on.
+    args.push('--no-sandbox');
+  }
+  args.push(...options.args, 'about:blank');
+  return args;
+}
+
+/** Launches Chromium as a child process and reads its DevTools endpoint from stderr. */
+export class ChromiumLauncher implements BrowserLauncher {
+  readonly #log: Logger;
+
+  constructor(logger: Logger = silentLogger) {
+    this.#log = logger;
+  }
+
+  async launch(options: LaunchOptions): Promise<LaunchedBrowser> {
+    const executablePath = options.executablePath ?? findChromium();
+    const headless = shouldRunHeadless(options.headless);
+    const temporaryProfile = options.userDataDir === null ? mkdtempSync(join(tmpdir(), 'tabpilot-profile-')) : undefined;
+    const userDataDir = options.userDataDir ?? temporaryProfile ?? '';
+    const args = chromiumArgs({ ...options, userDataDir, headless });
+    this.#log.debug('spawning Chromium', { executablePath, args });
+    const child = spawn(executablePath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: process.platform !== 'win32' });
+    const removeProfile = (): void => {
+      if (temporaryProfile !== undefined) {
+        rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 3 });
+      }
+    };
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let cdpUrl: string;
+    try {
+      cdpUrl = await readDevToolsUrl(child);
+    } catch (error) {
+      await terminate(child, exited);
+      removeProfile();
+      throw error;
+    }
+    let killed: Promise<void> | undefined;
+    return {
+      cdpUrl,
+      pid: child.pid,
+      executablePath,
+      headless,
+      exited,
+      kill: () => {
+        killed ??= terminate(child, exited).then(removeProfile);
+        return killed;
+      },
+    };
+  }
+}
+
+function readDevToolsUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(
+      () => finish(new TabpilotError('TIMEOUT', `Chromium printed no DevTools endpoint within ${LAUNCH_TIMEOUT_MS} ms:\n${stderr.slice(-2000)}`)),
+      LAUNCH_TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer): void => {
+      stderr += chunk.toString();
+      const match = DEVTOOLS_LINE.exec(stderr);
+      if (match?.[1] !== undefined) {
+        finish(match[1]);
+      }
+    };
+    const onExit = (code: number | null): void =>
+      finish(new TabpilotError('NOT_ATTACHED', `Chromium exited (code ${code}) before it was ready:\n${stderr.slice(-2000)}`));
+    const onError = (error: Error): void => finish(new TabpilotError('NOT_ATTACHED', `Cannot start Chromium: ${error.message}`, { cause: error }));
+    function finish(result: string | Error): void {
+      clearTimeout(timer);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onError);
+      // Keep draining stderr so a chatty browser never blocks on a full pipe.
+      child.stderr?.resume();
+      if (typeof result === 'string') {
+        resolve(result);
+      } else {
+        reject(result);
+      }
+    }
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
+  signalGroup(child, 'SIGTERM');
+  const graceful = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS))]);
+  if (!graceful) {
+    signalGroup(child, 'SIGKILL');
+    await exited;
+  }
+}
+
+/** Signals the whole process group (renderers and helpers too), falling back to the main process. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) {
+    return;
+  }
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
+  } catch {
+    // No such group (already gone, or not a group leader on this platform): signal the process itself.
+    child.kill(signal);
+  }
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, parseConfig, type TabpilotConfig } from '../../browser/config';
+import { EVENT_NAMES } from '../../browser/events/index';
+import type { Logger } from '../../shared/logger';
+
+/** Reads `--config FILE` (JSON). A missing file, bad JSON or an invalid field stops start-up, naming it. */
+export function readConfigFile(path: string | undefined): unknown {
+  if (path === undefined) {
+    return {};
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConfigError('', `${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * browser-use users set `TIMEOUT_<EventName>` (seconds) in the environment; the entry maps them into
+ * the config's `timeouts` (core never reads env). A bad value is warned about and ignored, as there.
+ */
+export function timeoutsFromEnv(env: NodeJS.ProcessEnv, log: Logger): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  for (const name of EVENT_NAMES) {
+    const raw = env[`TIMEOUT_${name}`];
+    if (raw === undefined || raw === '') {
+      continue;
+    }
+    const seconds = Number(raw);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      log.warn(`ignoring TIMEOUT_${name}=${raw}: not a positive number of seconds`);
+      continue;
+    }
+    timeouts[name] = Math.round(seconds * 1000);
+  }
+  return timeouts;
+}
+
+export function loadConfig(options: {
+  path: string | undefined;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  overrides?: (raw: Record<string, unknown>) => Record<string, unknown>;
+}): TabpilotConfig {
+  const raw = readConfigFile(options.path);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError('', 'the config file must hold a JSON object');
+  }
+  const withEnv = { ...(raw as Record<string, unknown>) };
+  const envTimeouts = timeoutsFromEnv(options.env, options.log);
+  if (Object.keys(envTimeouts).length > 0) {
+    withEnv['timeouts'] = { ...(withEnv['timeouts'] as Record<string, number> | undefined), ...envTimeouts };
+  }
+  return parseConfig(options.overrides === undefined ? withEnv : options.overrides(withEnv));
+}
