@@ -64,6 +64,8 @@ export class SessionManager {
   readonly #observers = new Set<(event: SessionManagerEvent) => void>();
   /** Page targets seen on an earlier connection, so a reconnect restores rather than announces them. */
   readonly #known = new Map<string, TargetRecord>();
+  /** Pages reported as targetAdded on this connection and not removed since. */
+  readonly #announced = new Set<string>();
   #connection: CdpConnection | undefined;
   #root: CdpSession | undefined;
   #disposeConnection: Array<() => void> = [];
@@ -332,6 +334,7 @@ export class SessionManager {
     this.#sessions.clear();
     this.#targetSessions.clear();
     this.#targets.clear();
+    this.#announced.clear();
     this.#root?.markDetached(reason);
     this.#root = undefined;
     this.#connection = undefined;
@@ -608,7 +611,12 @@ export class SessionManager {
       return;
     }
     entry.ready = true;
+    // A second session of a page already announced (a re-attach) is not a new tab.
+    if (isPage && this.#announced.has(target.targetId)) {
+      return;
+    }
     if (isPage) {
+      this.#announced.add(target.targetId);
       const restored = this.#known.delete(target.targetId);
       this.#notify({ type: 'targetAdded', target: { ...target }, restored });
     } else {
@@ -638,6 +646,7 @@ export class SessionManager {
       return;
     }
     this.#targets.delete(targetId);
+    this.#announced.delete(targetId);
     this.#targetSessions.delete(targetId);
     this.#lifecycle.delete(targetId);
     this.#known.delete(targetId);

@@ -1,0 +1,516 @@
+import type { CdpErrorPayload, CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
+import type { Logger } from '../../shared/logger';
+import { silentLogger } from '../../shared/logger';
+import type { ChromeApi, ChromeTab, DetachReason } from './chrome-api';
+
+/** An error the router answers a command with, in CDP's own shape. */
+export class RouterError extends Error {
+  readonly payload: CdpErrorPayload;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = 'RouterError';
+    this.payload = { code, message };
+  }
+}
+
+interface ControlledTab {
+  readonly tabId: number;
+  readonly targetId: string;
+  /** Synthetic: chrome.debugger addresses a tab by tabId, the SessionManager by session id. */
+  sessionId: string;
+  /** Child sessions (OOPIFs, workers) of this tab, by their real CDP session id. */
+  readonly children: Map<string, { targetId: string; parentSessionId: string }>;
+  info: Protocol.Target.TargetInfo;
+}
+
+/** What survives a service-worker restart (chrome.storage.session). */
+export interface PersistedTabs {
+  tabs: Array<{ tabId: number; targetId: string }>;
+}
+
+export interface TabRouterHooks {
+  /** The person pressed Cancel on the debugging infobar: every tab was detached; never re-attach. */
+  onUserCancel?(): void;
+  /** The controlled set changed (persist it). */
+  onChange?(): void;
+}
+
+const PROTOCOL_VERSION = '1.3';
+const REVERIFY_DELAY_MS = 300;
+const NOT_FOUND = -32601;
+const SERVER_ERROR = -32000;
+
+/**
+ * The browser-level CDP facade over chrome.debugger (DESIGN §4), pure logic over ChromeApi. It controls
+ * only the tabs it was given (attach), the tabs it opens and the tabs those open; it emulates
+ * `Target.*` at the browser level with chrome.tabs (which chrome.debugger refuses), gives each tab a
+ * synthetic session id, routes child sessions as {tabId, sessionId}, answers Browser.getVersion itself
+ * and refuses the rest of the Browser domain as unsupported.
+ */
+export class TabRouter {
+  readonly #chrome: ChromeApi;
+  readonly #log: Logger;
+  readonly #hooks: TabRouterHooks;
+  readonly #tabs = new Map<number, ControlledTab>();
+  readonly #sessionToTab = new Map<string, number>();
+  readonly #reverify = new Map<number, ReturnType<typeof setTimeout>>();
+  readonly #attaching = new Map<number, Promise<string>>();
+  #sink: ((message: CdpIncoming) => void) | undefined;
+  #discover = false;
+  #autoAttach = false;
+  /** Set by the infobar's Cancel: nothing is attached again until someone asks (attach). */
+  #userCancelled = false;
+  #sessionCounter = 0;
+
+  constructor(chrome: ChromeApi, hooks: TabRouterHooks = {}, logger: Logger = silentLogger) {
+    this.#chrome = chrome;
+    this.#hooks = hooks;
+    this.#log = logger;
+  }
+
+  /** Registers the chrome listeners; call synchronously at worker start-up so events wake the worker. */
+  install(): void {
+    this.#chrome.debugger.onEvent.addListener((source, method, params) => this.#onDebuggerEvent(source, method, params));
+    this.#chrome.debugger.onDetach.addListener((source, reason) => this.#onDebuggerDetach(source.tabId, reason));
+    this.#chrome.tabs.onCreated.addListener((tab) => this.#onTabCreated(tab));
+    this.#chrome.tabs.onRemoved.addListener((tabId) => this.#dropTab(tabId, 'tab closed'));
+    this.#chrome.tabs.onUpdated.addListener((tabId, change, tab) => this.#onTabUpdated(tabId, change, tab));
+  }
+
+  /** The transport that receives responses' events; a new transport (after stop and attach) replaces it. */
+  setSink(sink: ((message: CdpIncoming) => void) | undefined): void {
+    this.#sink = sink;
+    if (sink === undefined) {
+      this.#discover = false;
+      this.#autoAttach = false;
+    }
+  }
+
+  get userCancelled(): boolean {
+    return this.#userCancelled;
+  }
+
+  controlled(): Array<{ tabId: number; targetId: string }> {
+    return [...this.#tabs.values()].map((tab) => ({ tabId: tab.tabId, targetId: tab.targetId }));
+  }
+
+  snapshot(): PersistedTabs {
+    return { tabs: this.controlled() };
+  }
+
+  tabIdOfTarget(targetId: string): number | undefined {
+    return [...this.#tabs.values()].find((tab) => tab.targetId === targetId)?.tabId;
+  }
+
+  /**
+   * Takes tabs back after a worker restart. The debugger session outlives the worker (platform facts
+   * §7b): a tab that still answers is adopted without attaching again; its child sessions are reset so
+   * the new SessionManager is told about them afresh.
+   */
+  async resume(saved: PersistedTabs): Promise<void> {
+    for (const { tabId } of saved.tabs) {
+      try {
+        await this.#chrome.tabs.get(tabId);
+      } catch {
+        // The tab closed while the worker was down: nothing to resume.
+        continue;
+      }
+      try {
+        const info = await this.#targetInfo(tabId);
+        await this.#send({ tabId }, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true });
+        this.#register(tabId, info);
+        this.#log.info('resumed tab after worker restart', { tabId });
+      } catch (error) {
+        this.#log.info('tab no longer attached after restart; attaching again', { tabId, error: String(error) });
+        await this.attachTab(tabId).catch((attachError: unknown) =>
+          this.#log.warn('could not resume tab', { tabId, error: String(attachError) }),
+        );
+      }
+    }
+    this.#hooks.onChange?.();
+  }
+
+  /** Puts a tab under control (chrome.debugger.attach) and announces it; returns its target id. */
+  attachTab(tabId: number): Promise<string> {
+    const existing = this.#tabs.get(tabId);
+    if (existing !== undefined) {
+      return Promise.resolve(existing.targetId);
+    }
+    this.#userCancelled = false;
+    let pending = this.#attaching.get(tabId);
+    if (pending === undefined) {
+      pending = this.#attach(tabId).finally(() => this.#attaching.delete(tabId));
+      this.#attaching.set(tabId, pending);
+    }
+    return pending;
+  }
+
+  async #attach(tabId: number): Promise<string> {
+    const tab = await this.#chrome.tabs.get(tabId);
+    assertAttachable(tab, this.#chrome.extensionOrigin);
+    try {
+      await this.#chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+    } catch (error) {
+      const message = errorText(error);
+      // Ours from before a worker restart (the debugger outlives the worker): adopt it.
+      if (!/already attached/i.test(message) || !(await this.#answers(tabId))) {
+        throw new RouterError(SERVER_ERROR, `Cannot attach to tab ${tabId}: ${message}`);
+      }
+    }
+    const info = await this.#targetInfo(tabId);
+    this.#register(tabId, info);
+    this.#hooks.onChange?.();
+    return info.targetId;
+  }
+
+  /** Lets a tab go: the debugger detaches and the tab leaves the controlled set. */
+  async detachTab(tabId: number, reason: string): Promise<void> {
+    const tab = this.#tabs.get(tabId);
+    if (tab === undefined) {
+      return;
+    }
+    this.#dropTab(tabId, reason);
+    try {
+      await this.#chrome.debugger.detach({ tabId });
+    } catch (error) {
+      this.#log.debug('detach failed (already detached?)', { tabId, error: errorText(error) });
+    }
+  }
+
+  async detachAll(reason: string): Promise<void> {
+    await Promise.all([...this.#tabs.keys()].map((tabId) => this.detachTab(tabId, reason)));
+  }
+
+  /** Answers one CDP command; throws RouterError with a CDP error payload. */
+  async handle(request: CdpRequest): Promise<unknown> {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    if (request.sessionId === undefined || request.sessionId === '') {
+      return this.#handleBrowserLevel(request.method, params);
+    }
+    const tabId = this.#sessionToTab.get(request.sessionId);
+    const tab = tabId === undefined ? undefined : this.#tabs.get(tabId);
+    if (tab === undefined) {
+      throw new RouterError(-32001, 'Session with given id not found.');
+    }
+    const target = request.sessionId === tab.sessionId ? { tabId: tab.tabId } : { tabId: tab.tabId, sessionId: request.sessionId };
+    return this.#send(target, request.method, params);
+  }
+
+  async #handleBrowserLevel(method: string, params: Record<string, unknown>): Promise<unknown> {
+    switch (method) {
+      case 'Target.setDiscoverTargets':
+        this.#discover = params['discover'] === true;
+        if (this.#discover) {
+          for (const tab of this.#tabs.values()) {
+            this.#emit({ method: 'Target.targetCreated', params: { targetInfo: tab.info } });
+          }
+        }
+        return {};
+      case 'Target.setAutoAttach':
+        this.#autoAttach = params['autoAttach'] === true;
+        if (this.#autoAttach) {
+          for (const tab of this.#tabs.values()) {
+            this.#announce(tab);
+          }
+        }
+        return {};
+      case 'Target.getTargets':
+        return { targetInfos: [...this.#tabs.values()].map((tab) => tab.info) };
+      case 'Target.getTargetInfo': {
+        const tab = this.#tabByTarget(params['targetId']);
+        return { targetInfo: tab.info };
+      }
+      case 'Target.attachToTarget': {
+        const targetId = String(params['targetId']);
+        const known = [...this.#tabs.values()].find((tab) => tab.targetId === targetId);
+        if (known !== undefined) {
+          return { sessionId: known.sessionId };
+        }
+        const page = (await this.#chrome.debugger.getTargets()).find((info) => info.id === targetId && info.tabId !== undefined);
+        if (page?.tabId === undefined) {
+          throw new RouterError(SERVER_ERROR, `No tab with target id ${targetId}`);
+        }
+        await this.attachTab(page.tabId);
+        return { sessionId: this.#tabs.get(page.tabId)?.sessionId };
+      }
+      case 'Target.detachFromTarget': {
+        const sessionId = String(params['sessionId']);
+        const tabId = this.#sessionToTab.get(sessionId);
+        const tab = tabId === undefined ? undefined : this.#tabs.get(tabId);
+        if (tab === undefined) {
+          throw new RouterError(-32001, 'Session with given id not found.');
+        }
+        if (sessionId === tab.sessionId) {
+          await this.detachTab(tab.tabId, 'detached by client');
+          return {};
+        }
+        return this.#send({ tabId: tab.tabId }, 'Target.detachFromTarget', { sessionId });
+      }
+      case 'Target.createTarget': {
+        const url = typeof params['url'] === 'string' && params['url'] !== '' ? params['url'] : 'about:blank';
+        const created = await this.#chrome.tabs.create({ url, active: params['background'] !== true });
+        if (created.id === undefined) {
+          throw new RouterError(SERVER_ERROR, 'chrome.tabs.create returned no tab id');
+        }
+        return { targetId: await this.attachTab(created.id) };
+      }
+      case 'Target.closeTarget': {
+        const tab = this.#tabByTarget(params['targetId']);
+        await this.#chrome.tabs.remove(tab.tabId);
+        return { success: true };
+      }
+      case 'Target.activateTarget': {
+        const tab = this.#tabByTarget(params['targetId']);
+        const updated = await this.#chrome.tabs.update(tab.tabId, { active: true });
+        if (updated !== undefined) {
+          await this.#chrome.windows.update(updated.windowId, { focused: true });
+        }
+        return {};
+      }
+      case 'Browser.getVersion':
+        return {
+          protocolVersion: PROTOCOL_VERSION,
+          product: /(?:Headless)?Chrome\/[\d.]+/.exec(this.#chrome.userAgent)?.[0] ?? 'Chrome',
+          revision: '',
+          userAgent: this.#chrome.userAgent,
+          jsVersion: '',
+        };
+      default:
+        if (method.startsWith('Browser.')) {
+          throw new RouterError(NOT_FOUND, `'${method}' wasn't found`);
+        }
+        throw new RouterError(SERVER_ERROR, `${method} is not available at the browser level through chrome.debugger`);
+    }
+  }
+
+  #tabByTarget(targetId: unknown): ControlledTab {
+    const tab = [...this.#tabs.values()].find((candidate) => candidate.targetId === targetId);
+    if (tab === undefined) {
+      throw new RouterError(-32602, 'No target with given id found');
+    }
+    return tab;
+  }
+
+  #register(tabId: number, info: Protocol.Target.TargetInfo): void {
+    const tab: ControlledTab = {
+      tabId,
+      targetId: info.targetId,
+      sessionId: this.#newSessionId(tabId),
+      children: new Map(),
+      info: { ...info, attached: true },
+    };
+    this.#tabs.set(tabId, tab);
+    this.#sessionToTab.set(tab.sessionId, tabId);
+    if (this.#discover) {
+      this.#emit({ method: 'Target.targetCreated', params: { targetInfo: tab.info } });
+    }
+    if (this.#autoAttach) {
+      this.#announce(tab);
+    }
+  }
+
+  #announce(tab: ControlledTab): void {
+    this.#emit({
+      method: 'Target.attachedToTarget',
+      params: { sessionId: tab.sessionId, targetInfo: tab.info, waitingForDebugger: false },
+    });
+  }
+
+  #newSessionId(tabId: number): string {
+    return `tabpilot-tab-${tabId}-${++this.#sessionCounter}`;
+  }
+
+  /** Forgets a tab and tells the SessionManager its sessions are gone. Idempotent. */
+  #dropTab(tabId: number, reason: string): void {
+    const tab = this.#tabs.get(tabId);
+    if (tab === undefined) {
+      return;
+    }
+    const timer = this.#reverify.get(tabId);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this.#reverify.delete(tabId);
+    }
+    this.#tabs.delete(tabId);
+    this.#emitDetached(tab);
+    if (this.#discover) {
+      this.#emit({ method: 'Target.targetDestroyed', params: { targetId: tab.targetId } });
+    }
+    this.#log.info('tab left control', { tabId, reason });
+    this.#hooks.onChange?.();
+  }
+
+  #emitDetached(tab: ControlledTab): void {
+    for (const [childSession, child] of tab.children) {
+      this.#sessionToTab.delete(childSession);
+      this.#emit({
+        method: 'Target.detachedFromTarget',
+        params: { sessionId: childSession, targetId: child.targetId },
+        sessionId: child.parentSessionId,
+      });
+    }
+    tab.children.clear();
+    this.#sessionToTab.delete(tab.sessionId);
+    this.#emit({ method: 'Target.detachedFromTarget', params: { sessionId: tab.sessionId, targetId: tab.targetId } });
+  }
+
+  #onDebuggerDetach(tabId: number | undefined, reason: DetachReason): void {
+    if (tabId === undefined || !this.#tabs.has(tabId)) {
+      return;
+    }
+    if (reason === 'canceled_by_user') {
+      // Chrome detaches every tab of the extension with this reason. Respect it: no re-attach.
+      this.#userCancelled = true;
+      for (const timer of this.#reverify.values()) {
+        clearTimeout(timer);
+      }
+      this.#reverify.clear();
+      this.#dropTab(tabId, 'canceled_by_user');
+      if (this.#tabs.size === 0) {
+        this.#hooks.onUserCancel?.();
+      }
+      return;
+    }
+    // target_closed: the tab may be gone, or it may still be there (a navigation to a page the debugger
+    // may not touch, a transient detach). Look again shortly and take it back if it can be attached.
+    if (this.#reverify.has(tabId)) {
+      return;
+    }
+    this.#reverify.set(
+      tabId,
+      setTimeout(() => {
+        this.#reverify.delete(tabId);
+        void this.#reattachOrDrop(tabId);
+      }, REVERIFY_DELAY_MS),
+    );
+  }
+
+  async #reattachOrDrop(tabId: number): Promise<void> {
+    const tab = this.#tabs.get(tabId);
+    if (tab === undefined || this.#userCancelled) {
+      this.#dropTab(tabId, 'detached');
+      return;
+    }
+    try {
+      const chromeTab = await this.#chrome.tabs.get(tabId);
+      assertAttachable(chromeTab, this.#chrome.extensionOrigin);
+      await this.#chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+      const info = await this.#targetInfo(tabId);
+      // Announce the new session before retiring the old one, so the target never looks closed.
+      const oldTab = { ...tab, children: new Map(tab.children) };
+      tab.children.clear();
+      tab.sessionId = this.#newSessionId(tabId);
+      tab.info = { ...info, attached: true };
+      this.#sessionToTab.set(tab.sessionId, tabId);
+      if (this.#autoAttach) {
+        this.#announce(tab);
+      }
+      this.#emitDetached(oldTab);
+      this.#log.info('re-attached tab after target_closed', { tabId });
+    } catch (error) {
+      this.#dropTab(tabId, `target_closed (${errorText(error)})`);
+    }
+  }
+
+  #onDebuggerEvent(source: { tabId?: number; sessionId?: string }, method: string, params: object | undefined): void {
+    const tab = source.tabId === undefined ? undefined : this.#tabs.get(source.tabId);
+    if (tab === undefined) {
+      return;
+    }
+    const sessionId = source.sessionId ?? tab.sessionId;
+    if (method === 'Target.attachedToTarget') {
+      const attached = params as Protocol.Target.AttachedToTargetEvent;
+      tab.children.set(attached.sessionId, { targetId: attached.targetInfo.targetId, parentSessionId: sessionId });
+      this.#sessionToTab.set(attached.sessionId, tab.tabId);
+    } else if (method === 'Target.detachedFromTarget') {
+      const detached = params as Protocol.Target.DetachedFromTargetEvent;
+      tab.children.delete(detached.sessionId);
+      this.#sessionToTab.delete(detached.sessionId);
+    }
+    this.#emit({ method, params, sessionId });
+  }
+
+  #onTabCreated(created: ChromeTab): void {
+    if (created.id === undefined || created.openerTabId === undefined || this.#userCancelled) {
+      return;
+    }
+    if (!this.#tabs.has(created.openerTabId)) {
+      return;
+    }
+    // A popup or target=_blank tab of a controlled tab is ours too (DESIGN §4).
+    const tabId = created.id;
+    this.attachTab(tabId).catch((error: unknown) => this.#log.warn('could not attach an opened tab', { tabId, error: errorText(error) }));
+  }
+
+  #onTabUpdated(tabId: number, change: { url?: string; title?: string }, chromeTab: ChromeTab): void {
+    const tab = this.#tabs.get(tabId);
+    if (tab === undefined || (change.url === undefined && change.title === undefined)) {
+      return;
+    }
+    tab.info = { ...tab.info, url: chromeTab.url ?? tab.info.url, title: chromeTab.title ?? tab.info.title };
+    if (this.#discover) {
+      this.#emit({ method: 'Target.targetInfoChanged', params: { targetInfo: tab.info } });
+    }
+  }
+
+  async #targetInfo(tabId: number): Promise<Protocol.Target.TargetInfo> {
+    const result = (await this.#send({ tabId }, 'Target.getTargetInfo', {})) as Protocol.Target.GetTargetInfoResponse;
+    return result.targetInfo;
+  }
+
+  async #answers(tabId: number): Promise<boolean> {
+    try {
+      await this.#send({ tabId }, 'Runtime.evaluate', { expression: '1', returnByValue: true });
+      return true;
+    } catch {
+      // Not attached by us, or not answering: it cannot be adopted.
+      return false;
+    }
+  }
+
+  async #send(target: { tabId: number; sessionId?: string }, method: string, params: object): Promise<unknown> {
+    try {
+      return (await this.#chrome.debugger.sendCommand(target, method, params)) ?? {};
+    } catch (error) {
+      throw toRouterError(error);
+    }
+  }
+
+  #emit(message: CdpIncoming): void {
+    this.#sink?.(message);
+  }
+}
+
+/** chrome:// pages, the web store and other extensions' pages cannot be debugged: say so plainly. */
+function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
+  const url = tab.url ?? tab.pendingUrl ?? '';
+  const blocked =
+    /^(chrome|edge|brave|devtools|view-source|chrome-untrusted):/i.test(url) ||
+    /^https:\/\/chrome(webstore)?\.google\.com\/webstore/i.test(url) ||
+    /^https:\/\/chromewebstore\.google\.com/i.test(url) ||
+    (url.startsWith('chrome-extension://') && !url.startsWith(ownOrigin));
+  if (blocked) {
+    throw new RouterError(SERVER_ERROR, `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** chrome.debugger rejects with an Error whose message is the CDP error as JSON (platform facts §2). */
+export function toRouterError(error: unknown): RouterError {
+  if (error instanceof RouterError) {
+    return error;
+  }
+  const text = errorText(error);
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof parsed.code === 'number' && typeof parsed.message === 'string') {
+      return new RouterError(parsed.code, parsed.message);
+    }
+  } catch {
+    // Not JSON: a plain chrome.debugger message such as "Debugger is not attached to the tab".
+  }
+  return new RouterError(/not attached|No tab with/i.test(text) ? -32001 : SERVER_ERROR, text);
+}
