@@ -1,0 +1,39 @@
+import type { ChromeApi } from './chrome-api';
+import type { PersistedTabs } from './tab-router';
+
+const KEY = 'tabpilot.session';
+
+/** The minimum that must survive a service-worker restart: the controlled tabs and the focus. */
+export interface PersistedSession {
+  tabs: PersistedTabs;
+  focus_target_id: string | null;
+}
+
+export async function loadSession(chrome: ChromeApi): Promise<PersistedSession | undefined> {
+  const value = (await chrome.storage.get(KEY)) as PersistedSession | undefined;
+  return value !== undefined && Array.isArray(value.tabs?.tabs) ? value : undefined;
+}
+
+/** Saves the latest state, one write at a time (a burst of changes ends in one final write). */
+export function createSessionSaver(chrome: ChromeApi, read: () => PersistedSession, onError: (error: unknown) => void): () => void {
+  let writing: Promise<void> | undefined;
+  let dirty = false;
+  const flush = (): void => {
+    dirty = false;
+    writing = chrome
+      .storage.set(KEY, read())
+      .catch(onError)
+      .finally(() => {
+        writing = undefined;
+        if (dirty) {
+          flush();
+        }
+      });
+  };
+  return () => {
+    dirty = true;
+    if (writing === undefined) {
+      flush();
+    }
+  };
+}
