@@ -592,6 +592,12 @@ export class SessionManager {
     for (const setup of this.#setups) {
       steps.push(setup(session, target));
     }
+    if (waiting) {
+      // Resume without waiting for the setup answers: the session handles commands in order, so the
+      // setup is in place before the target runs, and some setup commands (Page.getFrameTree in a new
+      // renderer) do not answer until it runs. A missed resume would hang the target for good.
+      steps.push(session.send('Runtime.runIfWaitingForDebugger'));
+    }
     const results = await Promise.allSettled(steps);
     for (const result of results) {
       if (result.status === 'rejected') {
@@ -601,10 +607,6 @@ export class SessionManager {
           error: result.reason instanceof Error ? result.reason.message : String(result.reason),
         });
       }
-    }
-    if (waiting) {
-      // A target paused at start must always be resumed, whatever setup did, or it hangs for good.
-      await bestEffort(session.send('Runtime.runIfWaitingForDebugger'), this.#log, 'resuming a paused target');
     }
     const entry = this.#sessions.get(session.sessionId);
     if (entry === undefined || session.detached) {

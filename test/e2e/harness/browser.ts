@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { LaunchedBrowser } from '../../../src/browser/launcher';
+import { CdpConnection } from '../../../src/cdp/connection';
+import { CdpSession } from '../../../src/cdp/session';
+import { ChromiumLauncher } from '../../../src/platform/node/chromium-launcher';
+import { WebSocketTransport } from '../../../src/platform/node/ws-transport';
+import { pollUntil } from '../../../src/shared/time';
+
+export const EXTENSION_ID = 'dakiagajobemlckhchkemohalbompofb';
+export const EXTENSION_DIR = resolve(import.meta.dirname, '../../../dist/extension');
+export const PANEL_URL = `chrome-extension://${EXTENSION_ID}/src/entries/extension/sidepanel.html`;
+
+/** Every test browser isolates sites so the fixture's two hosts give out-of-process iframes. */
+export const TEST_FLAGS = ['--site-per-process', '--window-size=1280,800'];
+
+export function extensionFlags(dir = EXTENSION_DIR): string[] {
+  if (!existsSync(resolve(dir, 'manifest.json'))) {
+    throw new Error(`The extension is not built (${dir}): run npm run build first`);
+  }
+  return [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, '--silent-debugger-extension-api'];
+}
+
+export async function launchTestBrowser(options: { extension?: boolean; headless?: boolean; args?: string[] } = {}): Promise<LaunchedBrowser> {
+  return new ChromiumLauncher().launch({
+    headless: options.headless ?? true,
+    executablePath: null,
+    userDataDir: null,
+    remoteDebuggingPort: 0,
+    args: [...TEST_FLAGS, ...(options.extension === true ? extensionFlags() : []), ...(options.args ?? [])],
+  });
+}
+
+/**
+ * The tests' own CDP client at the browser level. It never attaches to a test page (the page keeps a
+ * single automation client, the one under test); it creates tabs, finds targets, and attaches only to
+ * the extension's service worker and pages.
+ */
+export class BrowserClient {
+  readonly connection: CdpConnection;
+  readonly root: CdpSession;
+
+  private constructor(connection: CdpConnection) {
+    this.connection = connection;
+    this.root = new CdpSession(connection, '', 'browser');
+  }
+
+  static async connect(wsUrl: string): Promise<BrowserClient> {
+    return new BrowserClient(new CdpConnection(await WebSocketTransport.connect(wsUrl), { timeoutMs: 30_000 }));
+  }
+
+  close(): void {
+    this.connection.close('test done');
+  }
+
+  async targets(): Promise<Array<{ targetId: string; type: string; url: string; title: string }>> {
+    return (await this.root.send('Target.getTargets')).targetInfos;
+  }
+
+  /** Opens a tab without attaching to it. */
+  async createTab(url: string): Promise<string> {
+    return (await this.root.send('Target.createTarget', { url })).targetId;
+  }
+
+  async pageTargets(): Promise<Array<{ targetId: string; url: string }>> {
+    return (await this.targets()).filter((target) => target.type === 'page');
+  }
+
+  async attach(targetId: string): Promise<CdpSession> {
+    const { sessionId } = await this.root.send('Target.attachToTarget', { targetId, flatten: true });
+    return new CdpSession(this.connection, sessionId, targetId);
+  }
+
+  async serviceWorkerTarget(extensionId = EXTENSION_ID, timeoutMs = 15_000): Promise<string> {
+    return pollUntil(
+      async () => (await this.targets()).find((target) => target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${extensionId}/`))?.targetId,
+      { timeoutMs, intervalMs: 100, onTimeout: () => new Error('the extension service worker did not start') },
+    );
+  }
+
+  /** Attaches to the extension's worker and waits until its composition root is ready. */
+  async serviceWorker(extensionId = EXTENSION_ID): Promise<CdpSession> {
+    const targetId = await this.serviceWorkerTarget(extensionId);
+    const session = await this.attach(targetId);
+    await pollUntil(async () => ((await evaluate(session, "typeof globalThis.tabpilot === 'object'")) === true ? true : undefined), {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+      onTimeout: () => new Error('the worker never exposed globalThis.tabpilot'),
+    });
+    await evaluate(session, 'globalThis.tabpilot.ready');
+    return session;
+  }
+}
+
+/** Runtime.evaluate with await and by-value result; a page exception becomes a thrown Error. */
+export async function evaluate<T = unknown>(session: CdpSession, expression: string): Promise<T> {
+  const response = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+  if (response.exceptionDetails !== undefined) {
+    throw new Error(`evaluate failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`);
+  }
+  return response.result.value as T;
+}

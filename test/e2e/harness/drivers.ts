@@ -1,0 +1,246 @@
+import { defaultConfig, type TabpilotConfig } from '../../../src/browser/config';
+import type { BrowserSession } from '../../../src/browser/session';
+import type { LaunchedBrowser } from '../../../src/browser/launcher';
+import type { CdpSession } from '../../../src/cdp/session';
+import { composeNodeSession } from '../../../src/entries/node/compose';
+import type { CommandResponse, EventMessage, ServerMessage } from '../../../src/protocol/commands';
+import { pollUntil } from '../../../src/shared/time';
+import type { ClientConnection } from '../../../src/tools/command-server';
+import { BrowserClient, EXTENSION_ID, evaluate, launchTestBrowser, PANEL_URL, TEST_FLAGS } from './browser';
+
+/**
+ * One face for the contract suite over both transports: send protocol commands, read subscribed events,
+ * open a controlled tab, and look into tabpilot's own session (child sessions) the way a developer would
+ * from the worker's console.
+ */
+export interface Driver {
+  readonly kind: 'node' | 'extension';
+  send(action: string, params?: Record<string, unknown>): Promise<CommandResponse>;
+  /** Sends and returns the result, failing the test on an error response. */
+  ok<T = Record<string, unknown>>(action: string, params?: Record<string, unknown>): Promise<T>;
+  /** Every event message received since the last call. */
+  takeEvents(): Promise<EventMessage[]>;
+  /** A new tab under control showing `url`; returns its tab_id. */
+  openTab(url: string): Promise<string>;
+  /** Evaluates in the child (OOPIF) sessions of a tab, through tabpilot's SessionManager. */
+  evaluateInChildren(tabId: string, expression: string): Promise<Array<{ type: string; url: string; value: unknown }>>;
+  /** Page targets in the whole browser, controlled or not (the browser-level view). */
+  browserPageCount(): Promise<number>;
+  /** A trusted mouse click on an element, through tabpilot's own session of that tab. */
+  clickInTab(tabId: string, selector: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+let requestId = 0;
+
+function centerExpression(selector: string): string {
+  return `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`;
+}
+
+async function clickWith(session: CdpSession, selector: string): Promise<void> {
+  const { result } = await session.send('Runtime.evaluate', { expression: centerExpression(selector), returnByValue: true });
+  const { x, y } = result.value as { x: number; y: number };
+  for (const type of ['mousePressed', 'mouseReleased'] as const) {
+    await session.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
+  }
+}
+
+async function okOf<T>(driver: Driver, action: string, params: Record<string, unknown> | undefined): Promise<T> {
+  const response = await driver.send(action, params);
+  if (!response.ok) {
+    throw new Error(`${action} failed: ${response.error.code}: ${response.error.message}`);
+  }
+  return response.result as T;
+}
+
+/** The Node transport: tabpilot launches its own Chromium and speaks CDP over a WebSocket. */
+export class NodeDriver implements Driver {
+  readonly kind = 'node' as const;
+  readonly session: BrowserSession;
+  readonly #client: ClientConnection;
+  readonly #events: EventMessage[] = [];
+
+  private constructor(session: BrowserSession, client: ClientConnection, events: EventMessage[]) {
+    this.session = session;
+    this.#client = client;
+    this.#events = events;
+  }
+
+  static async start(options: { cdpUrl?: string; config?: Partial<TabpilotConfig> } = {}): Promise<NodeDriver> {
+    const base = defaultConfig();
+    const config: TabpilotConfig = {
+      ...base,
+      ...options.config,
+      launch: { ...base.launch, headless: true, args: [...TEST_FLAGS] },
+    };
+    const { session, server } = composeNodeSession({ config, ...(options.cdpUrl === undefined ? {} : { cdpUrl: options.cdpUrl }) });
+    const events: EventMessage[] = [];
+    const client = server.connect({ id: 'e2e', kind: 'test' }, { send: (message: ServerMessage) => 'event' in message && events.push(message) });
+    await session.start();
+    return new NodeDriver(session, client, events);
+  }
+
+  send(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
+    return this.#client.handle({ id: ++requestId, action, params });
+  }
+
+  ok<T = Record<string, unknown>>(action: string, params?: Record<string, unknown>): Promise<T> {
+    return okOf<T>(this, action, params);
+  }
+
+  async takeEvents(): Promise<EventMessage[]> {
+    return this.#events.splice(0);
+  }
+
+  async openTab(url: string): Promise<string> {
+    const result = await this.ok<{ tab_id: string }>('navigate', { url, new_tab: true });
+    return result.tab_id;
+  }
+
+  async evaluateInChildren(tabId: string, expression: string): Promise<Array<{ type: string; url: string; value: unknown }>> {
+    const targetId = this.session.tabIds.targetFor(tabId) ?? '';
+    const out: Array<{ type: string; url: string; value: unknown }> = [];
+    for (const child of this.session.cdp.childrenOf(targetId)) {
+      const result = await this.session.cdp.requireSession(child.targetId).send('Runtime.evaluate', { expression, returnByValue: true });
+      out.push({ type: child.type, url: child.url, value: result.result.value });
+    }
+    return out;
+  }
+
+  async browserPageCount(): Promise<number> {
+    return (await this.session.cdp.root.send('Target.getTargets')).targetInfos.filter((target) => target.type === 'page').length;
+  }
+
+  async clickInTab(tabId: string, selector: string): Promise<void> {
+    const session = this.session.cdp.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
+    await clickWith(session, selector);
+  }
+
+  async close(): Promise<void> {
+    this.#client.close();
+    await this.session.stop();
+  }
+}
+
+/**
+ * The extension transport: Chromium with the built extension; the test drives the worker's own
+ * CommandServer by evaluating in the worker, so the test pages have chrome.debugger as their only client.
+ */
+export class ExtensionDriver implements Driver {
+  readonly kind = 'extension' as const;
+  readonly browser: LaunchedBrowser;
+  readonly client: BrowserClient;
+  #worker: CdpSession;
+
+  private constructor(browser: LaunchedBrowser, client: BrowserClient, worker: CdpSession) {
+    this.browser = browser;
+    this.client = client;
+    this.#worker = worker;
+  }
+
+  static async start(): Promise<ExtensionDriver> {
+    const browser = await launchTestBrowser({ extension: true });
+    const client = await BrowserClient.connect(browser.cdpUrl);
+    const worker = await client.serviceWorker();
+    const driver = new ExtensionDriver(browser, client, worker);
+    await driver.#installTestClient();
+    return driver;
+  }
+
+  get worker(): CdpSession {
+    return this.#worker;
+  }
+
+  /** Runs JavaScript in the worker (where `tabpilot` is the composition root's handle). */
+  inWorker<T = unknown>(expression: string): Promise<T> {
+    return evaluate<T>(this.#worker, expression);
+  }
+
+  async send(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
+    const request = JSON.stringify({ id: ++requestId, action, params });
+    return this.inWorker<CommandResponse>(`globalThis.__e2e.client.handle(${request})`);
+  }
+
+  ok<T = Record<string, unknown>>(action: string, params?: Record<string, unknown>): Promise<T> {
+    return okOf<T>(this, action, params);
+  }
+
+  async takeEvents(): Promise<EventMessage[]> {
+    return this.inWorker<EventMessage[]>('globalThis.__e2e.events.splice(0)');
+  }
+
+  /** Opens a tab from the browser level (as a person would) and attaches it through the protocol. */
+  async openTab(url: string): Promise<string> {
+    const targetId = await this.client.createTab(url);
+    const tabId = targetId.slice(-4);
+    await pollUntil(
+      async () => {
+        const listing = await this.ok<{ tabs: Array<{ tab_id: string; url: string }> }>('tabs', { all: true });
+        return listing.tabs.some((tab) => targetId.toLowerCase().endsWith(tab.tab_id.toLowerCase())) ? true : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`tab ${targetId} never appeared in tabs {all: true}`) },
+    );
+    const attached = await this.ok<{ tab_id: string }>('attach', { tab_id: tabId });
+    return attached.tab_id;
+  }
+
+  async evaluateInChildren(tabId: string, expression: string): Promise<Array<{ type: string; url: string; value: unknown }>> {
+    return this.inWorker(`(async () => {
+      const session = globalThis.tabpilot.session;
+      const targetId = session.tabIds.targetFor(${JSON.stringify(tabId)});
+      const out = [];
+      for (const child of session.cdp.childrenOf(targetId)) {
+        const result = await session.cdp.requireSession(child.targetId).send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true });
+        out.push({ type: child.type, url: child.url, value: result.result.value });
+      }
+      return out;
+    })()`);
+  }
+
+  async clickInTab(tabId: string, selector: string): Promise<void> {
+    await this.inWorker(`(async () => {
+      const session = globalThis.tabpilot.session;
+      const cdp = session.cdp.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      const { result } = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(centerExpression(selector))}, returnByValue: true });
+      for (const type of ['mousePressed', 'mouseReleased']) {
+        await cdp.send('Input.dispatchMouseEvent', { type, x: result.value.x, y: result.value.y, button: 'left', clickCount: 1 });
+      }
+    })()`);
+  }
+
+  async browserPageCount(): Promise<number> {
+    return (await this.client.pageTargets()).filter((target) => !target.url.startsWith(`chrome-extension://${EXTENSION_ID}/`)).length;
+  }
+
+  /**
+   * Stops the worker the way Chrome does when it is idle (CDP Target.closeTarget on it), then wakes it
+   * with the side panel page (a port connection), re-attaches and reinstalls the test client.
+   */
+  async restartWorker(): Promise<void> {
+    const old = this.#worker.targetId;
+    await this.client.root.send('Target.closeTarget', { targetId: old });
+    await pollUntil(async () => ((await this.client.targets()).some((t) => t.targetId === old) ? undefined : true), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      onTimeout: () => new Error('the worker did not stop'),
+    });
+    const panel = await this.client.createTab(PANEL_URL);
+    this.#worker = await this.client.serviceWorker();
+    await this.client.root.send('Target.closeTarget', { targetId: panel });
+    await this.#installTestClient();
+  }
+
+  async #installTestClient(): Promise<void> {
+    await this.inWorker(`(() => {
+      const events = [];
+      const client = globalThis.tabpilot.server.connect({ id: 'e2e', kind: 'test' }, { send: (m) => { if ('event' in m) events.push(m); } });
+      globalThis.__e2e = { events, client };
+      return true;
+    })()`);
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    await this.browser.kill();
+  }
+}
