@@ -13,6 +13,9 @@ export interface LaunchedBrowser {
   readonly pid: number | undefined;
   readonly executablePath: string;
   readonly headless: boolean;
+  /** The profile in use; removed by kill() when tabpilot created it. */
+  readonly userDataDir: string;
+  readonly temporaryProfile: boolean;
   /** Ends the process (gracefully, then by force) and removes a temporary profile. Idempotent. */
   kill(): Promise<void>;
   /** Resolves when the process exits, for whatever reason. */

@@ -21,7 +21,11 @@ export interface TabInfo {
  */
 export async function listTabs(session: BrowserSession, all: boolean): Promise<{ tabs: TabInfo[]; focused_tab_id: string | null }> {
   const focus = session.cdp.focusedTargetId;
-  const controlled = session.connectionState === 'connected' ? session.cdp.pages() : [];
+  const connected = session.connectionState === 'connected';
+  if (connected) {
+    await session.cdp.refreshTargetInfo();
+  }
+  const controlled = connected ? session.cdp.pages() : [];
   const tabs: TabInfo[] = controlled.map((page) => ({
     tab_id: session.tabIdOf(page.targetId),
     url: page.url,

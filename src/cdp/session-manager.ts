@@ -152,6 +152,21 @@ export class SessionManager {
       .sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * Re-reads url and title of every target from the browser. Target.targetInfoChanged does not follow
+   * every title change, so listings that show titles refresh first (one round trip).
+   */
+  async refreshTargetInfo(): Promise<void> {
+    const { targetInfos } = await this.root.send('Target.getTargets');
+    for (const info of targetInfos) {
+      const target = this.#targets.get(info.targetId);
+      if (target !== undefined) {
+        target.url = info.url;
+        target.title = info.title;
+      }
+    }
+  }
+
   /** Child targets (OOPIFs, workers) of one page. */
   childrenOf(pageTargetId: string): TargetRecord[] {
     return this.targets().filter((target) => target.pageTargetId === pageTargetId);

@@ -243,6 +243,8 @@ export class FakeBrowser {
       }
       case 'Target.activateTarget':
         return {};
+      case 'Target.getTargets':
+        return { targetInfos: [...this.targets.values()].map((t) => this.#info(t)) };
       case 'Target.detachFromTarget':
         return {};
       case 'Page.navigate':

@@ -142,6 +142,8 @@ export class ChromiumLauncher implements BrowserLauncher {
       pid: child.pid,
       executablePath,
       headless,
+      userDataDir,
+      temporaryProfile: temporaryProfile !== undefined,
       exited,
       kill: () => {
         killed ??= terminate(child, exited).then(removeProfile);

@@ -101,7 +101,11 @@ export class NodeDriver implements Driver {
     const targetId = this.session.tabIds.targetFor(tabId) ?? '';
     const out: Array<{ type: string; url: string; value: unknown }> = [];
     for (const child of this.session.cdp.childrenOf(targetId)) {
-      const result = await this.session.cdp.requireSession(child.targetId).send('Runtime.evaluate', { expression, returnByValue: true });
+      const session = this.session.cdp.sessionFor(child.targetId);
+      if (session === undefined) {
+        continue;
+      }
+      const result = await session.send('Runtime.evaluate', { expression, returnByValue: true });
       out.push({ type: child.type, url: child.url, value: result.result.value });
     }
     return out;
@@ -190,7 +194,9 @@ export class ExtensionDriver implements Driver {
       const targetId = session.tabIds.targetFor(${JSON.stringify(tabId)});
       const out = [];
       for (const child of session.cdp.childrenOf(targetId)) {
-        const result = await session.cdp.requireSession(child.targetId).send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true });
+        const childSession = session.cdp.sessionFor(child.targetId);
+        if (childSession === undefined) continue;
+        const result = await childSession.send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true });
         out.push({ type: child.type, url: child.url, value: result.result.value });
       }
       return out;
@@ -217,15 +223,20 @@ export class ExtensionDriver implements Driver {
    * with the side panel page (a port connection), re-attaches and reinstalls the test client.
    */
   async restartWorker(): Promise<void> {
-    const old = this.#worker.targetId;
-    await this.client.root.send('Target.closeTarget', { targetId: old });
-    await pollUntil(async () => ((await this.client.targets()).some((t) => t.targetId === old) ? undefined : true), {
-      timeoutMs: 10_000,
-      intervalMs: 50,
-      onTimeout: () => new Error('the worker did not stop'),
-    });
+    await this.inWorker("globalThis.__e2eOldWorker = true");
+    await this.client.root.send('Target.closeTarget', { targetId: this.#worker.targetId });
+    // Wake a new worker the way the panel does: an extension page connecting a port.
     const panel = await this.client.createTab(PANEL_URL);
-    this.#worker = await this.client.serviceWorker();
+    this.#worker = await pollUntil(
+      async () => {
+        const worker = await this.client.serviceWorker().catch(() => undefined);
+        if (worker === undefined) {
+          return undefined;
+        }
+        return (await evaluate(worker, 'globalThis.__e2eOldWorker === true').catch(() => true)) ? undefined : worker;
+      },
+      { timeoutMs: 15_000, intervalMs: 200, onTimeout: () => new Error('no new worker started') },
+    );
     await this.client.root.send('Target.closeTarget', { targetId: panel });
     await this.#installTestClient();
   }

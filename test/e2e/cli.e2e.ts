@@ -1,0 +1,111 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedBrowser } from '../../src/browser/launcher';
+import type { CommandResponse } from '../../src/protocol/commands';
+import { ChromiumLauncher } from '../../src/platform/node/chromium-launcher';
+import { pollUntil } from '../../src/shared/time';
+import { launchTestBrowser } from './harness/browser';
+import { FixtureServer } from './harness/fixture-server';
+
+const BIN = resolve(import.meta.dirname, '../../bin/tabpilot.mjs');
+
+/** The tabpilot CLI as a user runs it: JSON lines on stdin and stdout, logs on stderr. */
+class CliProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly responses: CommandResponse[] = [];
+  stderr = '';
+
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
+    createInterface({ input: this.child.stdout }).on('line', (line) => this.responses.push(JSON.parse(line) as CommandResponse));
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+    });
+  }
+
+  write(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  async request(id: number, action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
+    this.write(JSON.stringify({ id, action, params }));
+    return this.response(id);
+  }
+
+  response(id: number | null): Promise<CommandResponse> {
+    return pollUntil(() => this.responses.find((response) => response.id === id), {
+      timeoutMs: 30_000,
+      intervalMs: 20,
+      onTimeout: () => new Error(`no response ${id}; stderr:\n${this.stderr}`),
+    });
+  }
+
+  async end(): Promise<number | null> {
+    const exited = new Promise<number | null>((done) => this.child.once('exit', (code) => done(code)));
+    this.child.stdin.end();
+    return exited;
+  }
+}
+
+describe('tabpilot connect', () => {
+  const server = new FixtureServer();
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    await server.start();
+    browser = await launchTestBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.kill();
+    await server.stop();
+  });
+
+  it('attaches to a Chromium started by the test through its http endpoint and serves commands', async () => {
+    const port = new URL(browser.cdpUrl).port;
+    const cli = new CliProcess(['connect', '--cdp-url', `http://127.0.0.1:${port}`]);
+    const navigated = await cli.request(1, 'navigate', { url: server.url('/a.html') });
+    expect(navigated).toMatchObject({ ok: true, result: { url: server.url('/a.html') } });
+    cli.write('this is not json');
+    expect(await cli.response(null)).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } });
+    expect(await cli.request(2, 'no_such_action')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_ACTION' } });
+    expect(await cli.request(3, 'navigate', { url: 12 })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+    const tabs = await cli.request(4, 'tabs');
+    expect(tabs).toMatchObject({ ok: true });
+    expect(JSON.stringify(tabs)).toContain('Page A');
+    const described = await cli.request(5, 'describe');
+    expect((described as { result: { actions: Array<{ name: string }> } }).result.actions.map((a) => a.name)).toContain('navigate');
+    expect(await cli.end()).toBe(0);
+    // Connecting does not own the browser's life: it is still up after the CLI leaves.
+    expect(() => process.kill(browser.pid ?? 0, 0)).not.toThrow();
+  });
+
+  it('refuses a bad config file, naming the field, before doing anything', async () => {
+    const cli = new CliProcess(['connect', '--cdp-url', 'http://127.0.0.1:1', '--config', resolve(import.meta.dirname, 'fixtures/bad-config.json')]);
+    const code = await new Promise<number | null>((done) => cli.child.once('exit', done));
+    expect(code).toBe(2);
+    expect(cli.stderr).toMatch(/reconnect\.max_attemps: unknown field/);
+  });
+});
+
+describe('tabpilot launch', () => {
+  it('launches Chromium, serves commands, and kills it and its temporary profile when stdin closes', async () => {
+    const cli = new CliProcess(['launch', '--headless']);
+    expect(await cli.request(1, 'navigate', { url: 'data:text/html,<title>launched</title>' })).toMatchObject({ ok: true });
+    const pid = Number(/launched Chromium \{"pid":(\d+)/.exec(cli.stderr)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(await cli.end()).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('removes the temporary profile on kill', async () => {
+    const launched = await new ChromiumLauncher().launch({ headless: true, executablePath: null, userDataDir: null, remoteDebuggingPort: 0, args: [] });
+    expect(launched.temporaryProfile).toBe(true);
+    expect(existsSync(launched.userDataDir)).toBe(true);
+    await launched.kill();
+    expect(existsSync(launched.userDataDir)).toBe(false);
+  });
+});
