@@ -12,6 +12,8 @@ await build({
   // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle.
   external: ['bufferutil', 'utf-8-validate'],
   // Bundled CommonJS (ws) calls require(); give the ES module a real one.
-  banner: { js: "import { createRequire as __tabpilotCreateRequire } from 'node:module'; const require = __tabpilotCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tabpilotCreateRequire } from 'node:module'; const require = __tabpilotCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -26,7 +26,10 @@ export function circuitBreaker(view: BreakerView): BusMiddleware {
       case 'reconnecting': {
         const ok = await view.waitForReconnect(view.reconnectWaitMs());
         if (!ok || view.connectionState() !== 'connected') {
-          throw new TabpilotError('DISCONNECTED', `${invocation.definition.type}: the browser connection is down and did not come back`);
+          throw new TabpilotError(
+            'DISCONNECTED',
+            `${invocation.definition.type}: the browser connection is down and did not come back`,
+          );
         }
         return next();
       }
@@ -34,7 +37,10 @@ export function circuitBreaker(view: BreakerView): BusMiddleware {
         throw new TabpilotError('DISCONNECTED', `${invocation.definition.type}: the browser connection was lost`);
       case 'idle':
       case 'stopped':
-        throw new TabpilotError('NOT_ATTACHED', `${invocation.definition.type}: not attached to a browser (attach first)`);
+        throw new TabpilotError(
+          'NOT_ATTACHED',
+          `${invocation.definition.type}: not attached to a browser (attach first)`,
+        );
     }
   };
 }

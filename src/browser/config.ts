@@ -43,8 +43,19 @@ const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.
 export const TabpilotConfig = z.strictObject({
   timeouts: Timeouts.default({}),
   cdp_timeout_ms: z.number().int().positive().default(30_000).describe('Per CDP command'),
-  reconnect: Reconnect.default({ max_attempts: 3, backoff_ms: [1000, 2000, 4000], attempt_timeout_ms: 15_000, wait_ms: 25_000 }),
-  launch: Launch.default({ headless: null, executable_path: null, user_data_dir: null, remote_debugging_port: 0, args: [] }),
+  reconnect: Reconnect.default({
+    max_attempts: 3,
+    backoff_ms: [1000, 2000, 4000],
+    attempt_timeout_ms: 15_000,
+    wait_ms: 25_000,
+  }),
+  launch: Launch.default({
+    headless: null,
+    executable_path: null,
+    user_data_dir: null,
+    remote_debugging_port: 0,
+    args: [],
+  }),
   viewport: Viewport.nullable().default(null).describe('Emulated viewport for new tabs; null keeps the window size'),
   native_clients_see_all_tabs: z
     .boolean()

@@ -71,7 +71,9 @@ export function attachWatchdog(
   log: Logger,
 ): () => void {
   const controller = new AbortController();
-  const declared = new Set<string>((watchdog.emits as readonly AnyEventDefinition[]).map((definition) => definition.type));
+  const declared = new Set<string>(
+    (watchdog.emits as readonly AnyEventDefinition[]).map((definition) => definition.type),
+  );
   const guard = (definition: AnyEventDefinition): void => {
     if (!declared.has(definition.type)) {
       throw new Error(`watchdog ${watchdog.name} emitted ${definition.type}, which it did not declare`);
@@ -87,7 +89,10 @@ export function attachWatchdog(
       return bus.emit(definition, payload, { source: watchdog.name });
     },
   };
-  const handlers = watchdog.setup(context) as Record<string, WatchdogHandler<AnyEventDefinition, readonly AnyEventDefinition[]>>;
+  const handlers = watchdog.setup(context) as Record<
+    string,
+    WatchdogHandler<AnyEventDefinition, readonly AnyEventDefinition[]>
+  >;
   const disposers: Array<() => void> = [];
   try {
     for (const definition of watchdog.listensTo as readonly AnyEventDefinition[]) {
@@ -98,7 +103,7 @@ export function attachWatchdog(
       disposers.push(
         bus.on(
           definition,
-          (event, ctx: HandlerContext) =>
+          (event, ctx: HandlerContext): unknown =>
             handler(event, {
               get signal() {
                 return ctx.signal;

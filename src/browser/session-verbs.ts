@@ -19,7 +19,10 @@ export interface TabInfo {
  * release lets go of the browser and leaves it running. In the extension they add and remove tabs
  * from the controlled set through the host (DESIGN §4).
  */
-export async function listTabs(session: BrowserSession, all: boolean): Promise<{ tabs: TabInfo[]; focused_tab_id: string | null }> {
+export async function listTabs(
+  session: BrowserSession,
+  all: boolean,
+): Promise<{ tabs: TabInfo[]; focused_tab_id: string | null }> {
   const focus = session.cdp.focusedTargetId;
   const connected = session.connectionState === 'connected';
   if (connected) {
@@ -38,7 +41,13 @@ export async function listTabs(session: BrowserSession, all: boolean): Promise<{
     const known = new Set(controlled.map((page) => page.targetId));
     for (const tab of await control.listAll()) {
       if (!known.has(tab.target_id)) {
-        tabs.push({ tab_id: session.tabIdOf(tab.target_id), url: tab.url, title: tab.title, focused: false, controlled: false });
+        tabs.push({
+          tab_id: session.tabIdOf(tab.target_id),
+          url: tab.url,
+          title: tab.title,
+          focused: false,
+          controlled: false,
+        });
       }
     }
   }
@@ -49,7 +58,9 @@ export async function listTabs(session: BrowserSession, all: boolean): Promise<{
 export function resolveTabId(session: BrowserSession, tabId: string): string {
   const targetId = session.tabIds.targetFor(tabId);
   if (targetId === undefined) {
-    throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs")`, { details: { tab_id: tabId } });
+    throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs")`, {
+      details: { tab_id: tabId },
+    });
   }
   return targetId;
 }
@@ -68,7 +79,9 @@ export async function attach(session: BrowserSession, tabId: string | undefined)
       wanted = session.tabIds.targetFor(tabId);
       if (wanted === undefined) {
         // A tab_id from `tabs {all: true}` of a tab listed before this id registry saw it.
-        const match = (await control.listAll()).find((tab) => session.tabIdOf(tab.target_id).toLowerCase() === tabId.toLowerCase());
+        const match = (await control.listAll()).find(
+          (tab) => session.tabIdOf(tab.target_id).toLowerCase() === tabId.toLowerCase(),
+        );
         if (match === undefined) {
           throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs {all: true}")`);
         }
@@ -80,7 +93,13 @@ export async function attach(session: BrowserSession, tabId: string | undefined)
   }
   await session.bus.emit(SwitchTabEvent, { target_id: targetId, activate: false }, { source: 'session' });
   const page = session.cdp.target(targetId);
-  return { tab_id: session.tabIdOf(targetId), url: page?.url ?? '', title: page?.title ?? '', focused: true, controlled: true };
+  return {
+    tab_id: session.tabIdOf(targetId),
+    url: page?.url ?? '',
+    title: page?.title ?? '',
+    focused: true,
+    controlled: true,
+  };
 }
 
 export async function release(session: BrowserSession, tabId: string | undefined): Promise<{ released: string[] }> {
@@ -97,7 +116,8 @@ export async function release(session: BrowserSession, tabId: string | undefined
     session.disconnect('released by client');
     return { released };
   }
-  const targets = tabId === undefined ? session.cdp.pages().map((page) => page.targetId) : [resolveTabId(session, tabId)];
+  const targets =
+    tabId === undefined ? session.cdp.pages().map((page) => page.targetId) : [resolveTabId(session, tabId)];
   for (const targetId of targets) {
     if (session.cdp.target(targetId) === undefined) {
       throw new TabpilotError('TAB_NOT_FOUND', `Tab ${session.tabIdOf(targetId)} is not controlled`);

@@ -3,8 +3,20 @@ import { FakeBrowser } from '../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { defineWatchdog, attachWatchdog } from './define-watchdog';
 import { BrowserReconnectedEvent, BrowserReconnectingEvent, BrowserConnectedEvent } from './events/lifecycle.events';
-import { GoBackEvent, NavigateToUrlEvent, NavigationCompleteEvent, NavigationStartedEvent, WaitEvent } from './events/navigation.events';
-import { AgentFocusChangedEvent, CloseTabEvent, SwitchTabEvent, TabClosedEvent, TabCreatedEvent } from './events/tabs.events';
+import {
+  GoBackEvent,
+  NavigateToUrlEvent,
+  NavigationCompleteEvent,
+  NavigationStartedEvent,
+  WaitEvent,
+} from './events/navigation.events';
+import {
+  AgentFocusChangedEvent,
+  CloseTabEvent,
+  SwitchTabEvent,
+  TabClosedEvent,
+  TabCreatedEvent,
+} from './events/tabs.events';
 import { aboutBlankWatchdog } from './watchdogs/about-blank.watchdog';
 
 const tick = (ms = 10): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -30,18 +42,28 @@ describe('BrowserSession', () => {
 
   it('stops a navigation before it is sent when a NavigationStartedEvent handler refuses it', async () => {
     const { session, browser } = await startedFakeSession();
-    session.bus.on(NavigationStartedEvent, (event) => {
-      if (event.payload.url.includes('blocked')) {
-        throw new Error('blocked by policy');
-      }
-    }, { name: 'policy' });
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://blocked.test/' })).rejects.toThrow('blocked by policy');
-    expect(browser.sent.some((m) => m.method === 'Page.navigate' && JSON.stringify(m.params).includes('blocked'))).toBe(false);
+    session.bus.on(
+      NavigationStartedEvent,
+      (event) => {
+        if (event.payload.url.includes('blocked')) {
+          throw new Error('blocked by policy');
+        }
+      },
+      { name: 'policy' },
+    );
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://blocked.test/' })).rejects.toThrow(
+      'blocked by policy',
+    );
+    expect(browser.sent.some((m) => m.method === 'Page.navigate' && JSON.stringify(m.params).includes('blocked'))).toBe(
+      false,
+    );
   });
 
   it('fails a net:: error with NAVIGATION_FAILED and records it on NavigationCompleteEvent', async () => {
     const { session } = await startedFakeSession();
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'fail://x' })).rejects.toMatchObject({ code: 'NAVIGATION_FAILED' });
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'fail://x' })).rejects.toMatchObject({
+      code: 'NAVIGATION_FAILED',
+    });
     const complete = await session.bus.find(NavigationCompleteEvent);
     expect(complete?.payload.error_message).toContain('ERR_NAME_NOT_RESOLVED');
   });
@@ -54,15 +76,23 @@ describe('BrowserSession', () => {
     expect(outcome?.target_id).not.toBe(first);
     expect(session.cdp.focusedTargetId).toBe(outcome?.target_id);
     await session.bus.waitUntilIdle();
-    expect(await session.bus.find(TabCreatedEvent, { where: (e) => e.payload.target_id === outcome?.target_id })).toBeDefined();
-    expect(await session.bus.find(AgentFocusChangedEvent, { where: (e) => e.payload.target_id === outcome?.target_id })).toBeDefined();
+    expect(
+      await session.bus.find(TabCreatedEvent, { where: (e) => e.payload.target_id === outcome?.target_id }),
+    ).toBeDefined();
+    expect(
+      await session.bus.find(AgentFocusChangedEvent, { where: (e) => e.payload.target_id === outcome?.target_id }),
+    ).toBeDefined();
   });
 
   it('announces tabs the page opens itself (window.open), with the opener', async () => {
     const { session, browser } = await startedFakeSession();
     const opener = session.cdp.focusedTargetId ?? '';
     const popup = browser.addPage('http://a.test/popup', opener);
-    const created = await session.bus.find(TabCreatedEvent, { past: true, future: 2000, where: (e) => e.payload.target_id === popup.targetId });
+    const created = await session.bus.find(TabCreatedEvent, {
+      past: true,
+      future: 2000,
+      where: (e) => e.payload.target_id === popup.targetId,
+    });
     expect(created?.payload.opener_target_id).toBe(opener);
   });
 
@@ -86,7 +116,9 @@ describe('BrowserSession', () => {
     await session.bus.waitUntilIdle();
     const closed = session.bus.history().filter((view) => view.type === 'TabClosedEvent');
     expect(closed).toHaveLength(1);
-    await expect(session.bus.emit(CloseTabEvent, { target_id: b.targetId })).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
+    await expect(session.bus.emit(CloseTabEvent, { target_id: b.targetId })).rejects.toMatchObject({
+      code: 'TAB_NOT_FOUND',
+    });
   });
 
   it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
@@ -99,7 +131,9 @@ describe('BrowserSession', () => {
   });
 
   it('reconnects after a dropped socket, announcing it, and serves events again', async () => {
-    const { session, browser } = await startedFakeSession({ config: { reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 } } });
+    const { session, browser } = await startedFakeSession({
+      config: { reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 } },
+    });
     const focus = session.cdp.focusedTargetId;
     browser.drop();
     await tick();
@@ -114,11 +148,16 @@ describe('BrowserSession', () => {
 
   it('fails events with DISCONNECTED when reconnecting gives up, and NOT_ATTACHED after stop', async () => {
     const browser = new FakeBrowser();
-    const { session } = await startedFakeSession({ browser, config: { reconnect: { max_attempts: 1, backoff_ms: [1], attempt_timeout_ms: 50, wait_ms: 2000 } } });
+    const { session } = await startedFakeSession({
+      browser,
+      config: { reconnect: { max_attempts: 1, backoff_ms: [1], attempt_timeout_ms: 50, wait_ms: 2000 } },
+    });
     browser.silent.add('Target.setDiscoverTargets');
     browser.drop();
     await tick();
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' })).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' })).rejects.toMatchObject({
+      code: 'DISCONNECTED',
+    });
     await session.stop();
     await expect(session.bus.emit(WaitEvent, { seconds: 0 })).rejects.toMatchObject({ code: 'NOT_ATTACHED' });
   });

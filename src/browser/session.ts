@@ -65,29 +65,41 @@ export class BrowserSession implements BrowserSessionView {
     this.#endpoint = options.endpoint;
     this.host = options.host;
     this.log = options.logger ?? silentLogger;
-    this.bus = new EventBus({ name: options.name ?? 'BrowserSession', timeouts: options.config.timeouts, logger: this.log.child('bus') });
+    this.bus = new EventBus({
+      name: options.name ?? 'BrowserSession',
+      timeouts: options.config.timeouts,
+      logger: this.log.child('bus'),
+    });
     this.cdp = new SessionManager({ logger: this.log.child('cdp') });
-    this.#reconnect = new ReconnectController(() => this.#reconnectPolicy(), {
-      reopen: async () => this.#open(this.#requireEndpoint()),
-      isAlive: () => this.#connection !== undefined && !this.#connection.closed,
-      onAttempt: (attempt, maxAttempts) => {
-        this.bus.emit(BrowserReconnectingEvent, { cdp_url: this.#endpoint ?? '', attempt, max_attempts: maxAttempts }, { source: 'session' });
+    this.#reconnect = new ReconnectController(
+      () => this.#reconnectPolicy(),
+      {
+        reopen: async () => this.#open(this.#requireEndpoint()),
+        isAlive: () => this.#connection !== undefined && !this.#connection.closed,
+        onAttempt: (attempt, maxAttempts) => {
+          this.bus.emit(
+            BrowserReconnectingEvent,
+            { cdp_url: this.#endpoint ?? '', attempt, max_attempts: maxAttempts },
+            { source: 'session' },
+          );
+        },
+        onSuccess: (attempt, downtimeMs) => {
+          this.#state = 'connected';
+          this.bus.emit(
+            BrowserReconnectedEvent,
+            { cdp_url: this.#endpoint ?? '', attempt, downtime_seconds: downtimeMs / 1000 },
+            { source: 'session' },
+          );
+        },
+        onGiveUp: (error) => {
+          if (this.#state === 'reconnecting') {
+            this.#state = 'disconnected';
+          }
+          this.reportError('ReconnectionFailed', error);
+        },
       },
-      onSuccess: (attempt, downtimeMs) => {
-        this.#state = 'connected';
-        this.bus.emit(
-          BrowserReconnectedEvent,
-          { cdp_url: this.#endpoint ?? '', attempt, downtime_seconds: downtimeMs / 1000 },
-          { source: 'session' },
-        );
-      },
-      onGiveUp: (error) => {
-        if (this.#state === 'reconnecting') {
-          this.#state = 'disconnected';
-        }
-        this.reportError('ReconnectionFailed', error);
-      },
-    }, this.log.child('reconnect'));
+      this.log.child('reconnect'),
+    );
     this.bus.use(
       circuitBreaker({
         connectionState: () => this.#state,
@@ -229,7 +241,10 @@ export class BrowserSession implements BrowserSessionView {
 
   async #open(endpoint: string): Promise<void> {
     const transport = await this.#openTransport(endpoint);
-    const connection = new CdpConnection(transport, { timeoutMs: this.#config.cdp_timeout_ms, logger: this.log.child('connection') });
+    const connection = new CdpConnection(transport, {
+      timeoutMs: this.#config.cdp_timeout_ms,
+      logger: this.log.child('connection'),
+    });
     this.#connection = connection;
     connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
     await this.cdp.start(connection);
@@ -268,7 +283,11 @@ export class BrowserSession implements BrowserSessionView {
         if (!event.restored) {
           this.bus.emit(
             TabCreatedEvent,
-            { target_id: event.target.targetId, url: event.target.url, opener_target_id: event.target.openerId ?? null },
+            {
+              target_id: event.target.targetId,
+              url: event.target.url,
+              opener_target_id: event.target.openerId ?? null,
+            },
             { source: 'browser' },
           );
         }
@@ -277,7 +296,11 @@ export class BrowserSession implements BrowserSessionView {
         this.bus.emit(TabClosedEvent, { target_id: event.target.targetId }, { source: 'browser' });
         break;
       case 'targetCrashed':
-        this.bus.emit(TargetCrashedEvent, { target_id: event.target.targetId, error: 'renderer crashed' }, { source: 'browser' });
+        this.bus.emit(
+          TargetCrashedEvent,
+          { target_id: event.target.targetId, error: 'renderer crashed' },
+          { source: 'browser' },
+        );
         break;
       case 'focusChanged':
         this.#queueFocusAnnouncement();

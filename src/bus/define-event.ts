@@ -77,7 +77,7 @@ export function defineEvent<N extends string, S extends z.core.$ZodLooseShape, R
       if (!parsed.success) {
         throw validationError(type, parsed.error);
       }
-      return build(parsed.data as unknown, meta);
+      return build(parsed.data, meta);
     },
     createUnchecked(payload, meta) {
       return build(payload, meta);

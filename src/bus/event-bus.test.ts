@@ -1,12 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent } from './define-event';
-import { EventCancelledError, EventDepthError, EventHandlerTimeoutError, EventNoResultError, EventValidationError } from './errors';
+import {
+  EventCancelledError,
+  EventDepthError,
+  EventHandlerTimeoutError,
+  EventNoResultError,
+  EventValidationError,
+} from './errors';
 import { EventBus } from './event-bus';
 
 const Ping = defineEvent('PingEvent', { payload: { n: z.number() }, result: z.number().optional(), timeoutMs: 1000 });
 const Parent = defineEvent('ParentEvent', { payload: {}, result: z.string().optional(), timeoutMs: 1000 });
-const Child = defineEvent('ChildEvent', { payload: { label: z.string() }, result: z.string().optional(), timeoutMs: 1000 });
+const Child = defineEvent('ChildEvent', {
+  payload: { label: z.string() },
+  result: z.string().optional(),
+  timeoutMs: 1000,
+});
 const Grandchild = defineEvent('GrandchildEvent', { payload: {}, result: z.void(), timeoutMs: 1000 });
 const Shot = defineEvent('ShotEvent', { payload: {}, result: z.string(), timeoutMs: 1000 });
 const Slow = defineEvent('SlowEvent', { payload: {}, result: z.void(), timeoutMs: 50 });
@@ -41,9 +51,29 @@ describe('EventBus ordering', () => {
   it('runs the handlers of one event serially in registration order', async () => {
     const bus = new EventBus();
     const order: string[] = [];
-    bus.on(Ping, async () => { order.push('a:start'); await new Promise((r) => setTimeout(r, 5)); order.push('a:end'); }, { name: 'a' });
-    bus.on(Ping, () => { order.push('b'); }, { name: 'b' });
-    bus.on(Ping, () => { order.push('c'); }, { name: 'c' });
+    bus.on(
+      Ping,
+      async () => {
+        order.push('a:start');
+        await new Promise((r) => setTimeout(r, 5));
+        order.push('a:end');
+      },
+      { name: 'a' },
+    );
+    bus.on(
+      Ping,
+      () => {
+        order.push('b');
+      },
+      { name: 'b' },
+    );
+    bus.on(
+      Ping,
+      () => {
+        order.push('c');
+      },
+      { name: 'c' },
+    );
     await bus.emit(Ping, { n: 1 }).done();
     expect(order).toEqual(['a:start', 'a:end', 'b', 'c']);
   });
@@ -113,8 +143,21 @@ describe('EventBus children', () => {
   it('processes a child awaited inside a handler at once (queue jump), ahead of earlier queued events', async () => {
     const bus = new EventBus();
     const order: string[] = [];
-    bus.on(Ping, (event) => { order.push(`ping${event.payload.n}`); }, { name: 'ping' });
-    bus.on(Child, (event) => { order.push(`child:${event.payload.label}`); return event.payload.label.toUpperCase(); }, { name: 'child' });
+    bus.on(
+      Ping,
+      (event) => {
+        order.push(`ping${event.payload.n}`);
+      },
+      { name: 'ping' },
+    );
+    bus.on(
+      Child,
+      (event) => {
+        order.push(`child:${event.payload.label}`);
+        return event.payload.label.toUpperCase();
+      },
+      { name: 'child' },
+    );
     bus.on(
       Parent,
       async (_event, ctx) => {
@@ -135,9 +178,30 @@ describe('EventBus children', () => {
   it('does not deadlock when an awaited child queues a grandchild it does not await', async () => {
     const bus = new EventBus();
     const order: string[] = [];
-    bus.on(Grandchild, () => { order.push('grandchild'); }, { name: 'g' });
-    bus.on(Child, (_e, ctx) => { ctx.emit(Grandchild, {}); order.push('child'); return 'c'; }, { name: 'c' });
-    bus.on(Parent, async (_e, ctx) => { await ctx.emit(Child, { label: 'a' }); order.push('parent:after'); }, { name: 'p' });
+    bus.on(
+      Grandchild,
+      () => {
+        order.push('grandchild');
+      },
+      { name: 'g' },
+    );
+    bus.on(
+      Child,
+      (_e, ctx) => {
+        ctx.emit(Grandchild, {});
+        order.push('child');
+        return 'c';
+      },
+      { name: 'c' },
+    );
+    bus.on(
+      Parent,
+      async (_e, ctx) => {
+        await ctx.emit(Child, { label: 'a' });
+        order.push('parent:after');
+      },
+      { name: 'p' },
+    );
     await bus.emit(Parent, {}).done();
     expect(order).toEqual(['child', 'grandchild', 'parent:after']);
   });
@@ -145,11 +209,26 @@ describe('EventBus children', () => {
   it('completes an event only after the children its handlers emitted without awaiting', async () => {
     const bus = new EventBus();
     const gate = deferred();
-    bus.on(Child, async () => { await gate.promise; }, { name: 'slow-child' });
-    bus.on(Parent, (_e, ctx) => { ctx.emit(Child, { label: 'bg' }); return 'returned-early'; }, { name: 'p' });
+    bus.on(
+      Child,
+      async () => {
+        await gate.promise;
+      },
+      { name: 'slow-child' },
+    );
+    bus.on(
+      Parent,
+      (_e, ctx) => {
+        ctx.emit(Child, { label: 'bg' });
+        return 'returned-early';
+      },
+      { name: 'p' },
+    );
     const parent = bus.emit(Parent, {});
     let completed = false;
-    const done = parent.done().then(() => { completed = true; });
+    const done = parent.done().then(() => {
+      completed = true;
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(completed).toBe(false);
     gate.resolve();
@@ -161,8 +240,20 @@ describe('EventBus children', () => {
   it('stamps the parent id on children through the handler context', async () => {
     const bus = new EventBus();
     let childParentId: string | undefined;
-    bus.on(Child, (event) => { childParentId = event.meta.parentId; }, { name: 'c' });
-    bus.on(Parent, async (_e, ctx) => { await ctx.emit(Child, { label: 'l' }); }, { name: 'p' });
+    bus.on(
+      Child,
+      (event) => {
+        childParentId = event.meta.parentId;
+      },
+      { name: 'c' },
+    );
+    bus.on(
+      Parent,
+      async (_e, ctx) => {
+        await ctx.emit(Child, { label: 'l' });
+      },
+      { name: 'p' },
+    );
     const parent = bus.emit(Parent, {});
     await parent.done();
     expect(childParentId).toBe(parent.id);
@@ -172,8 +263,17 @@ describe('EventBus children', () => {
 
   it('guards against emit loops with a depth limit', async () => {
     const bus = new EventBus({ maxDepth: 5 });
-    bus.on(Child, async (_e, ctx) => { await ctx.emit(Child, { label: 'again' }); }, { name: 'loop' });
-    const error = await bus.emit(Child, { label: 'start' }).result().catch((e: unknown) => e);
+    bus.on(
+      Child,
+      async (_e, ctx) => {
+        await ctx.emit(Child, { label: 'again' });
+      },
+      { name: 'loop' },
+    );
+    const error = await bus
+      .emit(Child, { label: 'start' })
+      .result()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EventDepthError);
   });
 });
@@ -198,7 +298,13 @@ describe('EventBus results and errors', () => {
   it('rejects an awaited event whose handler failed, even when another handler succeeded', async () => {
     const bus = new EventBus();
     bus.on(Ping, () => 1, { name: 'ok' });
-    bus.on(Ping, () => { throw new Error('boom'); }, { name: 'bad' });
+    bus.on(
+      Ping,
+      () => {
+        throw new Error('boom');
+      },
+      { name: 'bad' },
+    );
     await expect(bus.emit(Ping, { n: 1 })).rejects.toThrow('boom');
     const results = await bus.emit(Ping, { n: 2 }).results();
     expect(results[1]?.error?.message).toBe('boom');
@@ -207,7 +313,10 @@ describe('EventBus results and errors', () => {
   it('fails a result that does not match the result schema', async () => {
     const bus = new EventBus();
     bus.on(Ping, () => 'not a number' as unknown as number, { name: 'liar' });
-    const error = await bus.emit(Ping, { n: 1 }).result().catch((e: unknown) => e);
+    const error = await bus
+      .emit(Ping, { n: 1 })
+      .result()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EventValidationError);
     expect((error as Error).message).toContain('liar');
   });
@@ -220,7 +329,13 @@ describe('EventBus results and errors', () => {
   it('cancelQueued fails waiting events with CANCELLED', async () => {
     const bus = new EventBus();
     const gate = deferred();
-    bus.on(Ping, async () => { await gate.promise; }, { name: 'gate' });
+    bus.on(
+      Ping,
+      async () => {
+        await gate.promise;
+      },
+      { name: 'gate' },
+    );
     const first = bus.emit(Ping, { n: 1 });
     const second = bus.emit(Ping, { n: 2 });
     await new Promise((r) => setTimeout(r, 5));
@@ -273,7 +388,9 @@ describe('EventBus history and find', () => {
     const past = await bus.find(Ping, { where: (e) => e.payload.n < 3 });
     expect(past?.payload.n).toBe(2);
     const future = bus.find(Ping, { past: false, future: 1000, where: (e) => e.payload.n === 9 });
-    setTimeout(() => bus.emit(Ping, { n: 9 }), 5);
+    setTimeout(() => {
+      bus.emit(Ping, { n: 9 });
+    }, 5);
     expect((await future)?.payload.n).toBe(9);
     expect(await bus.find(Ping, { past: false, future: 10 })).toBeUndefined();
   });
@@ -284,7 +401,13 @@ describe('EventBus isolation and middleware', () => {
     const a = new EventBus({ name: 'a' });
     const b = new EventBus({ name: 'b' });
     const gate = deferred();
-    a.on(Ping, async () => { await gate.promise; }, { name: 'blocked' });
+    a.on(
+      Ping,
+      async () => {
+        await gate.promise;
+      },
+      { name: 'blocked' },
+    );
     b.on(Ping, (e) => e.payload.n, { name: 'free' });
     const blocked = a.emit(Ping, { n: 1 });
     expect(await b.emit(Ping, { n: 42 })).toBe(42);
@@ -296,8 +419,14 @@ describe('EventBus isolation and middleware', () => {
   it('runs middleware around every handler call, outermost first', async () => {
     const bus = new EventBus();
     const calls: string[] = [];
-    bus.use(async (inv, next) => { calls.push(`outer:${inv.handlerName}`); return next(); });
-    bus.use(async (inv, next) => { calls.push(`inner:${inv.definition.type}`); return next(); });
+    bus.use(async (inv, next) => {
+      calls.push(`outer:${inv.handlerName}`);
+      return next();
+    });
+    bus.use(async (inv, next) => {
+      calls.push(`inner:${inv.definition.type}`);
+      return next();
+    });
     bus.on(Ping, (e) => e.payload.n + 1, { name: 'inc' });
     expect(await bus.emit(Ping, { n: 1 })).toBe(2);
     expect(calls).toEqual(['outer:inc', 'inner:PingEvent']);

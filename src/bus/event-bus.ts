@@ -1,20 +1,18 @@
+import type { z } from 'zod';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { withTimeout } from '../shared/time';
-import type {
-  AnyEventDefinition,
-  BusEvent,
-  PayloadInputOf,
-  ResultOf,
-} from './define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from './define-event';
 import { validationError } from './define-event';
+import { EventCancelledError, EventDepthError, EventHandlerTimeoutError, EventNoResultError } from './errors';
 import {
-  EventCancelledError,
-  EventDepthError,
-  EventHandlerTimeoutError,
-  EventNoResultError,
-} from './errors';
-import { EventRecord, viewOfRecord, viewOfRun, type EventRecordView, type HandlerResultView, type HandlerRun } from './event-record';
+  EventRecord,
+  viewOfRecord,
+  viewOfRun,
+  type EventRecordView,
+  type HandlerResultView,
+  type HandlerRun,
+} from './event-record';
 import { EventHistory, type FindOptions } from './history';
 
 export type Handler<D extends AnyEventDefinition> = (
@@ -154,7 +152,11 @@ export class EventBus {
   }
 
   /** Queues an event. Throws EventValidationError (naming the field) for a bad payload. */
-  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>, options: EmitOptions = {}): EventHandle<D> {
+  emit<D extends AnyEventDefinition>(
+    definition: D,
+    payload: PayloadInputOf<D>,
+    options: EmitOptions = {},
+  ): EventHandle<D> {
     return this.#emit(definition, payload, undefined, undefined, options.source);
   }
 
@@ -380,7 +382,8 @@ export class EventBus {
     if (output === undefined || !this.#validate) {
       return output;
     }
-    const parsed = record.definition.resultSchema.safeParse(output);
+    const schema = record.definition.resultSchema as z.ZodType;
+    const parsed = schema.safeParse(output);
     if (!parsed.success) {
       const error = validationError(`${record.event.type} result from ${handlerName}`, parsed.error);
       throw error;

@@ -36,7 +36,10 @@ describe('CdpConnection', () => {
     browser.silent.add('Runtime.evaluate');
     const connection = new CdpConnection(browser.transport);
     const session = new CdpSession(connection, '', 'browser');
-    const pending = [session.send('Runtime.evaluate', { expression: '1' }), session.send('Runtime.evaluate', { expression: '2' })];
+    const pending = [
+      session.send('Runtime.evaluate', { expression: '1' }),
+      session.send('Runtime.evaluate', { expression: '2' }),
+    ];
     browser.drop('socket dropped');
     for (const call of pending) {
       await expect(call).rejects.toBeInstanceOf(CdpConnectionClosedError);
@@ -54,7 +57,9 @@ describe('CdpConnection', () => {
       throw new Error("'Browser.grantPermissions' wasn't found");
     });
     const root = new CdpSession(connection, '', 'browser');
-    await expect(root.send('Browser.grantPermissions', { permissions: [] })).rejects.toBeInstanceOf(CdpUnsupportedError);
+    await expect(root.send('Browser.grantPermissions', { permissions: [] })).rejects.toBeInstanceOf(
+      CdpUnsupportedError,
+    );
   });
 
   it('delivers events to every listener of a session and method, and waitFor cleans up', async () => {
@@ -64,7 +69,10 @@ describe('CdpConnection', () => {
     const seen: string[] = [];
     root.on('Target.targetCreated', (params) => seen.push(`a:${params.targetInfo.url}`));
     const dispose = root.on('Target.targetCreated', (params) => seen.push(`b:${params.targetInfo.url}`));
-    const waited = root.waitFor('Target.targetCreated', { timeoutMs: 1000, predicate: (p) => p.targetInfo.url === 'two' });
+    const waited = root.waitFor('Target.targetCreated', {
+      timeoutMs: 1000,
+      predicate: (p) => p.targetInfo.url === 'two',
+    });
     await root.send('Target.setDiscoverTargets', { discover: true });
     browser.addPage('one');
     await new Promise((r) => setTimeout(r, 5));

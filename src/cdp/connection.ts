@@ -67,7 +67,12 @@ export class CdpConnection {
     return this.#pending.size;
   }
 
-  send(method: string, params: object | undefined, sessionId: string | undefined, options: CallOptions = {}): Promise<unknown> {
+  send(
+    method: string,
+    params: object | undefined,
+    sessionId: string | undefined,
+    options: CallOptions = {},
+  ): Promise<unknown> {
     const origin = new Error(method);
     if (this.#closedReason !== undefined) {
       return Promise.reject(withStack(new CdpConnectionClosedError(this.#closedReason, method), origin));

@@ -41,9 +41,13 @@ export class CdpConnectionClosedError extends TabpilotError {
 /** No answer within the call's timeout (a hung renderer answers nothing: platform facts §6). */
 export class CdpTimeoutError extends TabpilotError {
   constructor(method: string, timeoutMs: number) {
-    super('TIMEOUT', `${method} did not answer within ${timeoutMs} ms (raise cdp_timeout_ms if the page is just slow)`, {
-      details: { method, timeout_ms: timeoutMs },
-    });
+    super(
+      'TIMEOUT',
+      `${method} did not answer within ${timeoutMs} ms (raise cdp_timeout_ms if the page is just slow)`,
+      {
+        details: { method, timeout_ms: timeoutMs },
+      },
+    );
     this.name = 'CdpTimeoutError';
   }
 }

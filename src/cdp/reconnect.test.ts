@@ -25,7 +25,10 @@ describe('ReconnectController', () => {
         }
       },
     });
-    const controller = new ReconnectController(() => ({ maxAttempts: 3, backoffMs: [5, 10], attemptTimeoutMs: 1000 }), h);
+    const controller = new ReconnectController(
+      () => ({ maxAttempts: 3, backoffMs: [5, 10], attemptTimeoutMs: 1000 }),
+      h,
+    );
     expect(await controller.trigger()).toBe(true);
     expect(h.attempts).toEqual([1, 2, 3]);
     expect(h.onSuccess).toHaveBeenCalledWith(3, expect.any(Number));
@@ -33,7 +36,11 @@ describe('ReconnectController', () => {
   });
 
   it('gives up after the last attempt and tells waiters', async () => {
-    const h = hooks({ reopen: async () => { throw new Error('refused'); } });
+    const h = hooks({
+      reopen: async () => {
+        throw new Error('refused');
+      },
+    });
     const controller = new ReconnectController(() => ({ maxAttempts: 2, backoffMs: [5], attemptTimeoutMs: 1000 }), h);
     const cycle = controller.trigger();
     const outcome = controller.waitForOutcome(5000);
@@ -61,7 +68,10 @@ describe('ReconnectController', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const reopen = vi.fn(async () => gate);
-    const controller = new ReconnectController(() => ({ maxAttempts: 1, backoffMs: [], attemptTimeoutMs: 1000 }), hooks({ reopen }));
+    const controller = new ReconnectController(
+      () => ({ maxAttempts: 1, backoffMs: [], attemptTimeoutMs: 1000 }),
+      hooks({ reopen }),
+    );
     const a = controller.trigger();
     const b = controller.trigger();
     expect(a).toBe(b);

@@ -99,7 +99,10 @@ export class ReconnectController {
         lastError = new TabpilotError('DISCONNECTED', 'the new connection dropped at once');
       } catch (error) {
         lastError = error;
-        this.#log.warn('reconnect attempt failed', { attempt, error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn('reconnect attempt failed', {
+          attempt,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
       if (attempt < maxAttempts && !abort.signal.aborted) {
         const wait = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1000;

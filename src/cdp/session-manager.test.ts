@@ -48,9 +48,13 @@ describe('SessionManager', () => {
     const session = manager.requireSession(popup.targetId);
     expect(manager.targetOfSession(session.sessionId)?.targetId).toBe(popup.targetId);
     expect(manager.sessionIdsOf(popup.targetId)).toEqual([session.sessionId]);
-    const resumed = browser.sent.filter((m) => m.method === 'Runtime.runIfWaitingForDebugger' && m.sessionId === session.sessionId);
+    const resumed = browser.sent.filter(
+      (m) => m.method === 'Runtime.runIfWaitingForDebugger' && m.sessionId === session.sessionId,
+    );
     expect(resumed).toHaveLength(1);
-    expect(events.some((e) => e.type === 'targetAdded' && e.target.targetId === popup.targetId && !e.restored)).toBe(true);
+    expect(events.some((e) => e.type === 'targetAdded' && e.target.targetId === popup.targetId && !e.restored)).toBe(
+      true,
+    );
   });
 
   it('gives an out-of-process iframe its own child session under its page', async () => {
@@ -63,7 +67,9 @@ describe('SessionManager', () => {
     expect(child).toBeDefined();
     expect(manager.childrenOf(page.targetId).map((t) => t.targetId)).toEqual([frame.targetId]);
     expect(events.some((e) => e.type === 'childAttached' && e.target.targetId === frame.targetId)).toBe(true);
-    const childAutoAttach = browser.sent.find((m) => m.method === 'Target.setAutoAttach' && m.sessionId === child?.sessionId);
+    const childAutoAttach = browser.sent.find(
+      (m) => m.method === 'Target.setAutoAttach' && m.sessionId === child?.sessionId,
+    );
     expect(childAutoAttach).toBeDefined();
   });
 
@@ -88,7 +94,9 @@ describe('SessionManager', () => {
     await tick();
     await manager.settled();
     expect(manager.focusedTargetId).toBe(a.targetId);
-    expect(events.filter((e) => e.type === 'targetRemoved').map((e) => e.type === 'targetRemoved' && e.target.targetId)).toEqual([b.targetId]);
+    expect(
+      events.filter((e) => e.type === 'targetRemoved').map((e) => e.type === 'targetRemoved' && e.target.targetId),
+    ).toEqual([b.targetId]);
   });
 
   it('opens a blank page when the last page closes and it owns the browser', async () => {

@@ -186,7 +186,9 @@ export class SessionManager {
   requireSession(targetId: string): CdpSession {
     const session = this.sessionFor(targetId);
     if (session === undefined) {
-      throw new TabpilotError('TAB_NOT_FOUND', `No live session for target ${targetId}`, { details: { target_id: targetId } });
+      throw new TabpilotError('TAB_NOT_FOUND', `No live session for target ${targetId}`, {
+        details: { target_id: targetId },
+      });
     }
     return session;
   }
@@ -223,7 +225,9 @@ export class SessionManager {
   setFocus(targetId: string): void {
     const target = this.#targets.get(targetId);
     if (target === undefined || !isPageType(target.type) || this.#readySessionOf(targetId) === undefined) {
-      throw new TabpilotError('TAB_NOT_FOUND', `Tab ${targetId} is not a controlled page`, { details: { target_id: targetId } });
+      throw new TabpilotError('TAB_NOT_FOUND', `Tab ${targetId} is not a controlled page`, {
+        details: { target_id: targetId },
+      });
     }
     this.#setFocusValue(targetId);
   }
@@ -319,7 +323,9 @@ export class SessionManager {
       try {
         observer(event);
       } catch (error) {
-        this.#log.warn('session manager observer threw', { error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn('session manager observer threw', {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
@@ -375,7 +381,11 @@ export class SessionManager {
           );
           return pending.length === 0 ? true : undefined;
         },
-        { timeoutMs: 3000, intervalMs: 20, onTimeout: () => new TabpilotError('TIMEOUT', 'existing pages did not attach') },
+        {
+          timeoutMs: 3000,
+          intervalMs: 20,
+          onTimeout: () => new TabpilotError('TIMEOUT', 'existing pages did not attach'),
+        },
       ),
       this.#log,
       'waiting for existing pages to attach',
@@ -466,7 +476,10 @@ export class SessionManager {
       try {
         listener(event.params, source);
       } catch (error) {
-        this.#log.warn('CDP subscriber threw', { method: event.method, error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn('CDP subscriber threw', {
+          method: event.method,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
@@ -556,7 +569,11 @@ export class SessionManager {
     if (!isPage && !isChild) {
       // Not ours to drive (a service worker, a portal...): let it run and let go of it.
       const owner = parentSessionId === undefined ? this.#root : this.#sessions.get(parentSessionId)?.session;
-      void bestEffort(this.#release(session, owner, params.waitingForDebugger), this.#log, `releasing ${info.type} target`);
+      void bestEffort(
+        this.#release(session, owner, params.waitingForDebugger),
+        this.#log,
+        `releasing ${info.type} target`,
+      );
       return;
     }
     const pageTargetId = isChild ? (this.#targets.get(parentTarget)?.pageTargetId ?? parentTarget) : undefined;

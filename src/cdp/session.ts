@@ -1,11 +1,4 @@
-import type {
-  CdpEventName,
-  CdpEventParams,
-  CdpMethod,
-  CdpParams,
-  CdpParamsTuple,
-  CdpResult,
-} from '../protocol/cdp';
+import type { CdpEventName, CdpEventParams, CdpMethod, CdpParams, CdpParamsTuple, CdpResult } from '../protocol/cdp';
 import { TabpilotError } from '../shared/errors';
 import { abortReason } from '../shared/time';
 import type { CallOptions, CdpConnection } from './connection';
@@ -41,7 +34,7 @@ export class CdpSession {
 
   /** `send` with a per-call timeout or an abort signal. */
   call<M extends CdpMethod>(method: M, params: CdpParams<M>, options: CallOptions = {}): Promise<CdpResult<M>> {
-    return this.connection.send(method, params as object | undefined, this.sessionId, options) as Promise<CdpResult<M>>;
+    return this.connection.send(method, params, this.sessionId, options) as Promise<CdpResult<M>>;
   }
 
   on<E extends CdpEventName>(event: E, listener: (params: CdpEventParams<E>) => void): () => void {

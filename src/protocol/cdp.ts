@@ -9,7 +9,8 @@ export type { Protocol } from 'devtools-protocol';
 export type CdpMethod = keyof ProtocolMapping.Commands;
 /** The params as a rest tuple: required params are required, optional ones optional. */
 export type CdpParamsTuple<M extends CdpMethod> = ProtocolMapping.Commands[M]['paramsType'];
-export type CdpParams<M extends CdpMethod> = CdpParamsTuple<M> extends [] ? undefined : NonNullable<CdpParamsTuple<M>[0]>;
+export type CdpParams<M extends CdpMethod> =
+  CdpParamsTuple<M> extends [] ? undefined : NonNullable<CdpParamsTuple<M>[0]>;
 export type CdpResult<M extends CdpMethod> = ProtocolMapping.Commands[M]['returnType'];
 export type CdpEventName = keyof ProtocolMapping.Events;
 export type CdpEventParams<E extends CdpEventName> = ProtocolMapping.Events[E] extends [infer P] ? P : undefined;

@@ -29,8 +29,7 @@ export interface CommandError {
 }
 
 export type CommandResponse =
-  | { id: RequestId | null; ok: true; result: unknown }
-  | { id: RequestId | null; ok: false; error: CommandError };
+  { id: RequestId | null; ok: true; result: unknown } | { id: RequestId | null; ok: false; error: CommandError };
 
 export interface EventMessage {
   event: string;
@@ -47,7 +46,11 @@ export const CommandResponseSchema = z.union([
   z.strictObject({
     id: RequestId.nullable(),
     ok: z.literal(false),
-    error: z.strictObject({ code: ErrorCodeSchema, message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+    error: z.strictObject({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
 ]);
 

@@ -31,7 +31,11 @@ export function createLogger(sink: LogSink, options: { level?: LogLevel; namespa
     if (LEVEL_RANK[level] < minRank) {
       return;
     }
-    sink(fields === undefined ? { level, namespace, message, time: Date.now() } : { level, namespace, message, fields, time: Date.now() });
+    sink(
+      fields === undefined
+        ? { level, namespace, message, time: Date.now() }
+        : { level, namespace, message, fields, time: Date.now() },
+    );
   };
   return {
     debug: (message, fields) => log('debug', message, fields),

@@ -23,14 +23,24 @@ describe('CommandServer', () => {
 
   it('answers a request of the wrong shape with INVALID_REQUEST, echoing its id', async () => {
     const { connection } = await client();
-    expect(await connection.handle({ id: 7, params: {} })).toMatchObject({ id: 7, ok: false, error: { code: 'INVALID_REQUEST' } });
-    expect(await connection.handle({ id: 8, action: 'tabs', extra: 1 })).toMatchObject({ id: 8, error: { code: 'INVALID_REQUEST' } });
+    expect(await connection.handle({ id: 7, params: {} })).toMatchObject({
+      id: 7,
+      ok: false,
+      error: { code: 'INVALID_REQUEST' },
+    });
+    expect(await connection.handle({ id: 8, action: 'tabs', extra: 1 })).toMatchObject({
+      id: 8,
+      error: { code: 'INVALID_REQUEST' },
+    });
     expect(await connection.handle([1, 2])).toMatchObject({ id: null, error: { code: 'INVALID_REQUEST' } });
   });
 
   it('answers an unknown action with UNKNOWN_ACTION', async () => {
     const { connection } = await client();
-    expect(await connection.handle({ id: 1, action: 'fly' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_ACTION' } });
+    expect(await connection.handle({ id: 1, action: 'fly' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_ACTION' },
+    });
   });
 
   it('answers bad params with INVALID_PARAMS naming the field', async () => {
@@ -48,7 +58,9 @@ describe('CommandServer', () => {
     const nav = await connection.handle({ id: 1, action: 'navigate', params: { url: 'a.test/x' } });
     expect(nav).toMatchObject({ ok: true, result: { url: 'https://a.test/x', loading_status: null } });
     const tabs = await connection.handle({ id: 2, action: 'tabs' });
-    expect(tabs.ok && (tabs.result as { tabs: Array<{ tab_id: string; focused: boolean }> }).tabs[0]).toMatchObject({ focused: true });
+    expect(tabs.ok && (tabs.result as { tabs: Array<{ tab_id: string; focused: boolean }> }).tabs[0]).toMatchObject({
+      focused: true,
+    });
     const tabId = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs[0]?.tab_id : '';
     expect(tabId).toHaveLength(4);
   });
@@ -69,9 +81,26 @@ describe('CommandServer', () => {
   it('describes every action with a JSON Schema, and the config schema', async () => {
     const { connection } = await client();
     const response = await connection.handle({ id: 1, action: 'describe' });
-    const result = (response.ok ? response.result : {}) as { actions: Array<{ name: string; params_schema: { type: string } }>; config_schema: unknown };
+    const result = (response.ok ? response.result : {}) as {
+      actions: Array<{ name: string; params_schema: { type: string } }>;
+      config_schema: unknown;
+    };
     const names = result.actions.map((a) => a.name);
-    for (const name of ['navigate', 'go_back', 'go_forward', 'refresh', 'tabs', 'switch', 'close', 'wait', 'attach', 'release', 'subscribe', 'describe', 'stop']) {
+    for (const name of [
+      'navigate',
+      'go_back',
+      'go_forward',
+      'refresh',
+      'tabs',
+      'switch',
+      'close',
+      'wait',
+      'attach',
+      'release',
+      'subscribe',
+      'describe',
+      'stop',
+    ]) {
       expect(names).toContain(name);
     }
     expect(result.actions.find((a) => a.name === 'navigate')?.params_schema.type).toBe('object');

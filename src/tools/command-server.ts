@@ -28,9 +28,17 @@ const UnsubscribeParams = z.strictObject({ events: z.array(z.string()).optional(
 const DescribeParams = z.strictObject({});
 
 const CLIENT_ACTIONS = [
-  { name: 'subscribe', description: 'Receive these bus events as {"event", "data"} messages.', params: SubscribeParams },
+  {
+    name: 'subscribe',
+    description: 'Receive these bus events as {"event", "data"} messages.',
+    params: SubscribeParams,
+  },
   { name: 'unsubscribe', description: 'Stop receiving events (all, or the ones named).', params: UnsubscribeParams },
-  { name: 'describe', description: 'Every action with the JSON Schema of its params, and the config schema.', params: DescribeParams },
+  {
+    name: 'describe',
+    description: 'Every action with the JSON Schema of its params, and the config schema.',
+    params: DescribeParams,
+  },
 ] as const;
 
 /**
@@ -98,7 +106,11 @@ export class ClientConnection {
     try {
       message = JSON.parse(trimmed);
     } catch (error) {
-      this.#send({ id: null, ok: false, error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` } });
+      this.#send({
+        id: null,
+        ok: false,
+        error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
+      });
       return;
     }
     this.#send(await this.handle(message));
@@ -158,7 +170,9 @@ export class ClientConnection {
   #subscribe(events: string[]): { subscribed: string[] } {
     for (const name of events) {
       if (name !== '*' && !EVENT_NAMES.includes(name)) {
-        throw new TabpilotError('INVALID_PARAMS', `subscribe: events: unknown event ${name}`, { details: { field: 'events' } });
+        throw new TabpilotError('INVALID_PARAMS', `subscribe: events: unknown event ${name}`, {
+          details: { field: 'events' },
+        });
       }
     }
     for (const name of events) {
@@ -217,17 +231,22 @@ function parseClientParams<S extends z.ZodType>(action: string, schema: S, param
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
-    throw new TabpilotError('INVALID_PARAMS', `${action}: ${field}: ${issue?.code === 'unrecognized_keys' ? 'unknown parameter' : (issue?.message ?? 'invalid')}`, {
-      details: { action, field },
-    });
+    const field =
+      issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
+    throw new TabpilotError(
+      'INVALID_PARAMS',
+      `${action}: ${field}: ${issue?.code === 'unrecognized_keys' ? 'unknown parameter' : (issue?.message ?? 'invalid')}`,
+      {
+        details: { action, field },
+      },
+    );
   }
   return parsed.data;
 }
 
 function salvageId(message: unknown): RequestId | null {
   if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = (message as { id: unknown }).id;
+    const id = message.id;
     if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
       return id;
     }
@@ -251,6 +270,9 @@ export function toCommandError(error: unknown, log: Logger = silentLogger): Comm
       ? { code: error.code, message: error.message }
       : { code: error.code, message: error.message, details: error.details };
   }
-  log.error('unexpected error', { error: errorMessageOf(error), stack: error instanceof Error ? error.stack : undefined });
+  log.error('unexpected error', {
+    error: errorMessageOf(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
   return { code: 'INTERNAL', message: errorMessageOf(error) };
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { GoBackEvent, GoForwardEvent, NavigateToUrlEvent, RefreshEvent, WAIT_UNTIL, WaitEvent, type NavigationOutcome } from '../browser/events/navigation.events';
+import {
+  GoBackEvent,
+  GoForwardEvent,
+  NavigateToUrlEvent,
+  RefreshEvent,
+  WAIT_UNTIL,
+  WaitEvent,
+  type NavigationOutcome,
+} from '../browser/events/navigation.events';
 import { CloseTabEvent, SwitchTabEvent } from '../browser/events/tabs.events';
 import { attach, listTabs, release, resolveTabId, stop } from '../browser/session-verbs';
 import type { BrowserSession } from '../browser/session';
@@ -16,7 +24,10 @@ export function normalizeUrl(url: string): string {
   return `https://${trimmed}`;
 }
 
-function outcome(session: BrowserSession, result: NavigationOutcome | undefined): { tab_id: string; url: string; loading_status: string | null } {
+function outcome(
+  session: BrowserSession,
+  result: NavigationOutcome | undefined,
+): { tab_id: string; url: string; loading_status: string | null } {
   if (result === undefined) {
     return { tab_id: '', url: '', loading_status: null };
   }
@@ -34,14 +45,25 @@ export const navigateAction = defineAction({
     url: z.string().min(1),
     new_tab: z.boolean().default(false),
     wait_until: z.enum(WAIT_UNTIL).default('load'),
-    timeout_ms: z.number().int().positive().max(120_000).optional().describe('Readiness wait; default 3 s same host, 8 s otherwise'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(120_000)
+      .optional()
+      .describe('Readiness wait; default 3 s same host, 8 s otherwise'),
   }),
   run: async (params, ctx) =>
     outcome(
       ctx.session,
       await ctx.session.bus.emit(
         NavigateToUrlEvent,
-        { url: normalizeUrl(params.url), new_tab: params.new_tab, wait_until: params.wait_until, timeout_ms: params.timeout_ms ?? null },
+        {
+          url: normalizeUrl(params.url),
+          new_tab: params.new_tab,
+          wait_until: params.wait_until,
+          timeout_ms: params.timeout_ms ?? null,
+        },
         source(ctx),
       ),
     ),
@@ -113,7 +135,8 @@ export const waitAction = defineAction({
 
 export const attachAction = defineAction({
   name: 'attach',
-  description: 'Take control of a tab (extension: the given or the active tab; Node: connect, and focus the given tab).',
+  description:
+    'Take control of a tab (extension: the given or the active tab; Node: connect, and focus the given tab).',
   params: z.strictObject({ tab_id: TabId.optional() }),
   run: (params, ctx) => attach(ctx.session, params.tab_id),
 });
@@ -127,7 +150,8 @@ export const releaseAction = defineAction({
 
 export const stopAction = defineAction({
   name: 'stop',
-  description: 'Emergency stop: cancel queued work and detach everything (Node: also kill a browser tabpilot launched).',
+  description:
+    'Emergency stop: cancel queued work and detach everything (Node: also kill a browser tabpilot launched).',
   params: z.strictObject({}),
   run: (_params, ctx) => stop(ctx.session),
 });

@@ -20,7 +20,9 @@ class CliProcess {
 
   constructor(args: string[]) {
     this.child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.responses.push(JSON.parse(line) as CommandResponse));
+    createInterface({ input: this.child.stdout }).on('line', (line) =>
+      this.responses.push(JSON.parse(line) as CommandResponse),
+    );
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
     });
@@ -72,19 +74,30 @@ describe('tabpilot connect', () => {
     cli.write('this is not json');
     expect(await cli.response(null)).toMatchObject({ ok: false, error: { code: 'INVALID_JSON' } });
     expect(await cli.request(2, 'no_such_action')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_ACTION' } });
-    expect(await cli.request(3, 'navigate', { url: 12 })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+    expect(await cli.request(3, 'navigate', { url: 12 })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_PARAMS' },
+    });
     const tabs = await cli.request(4, 'tabs');
     expect(tabs).toMatchObject({ ok: true });
     expect(JSON.stringify(tabs)).toContain('Page A');
     const described = await cli.request(5, 'describe');
-    expect((described as { result: { actions: Array<{ name: string }> } }).result.actions.map((a) => a.name)).toContain('navigate');
+    expect((described as { result: { actions: Array<{ name: string }> } }).result.actions.map((a) => a.name)).toContain(
+      'navigate',
+    );
     expect(await cli.end()).toBe(0);
     // Connecting does not own the browser's life: it is still up after the CLI leaves.
     expect(() => process.kill(browser.pid ?? 0, 0)).not.toThrow();
   });
 
   it('refuses a bad config file, naming the field, before doing anything', async () => {
-    const cli = new CliProcess(['connect', '--cdp-url', 'http://127.0.0.1:1', '--config', resolve(import.meta.dirname, 'fixtures/bad-config.json')]);
+    const cli = new CliProcess([
+      'connect',
+      '--cdp-url',
+      'http://127.0.0.1:1',
+      '--config',
+      resolve(import.meta.dirname, 'fixtures/bad-config.json'),
+    ]);
     const code = await new Promise<number | null>((done) => cli.child.once('exit', done));
     expect(code).toBe(2);
     expect(cli.stderr).toMatch(/reconnect\.max_attemps: unknown field/);
@@ -94,7 +107,9 @@ describe('tabpilot connect', () => {
 describe('tabpilot launch', () => {
   it('launches Chromium, serves commands, and kills it and its temporary profile when stdin closes', async () => {
     const cli = new CliProcess(['launch', '--headless']);
-    expect(await cli.request(1, 'navigate', { url: 'data:text/html,<title>launched</title>' })).toMatchObject({ ok: true });
+    expect(await cli.request(1, 'navigate', { url: 'data:text/html,<title>launched</title>' })).toMatchObject({
+      ok: true,
+    });
     const pid = Number(/launched Chromium \{"pid":(\d+)/.exec(cli.stderr)?.[1]);
     expect(pid).toBeGreaterThan(0);
     expect(await cli.end()).toBe(0);
@@ -102,7 +117,13 @@ describe('tabpilot launch', () => {
   });
 
   it('removes the temporary profile on kill', async () => {
-    const launched = await new ChromiumLauncher().launch({ headless: true, executablePath: null, userDataDir: null, remoteDebuggingPort: 0, args: [] });
+    const launched = await new ChromiumLauncher().launch({
+      headless: true,
+      executablePath: null,
+      userDataDir: null,
+      remoteDebuggingPort: 0,
+      args: [],
+    });
     expect(launched.temporaryProfile).toBe(true);
     expect(existsSync(launched.userDataDir)).toBe(true);
     await launched.kill();

@@ -26,7 +26,10 @@ describe('side panel page over the runtime port', () => {
   }
 
   async function click(id: string): Promise<void> {
-    await evaluate(panel, `document.getElementById('output').textContent = ''; document.getElementById(${JSON.stringify(id)}).click()`);
+    await evaluate(
+      panel,
+      `document.getElementById('output').textContent = ''; document.getElementById(${JSON.stringify(id)}).click()`,
+    );
   }
 
   beforeAll(async () => {
@@ -38,10 +41,14 @@ describe('side panel page over the runtime port', () => {
     await client.createTab(server.url('/a.html'));
     const panelTarget = (await client.root.send('Target.createTarget', { url: PANEL_URL, background: true })).targetId;
     panel = await client.attach(panelTarget);
-    await pollUntil(async () => ((await evaluate(panel, "document.getElementById('status')?.textContent")) === 'connected' ? true : undefined), {
-      timeoutMs: 10_000,
-      onTimeout: () => new Error('the panel never connected to the worker'),
-    });
+    await pollUntil(
+      async () =>
+        (await evaluate(panel, "document.getElementById('status')?.textContent")) === 'connected' ? true : undefined,
+      {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error('the panel never connected to the worker'),
+      },
+    );
   });
 
   afterAll(async () => {
@@ -54,24 +61,39 @@ describe('side panel page over the runtime port', () => {
     await click('attach');
     const answer = await output();
     expect(answer).toMatchObject({ ok: true, result: { url: server.url('/a.html'), focused: true } });
-    await pollUntil(async () => ((await evaluate<string>(panel, "document.getElementById('tabs').textContent")).includes('Page A') ? true : undefined), {
-      timeoutMs: 5_000,
-      onTimeout: () => new Error('the panel did not list the attached tab'),
-    });
+    await pollUntil(
+      async () =>
+        (await evaluate<string>(panel, "document.getElementById('tabs').textContent")).includes('Page A')
+          ? true
+          : undefined,
+      {
+        timeoutMs: 5_000,
+        onTimeout: () => new Error('the panel did not list the attached tab'),
+      },
+    );
   });
 
   it('sends a command from the form and shows its result or its error', async () => {
-    await evaluate(panel, `document.getElementById('action').value = 'navigate'; document.getElementById('params').value = JSON.stringify({ url: ${JSON.stringify(server.url('/b.html'))} })`);
+    await evaluate(
+      panel,
+      `document.getElementById('action').value = 'navigate'; document.getElementById('params').value = JSON.stringify({ url: ${JSON.stringify(server.url('/b.html'))} })`,
+    );
     await click('send');
     expect(await output()).toMatchObject({ ok: true, result: { url: server.url('/b.html') } });
-    await evaluate(panel, `document.getElementById('action').value = 'navigate'; document.getElementById('params').value = '{"url": 5}'`);
+    await evaluate(
+      panel,
+      `document.getElementById('action').value = 'navigate'; document.getElementById('params').value = '{"url": 5}'`,
+    );
     await click('send');
     expect(await output()).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
   });
 
   it('gives web pages no way to reach the worker', async () => {
     const page = await client.attach(await client.createTab(server.url('/c.html')));
-    const reachable = await evaluate(page, `typeof chrome === 'object' && typeof chrome.runtime === 'object' && typeof chrome.runtime.connect === 'function'`);
+    const reachable = await evaluate(
+      page,
+      `typeof chrome === 'object' && typeof chrome.runtime === 'object' && typeof chrome.runtime.connect === 'function'`,
+    );
     expect(reachable).toBe(false);
     const viaMessage = await evaluate(
       page,

@@ -56,7 +56,9 @@ describe('extension worker restart', () => {
   });
 
   it('keeps serving commands after the restart: navigation with lifecycle waits, new tabs, close', async () => {
-    const result = await driver.ok<{ url: string; loading_status: string | null }>('navigate', { url: server.url('/slow-load.html?ms=300') });
+    const result = await driver.ok<{ url: string; loading_status: string | null }>('navigate', {
+      url: server.url('/slow-load.html?ms=300'),
+    });
     expect(result.loading_status).toBeNull();
     expect(server.last('/slow-image')?.finishedAt).toBeDefined();
     const opened = await driver.ok<{ tab_id: string }>('navigate', { url: server.url('/b.html'), new_tab: true });

@@ -78,10 +78,13 @@ describe('Node reconnect after a dropped WebSocket', () => {
     );
     expect(children[0]?.value).toBe('child marker 42');
 
-    await pollUntil(async () => ((await collect()).some((e) => e.event === 'BrowserReconnectedEvent') ? true : undefined), {
-      timeoutMs: 15_000,
-      onTimeout: () => new Error('no BrowserReconnectedEvent'),
-    });
+    await pollUntil(
+      async () => ((await collect()).some((e) => e.event === 'BrowserReconnectedEvent') ? true : undefined),
+      {
+        timeoutMs: 15_000,
+        onTimeout: () => new Error('no BrowserReconnectedEvent'),
+      },
+    );
     expect(events.some((e) => e.event === 'BrowserReconnectingEvent')).toBe(true);
     expect(driver.session.connectionState).toBe('connected');
   });
@@ -90,14 +93,18 @@ describe('Node reconnect after a dropped WebSocket', () => {
     await collect();
     events.length = 0;
     // Lifecycle events: a load wait sees the new document's load, not a timeout.
-    const loaded = await driver.ok<{ loading_status: string | null }>('navigate', { url: server.url('/slow-load.html?ms=300') });
+    const loaded = await driver.ok<{ loading_status: string | null }>('navigate', {
+      url: server.url('/slow-load.html?ms=300'),
+    });
     expect(loaded.loading_status).toBeNull();
     // Target events: a window.open after the reconnect is announced.
     const opener = await driver.ok<{ tab_id: string }>('navigate', { url: server.url('/opener.html') });
     await pollUntil(
       async () =>
         (await collect()).some(
-          (e) => e.event === 'TabCreatedEvent' && String((e.data as { opener_target_id: string }).opener_target_id).endsWith(opener.tab_id),
+          (e) =>
+            e.event === 'TabCreatedEvent' &&
+            String((e.data as { opener_target_id: string }).opener_target_id).endsWith(opener.tab_id),
         )
           ? true
           : undefined,

@@ -186,13 +186,20 @@ export class FakeBrowser {
     let result: unknown;
     try {
       const responder = this.responders.get(message.method);
-      result = responder !== undefined ? responder(params, message.sessionId) : this.#handle(message.method, params, message.sessionId);
+      result =
+        responder !== undefined
+          ? responder(params, message.sessionId)
+          : this.#handle(message.method, params, message.sessionId);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       queueMicrotask(() => transport.deliver({ id: message.id, error: { code: -32000, message: text } }));
       return;
     }
-    const response = { id: message.id, result: result ?? {}, ...(message.sessionId === undefined ? {} : { sessionId: message.sessionId }) };
+    const response = {
+      id: message.id,
+      result: result ?? {},
+      ...(message.sessionId === undefined ? {} : { sessionId: message.sessionId }),
+    };
     queueMicrotask(() => transport.deliver(response));
   }
 
@@ -230,7 +237,7 @@ export class FakeBrowser {
         }
         return {};
       case 'Target.createTarget': {
-        const page = this.addPage(String(params['url'] ?? 'about:blank'));
+        const page = this.addPage(typeof params['url'] === 'string' ? params['url'] : 'about:blank');
         return { targetId: page.targetId };
       }
       case 'Target.closeTarget': {
@@ -250,11 +257,27 @@ export class FakeBrowser {
       case 'Page.navigate':
         return this.#navigate(target, String(params['url']));
       case 'Page.getFrameTree':
-        return { frameTree: { frame: { id: target?.targetId, loaderId: 'L0', url: target?.url, securityOrigin: '', mimeType: 'text/html' } } };
+        return {
+          frameTree: {
+            frame: {
+              id: target?.targetId,
+              loaderId: 'L0',
+              url: target?.url,
+              securityOrigin: '',
+              mimeType: 'text/html',
+            },
+          },
+        };
       case 'Page.getNavigationHistory':
         return {
           currentIndex: target?.historyIndex ?? 0,
-          entries: (target?.history ?? []).map((url, id) => ({ id, url, userTypedURL: url, title: url, transitionType: 'typed' })),
+          entries: (target?.history ?? []).map((url, id) => ({
+            id,
+            url,
+            userTypedURL: url,
+            title: url,
+            transitionType: 'typed',
+          })),
         };
       case 'Page.navigateToHistoryEntry': {
         if (target !== undefined) {
@@ -298,7 +321,10 @@ export class FakeBrowser {
     target.title = url;
     const frameId = target.targetId;
     setTimeout(() => {
-      this.emitOn(target, 'Page.frameNavigated', { frame: { id: frameId, loaderId, url, securityOrigin: '', mimeType: 'text/html' }, type: 'Navigation' });
+      this.emitOn(target, 'Page.frameNavigated', {
+        frame: { id: frameId, loaderId, url, securityOrigin: '', mimeType: 'text/html' },
+        type: 'Navigation',
+      });
       if (this.#discover) {
         this.#event(undefined, 'Target.targetInfoChanged', { targetInfo: this.#info(target) });
       }

@@ -1,4 +1,11 @@
-import type { ChromeApi, ChromeEvent, ChromeTab, DebuggerTarget, DebuggerTargetInfo, DetachReason } from '../../src/platform/extension/chrome-api';
+import type {
+  ChromeApi,
+  ChromeEvent,
+  ChromeTab,
+  DebuggerTarget,
+  DebuggerTargetInfo,
+  DetachReason,
+} from '../../src/platform/extension/chrome-api';
 
 type Listener = (...args: never[]) => void;
 
@@ -34,11 +41,15 @@ export class FakeChrome implements ChromeApi {
   readonly extensionOrigin = 'chrome-extension://fakeid/';
   #nextTabId = 100;
 
-  readonly onEvent = new FakeEvent<(source: { tabId?: number; sessionId?: string }, method: string, params?: object) => void>();
+  readonly onEvent = new FakeEvent<
+    (source: { tabId?: number; sessionId?: string }, method: string, params?: object) => void
+  >();
   readonly onDetach = new FakeEvent<(source: { tabId?: number }, reason: DetachReason) => void>();
   readonly onCreated = new FakeEvent<(tab: ChromeTab) => void>();
   readonly onRemoved = new FakeEvent<(tabId: number) => void>();
-  readonly onUpdated = new FakeEvent<(tabId: number, change: { url?: string; title?: string }, tab: ChromeTab) => void>();
+  readonly onUpdated = new FakeEvent<
+    (tabId: number, change: { url?: string; title?: string }, tab: ChromeTab) => void
+  >();
 
   readonly debugger: ChromeApi['debugger'] = {
     attach: async (target) => {
@@ -70,14 +81,28 @@ export class FakeChrome implements ChromeApi {
       }
       if (method === 'Target.getTargetInfo') {
         const tab = this.tabsById.get(target.tabId);
-        return { targetInfo: { targetId: tab?.targetId, type: 'page', title: tab?.title ?? '', url: tab?.url ?? '', attached: true, canAccessOpener: false } };
+        return {
+          targetInfo: {
+            targetId: tab?.targetId,
+            type: 'page',
+            title: tab?.title ?? '',
+            url: tab?.url ?? '',
+            attached: true,
+            canAccessOpener: false,
+          },
+        };
       }
       return {};
     },
     getTargets: async () =>
-      [...this.tabsById.values()].map(
-        (tab): DebuggerTargetInfo => ({ type: 'page', id: tab.targetId, tabId: tab.id, attached: this.attachedTabs.has(tab.id), title: tab.title ?? '', url: tab.url ?? '' }),
-      ),
+      [...this.tabsById.values()].map((tab): DebuggerTargetInfo => ({
+        type: 'page',
+        id: tab.targetId,
+        tabId: tab.id,
+        attached: this.attachedTabs.has(tab.id),
+        title: tab.title ?? '',
+        url: tab.url ?? '',
+      })),
     onEvent: this.onEvent,
     onDetach: this.onDetach,
   };
@@ -90,8 +115,13 @@ export class FakeChrome implements ChromeApi {
       }
       return { ...tab };
     },
-    query: async (query) => [...this.tabsById.values()].filter((tab) => query.active === undefined || tab.active === query.active),
-    create: async (properties) => this.addTab(properties.url, { active: properties.active, ...(properties.openerTabId === undefined ? {} : { openerTabId: properties.openerTabId }) }),
+    query: async (query) =>
+      [...this.tabsById.values()].filter((tab) => query.active === undefined || tab.active === query.active),
+    create: async (properties) =>
+      this.addTab(properties.url, {
+        active: properties.active,
+        ...(properties.openerTabId === undefined ? {} : { openerTabId: properties.openerTabId }),
+      }),
     remove: async (tabId) => {
       this.closeTab(tabId);
     },

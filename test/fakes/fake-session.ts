@@ -6,7 +6,12 @@ import { FakeBrowser } from './fake-browser';
 
 /** A BrowserSession over a FakeBrowser, started, for unit tests of handlers and watchdogs. */
 export async function startedFakeSession(
-  options: { browser?: FakeBrowser; config?: Partial<TabpilotConfig>; watchdogs?: AnyWatchdog[]; host?: BrowserHost } = {},
+  options: {
+    browser?: FakeBrowser;
+    config?: Partial<TabpilotConfig>;
+    watchdogs?: AnyWatchdog[];
+    host?: BrowserHost;
+  } = {},
 ): Promise<{ session: BrowserSession; browser: FakeBrowser }> {
   const browser = options.browser ?? new FakeBrowser();
   let first = true;

@@ -41,12 +41,18 @@ export interface NavigateOptions {
  * A net:: error fails with NAVIGATION_FAILED; a readiness timeout is reported in `loading_status`,
  * not raised, as browser-use does.
  */
-export async function navigateAndWait(cdp: SessionManager, targetId: string, options: NavigateOptions): Promise<NavigationOutcome> {
+export async function navigateAndWait(
+  cdp: SessionManager,
+  targetId: string,
+  options: NavigateOptions,
+): Promise<NavigationOutcome> {
   const session = cdp.requireSession(targetId);
   const response = await session.call(
     'Page.navigate',
     { url: options.url, transitionType: 'address_bar' },
-    options.signal === undefined ? { timeoutMs: options.navigateTimeoutMs } : { timeoutMs: options.navigateTimeoutMs, signal: options.signal },
+    options.signal === undefined
+      ? { timeoutMs: options.navigateTimeoutMs }
+      : { timeoutMs: options.navigateTimeoutMs, signal: options.signal },
   );
   if (response.errorText !== undefined && response.errorText !== '') {
     throw new TabpilotError('NAVIGATION_FAILED', `Navigation to ${options.url} failed: ${response.errorText}`, {
@@ -165,7 +171,12 @@ function waitForMainFrameCommit(
   return { promise, cancel: () => done(undefined) };
 }
 
-function outcome(cdp: SessionManager, targetId: string, fallbackUrl: string, loadingStatus: string | null): NavigationOutcome {
+function outcome(
+  cdp: SessionManager,
+  targetId: string,
+  fallbackUrl: string,
+  loadingStatus: string | null,
+): NavigationOutcome {
   const url = cdp.lifecycle(targetId)?.mainFrame?.url ?? cdp.target(targetId)?.url ?? fallbackUrl;
   return { target_id: targetId, url: url === '' ? fallbackUrl : url, loading_status: loadingStatus };
 }

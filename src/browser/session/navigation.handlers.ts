@@ -47,25 +47,34 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     { name: 'BrowserSession.on_NavigateToUrlEvent' },
   );
 
-  const historyMove = (step: -1 | 1) => async (_event: unknown, ctx: HandlerContext): Promise<NavigationOutcome> => {
-    const targetId = await session.focusedTargetId();
-    const history = await session.cdp.requireSession(targetId).send('Page.getNavigationHistory');
-    const entry = history.entries[history.currentIndex + step];
-    if (entry === undefined) {
-      throw new TabpilotError(
-        'NAVIGATION_FAILED',
-        step < 0 ? 'Cannot go back: this is the first page of the tab history' : 'Cannot go forward: this is the last page of the tab history',
+  const historyMove =
+    (step: -1 | 1) =>
+    async (_event: unknown, ctx: HandlerContext): Promise<NavigationOutcome> => {
+      const targetId = await session.focusedTargetId();
+      const history = await session.cdp.requireSession(targetId).send('Page.getNavigationHistory');
+      const entry = history.entries[history.currentIndex + step];
+      if (entry === undefined) {
+        throw new TabpilotError(
+          'NAVIGATION_FAILED',
+          step < 0
+            ? 'Cannot go back: this is the first page of the tab history'
+            : 'Cannot go forward: this is the last page of the tab history',
+        );
+      }
+      return navigateWithEvents(ctx, targetId, entry.url, () =>
+        runAndWaitForCommit(
+          session.cdp,
+          targetId,
+          (cdp) => cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
+          {
+            waitUntil: 'load',
+            readinessMs: HISTORY_READINESS_MS,
+            navigateTimeoutMs: navigateTimeoutMs(),
+            signal: ctx.signal,
+          },
+        ),
       );
-    }
-    return navigateWithEvents(ctx, targetId, entry.url, () =>
-      runAndWaitForCommit(session.cdp, targetId, (cdp) => cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id }), {
-        waitUntil: 'load',
-        readinessMs: HISTORY_READINESS_MS,
-        navigateTimeoutMs: navigateTimeoutMs(),
-        signal: ctx.signal,
-      }),
-    );
-  };
+    };
   session.bus.on(GoBackEvent, historyMove(-1), { name: 'BrowserSession.on_GoBackEvent' });
   session.bus.on(GoForwardEvent, historyMove(1), { name: 'BrowserSession.on_GoForwardEvent' });
 
@@ -116,13 +125,19 @@ async function navigateWithEvents(
     ctx.emit(NavigationCompleteEvent, { target_id: targetId, url, error_message: failure.message });
     throw failure;
   }
-  await ctx.emit(NavigationCompleteEvent, { target_id: targetId, url: outcome.url, loading_status: outcome.loading_status });
+  await ctx.emit(NavigationCompleteEvent, {
+    target_id: targetId,
+    url: outcome.url,
+    loading_status: outcome.loading_status,
+  });
   return outcome;
 }
 
 function asNavigationError(error: unknown, url: string): Error {
   if (error instanceof CdpProtocolError) {
-    return new TabpilotError('NAVIGATION_FAILED', `Navigation to ${url} failed: ${error.protocolMessage}`, { cause: error });
+    return new TabpilotError('NAVIGATION_FAILED', `Navigation to ${url} failed: ${error.protocolMessage}`, {
+      cause: error,
+    });
   }
   if (isTabpilotError(error) || error instanceof Error) {
     return error;

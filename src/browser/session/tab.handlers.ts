@@ -36,7 +36,8 @@ export function registerTabHandlers(session: BrowserSession): void {
       await session.cdp.closeTarget(targetId);
       await pollUntil(() => (session.cdp.target(targetId) === undefined ? true : undefined), {
         timeoutMs: CLOSE_WAIT_MS,
-        onTimeout: () => new TabpilotError('TIMEOUT', `Tab ${session.tabIdOf(targetId)} did not close within ${CLOSE_WAIT_MS} ms`),
+        onTimeout: () =>
+          new TabpilotError('TIMEOUT', `Tab ${session.tabIdOf(targetId)} did not close within ${CLOSE_WAIT_MS} ms`),
       });
       // Focus recovery (another controlled tab, or a blank one where tabpilot owns the browser) is done.
       await session.cdp.settled();

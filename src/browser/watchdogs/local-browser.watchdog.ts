@@ -26,7 +26,11 @@ export function localBrowserWatchdog(launcher: BrowserLauncher) {
             remoteDebuggingPort: launch.remote_debugging_port,
             args: launch.args,
           });
-          ctx.log.info('launched Chromium', { pid: browser.pid, executable: browser.executablePath, headless: browser.headless });
+          ctx.log.info('launched Chromium', {
+            pid: browser.pid,
+            executable: browser.executablePath,
+            headless: browser.headless,
+          });
           const launched = browser;
           void launched.exited.then(() => {
             if (browser === launched) {

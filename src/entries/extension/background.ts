@@ -26,7 +26,7 @@ router.install();
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
-  openTransport: async () => new DebuggerTransport(router),
+  openTransport: () => Promise.resolve(new DebuggerTransport(router)),
   host: createChromeHost(chromeApi, router),
   logger: log,
   watchdogs: [],

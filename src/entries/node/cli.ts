@@ -106,7 +106,11 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const { session, server } = composeNodeSession({ config, ...(cli.cdpUrl === undefined ? {} : { cdpUrl: cli.cdpUrl }), logger: log });
+  const { session, server } = composeNodeSession({
+    config,
+    ...(cli.cdpUrl === undefined ? {} : { cdpUrl: cli.cdpUrl }),
+    logger: log,
+  });
   const write = (message: ServerMessage): void => {
     process.stdout.write(`${JSON.stringify(message)}\n`);
   };
@@ -127,7 +131,11 @@ async function main(): Promise<number> {
       startError ??= await started;
       if (startError !== undefined) {
         // Every line still gets its answer: the error that stopped start-up.
-        write({ id: idOf(line), ok: false, error: { code: errorCodeOf(startError), message: errorMessageOf(startError) } });
+        write({
+          id: idOf(line),
+          ok: false,
+          error: { code: errorCodeOf(startError), message: errorMessageOf(startError) },
+        });
         return;
       }
       await client.handleLine(line);
@@ -174,7 +182,9 @@ function idOf(line: string): number | string | null {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`tabpilot: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `tabpilot: fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -40,7 +40,9 @@ export interface ChromeApi {
     detach(target: { tabId: number }): Promise<void>;
     sendCommand(target: DebuggerTarget, method: string, params?: object): Promise<unknown>;
     getTargets(): Promise<DebuggerTargetInfo[]>;
-    readonly onEvent: ChromeEvent<(source: { tabId?: number; sessionId?: string }, method: string, params?: object) => void>;
+    readonly onEvent: ChromeEvent<
+      (source: { tabId?: number; sessionId?: string }, method: string, params?: object) => void
+    >;
     readonly onDetach: ChromeEvent<(source: { tabId?: number }, reason: DetachReason) => void>;
   };
   readonly tabs: {
@@ -51,7 +53,9 @@ export interface ChromeApi {
     update(tabId: number, properties: { active: boolean }): Promise<ChromeTab | undefined>;
     readonly onCreated: ChromeEvent<(tab: ChromeTab) => void>;
     readonly onRemoved: ChromeEvent<(tabId: number) => void>;
-    readonly onUpdated: ChromeEvent<(tabId: number, change: { url?: string; title?: string; status?: string }, tab: ChromeTab) => void>;
+    readonly onUpdated: ChromeEvent<
+      (tabId: number, change: { url?: string; title?: string; status?: string }, tab: ChromeTab) => void
+    >;
   };
   readonly windows: {
     update(windowId: number, properties: { focused: boolean }): Promise<unknown>;

@@ -39,7 +39,11 @@ export function createChromeHost(chrome: ChromeApi, router: TabRouter): BrowserH
         return await router.attachTab(tabId);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        throw new TabpilotError(/cannot be controlled|chrome:\/\//i.test(message) ? 'UNSUPPORTED' : 'TAB_NOT_FOUND', message, { cause: error });
+        throw new TabpilotError(
+          /cannot be controlled|chrome:\/\//i.test(message) ? 'UNSUPPORTED' : 'TAB_NOT_FOUND',
+          message,
+          { cause: error },
+        );
       }
     },
 

@@ -30,7 +30,8 @@ export class DebuggerTransport implements CdpTransport {
     }
     this.#router.handle(message).then(
       (result) => this.#deliver(withSession({ id: message.id, result: result ?? {} }, message.sessionId)),
-      (error: unknown) => this.#deliver(withSession({ id: message.id, error: toRouterError(error).payload }, message.sessionId)),
+      (error: unknown) =>
+        this.#deliver(withSession({ id: message.id, error: toRouterError(error).payload }, message.sessionId)),
     );
   }
 

@@ -17,12 +17,25 @@ export interface PortRuntime {
  * is this extension and its URL is one of our pages. Web pages cannot connect at all (there is no
  * externally_connectable) and other extensions arrive on onConnectExternal, which we do not serve.
  */
-export function isOwnPage(sender: Runtime.MessageSender | undefined, runtime: Pick<PortRuntime, 'id' | 'getURL'>): boolean {
-  return sender !== undefined && sender.id === runtime.id && typeof sender.url === 'string' && sender.url.startsWith(runtime.getURL(''));
+export function isOwnPage(
+  sender: Runtime.MessageSender | undefined,
+  runtime: Pick<PortRuntime, 'id' | 'getURL'>,
+): boolean {
+  return (
+    sender !== undefined &&
+    sender.id === runtime.id &&
+    typeof sender.url === 'string' &&
+    sender.url.startsWith(runtime.getURL(''))
+  );
 }
 
 /** Serves the command protocol on runtime ports from the panel (and other pages of ours). */
-export function servePanelPorts(options: { runtime: PortRuntime; server: CommandServer; ready: Promise<unknown>; log: Logger }): void {
+export function servePanelPorts(options: {
+  runtime: PortRuntime;
+  server: CommandServer;
+  ready: Promise<unknown>;
+  log: Logger;
+}): void {
   const { runtime, server, ready, log } = options;
   runtime.onConnect.addListener((port) => {
     if (port.name !== PANEL_PORT_NAME || !isOwnPage(port.sender, runtime)) {

@@ -15,13 +15,17 @@ export async function loadSession(chrome: ChromeApi): Promise<PersistedSession |
 }
 
 /** Saves the latest state, one write at a time (a burst of changes ends in one final write). */
-export function createSessionSaver(chrome: ChromeApi, read: () => PersistedSession, onError: (error: unknown) => void): () => void {
+export function createSessionSaver(
+  chrome: ChromeApi,
+  read: () => PersistedSession,
+  onError: (error: unknown) => void,
+): () => void {
   let writing: Promise<void> | undefined;
   let dirty = false;
   const flush = (): void => {
     dirty = false;
-    writing = chrome
-      .storage.set(KEY, read())
+    writing = chrome.storage
+      .set(KEY, read())
       .catch(onError)
       .finally(() => {
         writing = undefined;

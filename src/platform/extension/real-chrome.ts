@@ -7,7 +7,9 @@ function toTab(tab: browser.Tabs.Tab): ChromeTab {
     windowId: tab.windowId ?? -1,
     ...(tab.url === undefined ? {} : { url: tab.url }),
     ...(tab.title === undefined ? {} : { title: tab.title }),
-    ...((tab as { pendingUrl?: string }).pendingUrl === undefined ? {} : { pendingUrl: (tab as { pendingUrl?: string }).pendingUrl }),
+    ...((tab as { pendingUrl?: string }).pendingUrl === undefined
+      ? {}
+      : { pendingUrl: (tab as { pendingUrl?: string }).pendingUrl }),
     ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }),
     active: tab.active,
   };

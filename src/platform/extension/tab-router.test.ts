@@ -49,21 +49,37 @@ describe('TabRouter over a fake chrome', () => {
     await manager.waitForPage(await router.attachTab(tab.id));
     chrome.event(tab.id, 'Target.attachedToTarget', {
       sessionId: 'CHILD1',
-      targetInfo: { targetId: 'FRAME1', type: 'iframe', url: 'https://b.example/', title: '', attached: true, canAccessOpener: false },
+      targetInfo: {
+        targetId: 'FRAME1',
+        type: 'iframe',
+        url: 'https://b.example/',
+        title: '',
+        attached: true,
+        canAccessOpener: false,
+      },
       waitingForDebugger: true,
     });
     await tick();
     const child = manager.sessionFor('FRAME1');
     expect(child?.sessionId).toBe('CHILD1');
     await child?.send('Runtime.evaluate', { expression: '2' });
-    expect(chrome.sentCommands.filter((c) => c.method === 'Runtime.evaluate').at(-1)?.target).toEqual({ tabId: tab.id, sessionId: 'CHILD1' });
-    expect(chrome.sentCommands.some((c) => c.method === 'Runtime.runIfWaitingForDebugger' && c.target.sessionId === 'CHILD1')).toBe(true);
+    expect(chrome.sentCommands.filter((c) => c.method === 'Runtime.evaluate').at(-1)?.target).toEqual({
+      tabId: tab.id,
+      sessionId: 'CHILD1',
+    });
+    expect(
+      chrome.sentCommands.some(
+        (c) => c.method === 'Runtime.runIfWaitingForDebugger' && c.target.sessionId === 'CHILD1',
+      ),
+    ).toBe(true);
   });
 
   it('answers Browser.getVersion locally and refuses the rest of the Browser domain as unsupported', async () => {
     const { manager } = await setup();
     expect((await manager.root.send('Browser.getVersion')).product).toBe('HeadlessChrome/156.0.8078.108');
-    await expect(manager.root.send('Browser.grantPermissions', { permissions: [] })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(manager.root.send('Browser.grantPermissions', { permissions: [] })).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
   });
 
   it('emulates createTarget, activateTarget and closeTarget with chrome.tabs', async () => {
@@ -153,7 +169,11 @@ describe('TabRouter over a fake chrome', () => {
     router.install();
     chrome.sentCommands.length = 0;
     await router.resume(saved);
-    expect(chrome.sentCommands.some((c) => c.method === 'Target.setAutoAttach' && (c.params as { autoAttach: boolean }).autoAttach === false)).toBe(true);
+    expect(
+      chrome.sentCommands.some(
+        (c) => c.method === 'Target.setAutoAttach' && (c.params as { autoAttach: boolean }).autoAttach === false,
+      ),
+    ).toBe(true);
     const manager = new SessionManager();
     await manager.start(new CdpConnection(new DebuggerTransport(router)));
     expect(manager.pages().map((p) => p.targetId)).toEqual([tab.targetId]);

@@ -70,7 +70,9 @@ export class TabRouter {
 
   /** Registers the chrome listeners; call synchronously at worker start-up so events wake the worker. */
   install(): void {
-    this.#chrome.debugger.onEvent.addListener((source, method, params) => this.#onDebuggerEvent(source, method, params));
+    this.#chrome.debugger.onEvent.addListener((source, method, params) =>
+      this.#onDebuggerEvent(source, method, params),
+    );
     this.#chrome.debugger.onDetach.addListener((source, reason) => this.#onDebuggerDetach(source.tabId, reason));
     this.#chrome.tabs.onCreated.addListener((tab) => this.#onTabCreated(tab));
     this.#chrome.tabs.onRemoved.addListener((tabId) => this.#dropTab(tabId, 'tab closed'));
@@ -117,7 +119,11 @@ export class TabRouter {
       }
       try {
         const info = await this.#targetInfo(tabId);
-        await this.#send({ tabId }, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true });
+        await this.#send({ tabId }, 'Target.setAutoAttach', {
+          autoAttach: false,
+          waitForDebuggerOnStart: false,
+          flatten: true,
+        });
         this.#register(tabId, info);
         this.#log.info('resumed tab after worker restart', { tabId });
       } catch (error) {
@@ -192,7 +198,8 @@ export class TabRouter {
     if (tab === undefined) {
       throw new RouterError(-32001, 'Session with given id not found.');
     }
-    const target = request.sessionId === tab.sessionId ? { tabId: tab.tabId } : { tabId: tab.tabId, sessionId: request.sessionId };
+    const target =
+      request.sessionId === tab.sessionId ? { tabId: tab.tabId } : { tabId: tab.tabId, sessionId: request.sessionId };
     return this.#send(target, request.method, params);
   }
 
@@ -226,7 +233,9 @@ export class TabRouter {
         if (known !== undefined) {
           return { sessionId: known.sessionId };
         }
-        const page = (await this.#chrome.debugger.getTargets()).find((info) => info.id === targetId && info.tabId !== undefined);
+        const page = (await this.#chrome.debugger.getTargets()).find(
+          (info) => info.id === targetId && info.tabId !== undefined,
+        );
         if (page?.tabId === undefined) {
           throw new RouterError(SERVER_ERROR, `No tab with target id ${targetId}`);
         }
@@ -439,7 +448,9 @@ export class TabRouter {
     }
     // A popup or target=_blank tab of a controlled tab is ours too (DESIGN §4).
     const tabId = created.id;
-    this.attachTab(tabId).catch((error: unknown) => this.#log.warn('could not attach an opened tab', { tabId, error: errorText(error) }));
+    this.attachTab(tabId).catch((error: unknown) =>
+      this.#log.warn('could not attach an opened tab', { tabId, error: errorText(error) }),
+    );
   }
 
   #onTabUpdated(tabId: number, change: { url?: string; title?: string }, chromeTab: ChromeTab): void {
@@ -490,7 +501,10 @@ function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
     /^https:\/\/chromewebstore\.google\.com/i.test(url) ||
     (url.startsWith('chrome-extension://') && !url.startsWith(ownOrigin));
   if (blocked) {
-    throw new RouterError(SERVER_ERROR, `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`);
+    throw new RouterError(
+      SERVER_ERROR,
+      `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`,
+    );
   }
 }
 

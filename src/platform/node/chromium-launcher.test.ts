@@ -14,7 +14,9 @@ describe('findChromium', () => {
   });
 
   it('names the variable when it points nowhere', () => {
-    expect(() => findChromium({ TABPILOT_CHROME: '/no/such/chrome' }, 'linux')).toThrow(/TABPILOT_CHROME=\/no\/such\/chrome is not an executable/);
+    expect(() => findChromium({ TABPILOT_CHROME: '/no/such/chrome' }, 'linux')).toThrow(
+      /TABPILOT_CHROME=\/no\/such\/chrome is not an executable/,
+    );
   });
 
   it('says what to install when there is no browser at all', () => {
@@ -31,8 +33,23 @@ describe('launch flags', () => {
   });
 
   it('passes the profile, the port, the quiet-start flags and the caller args', () => {
-    const args = chromiumArgs({ headless: true, executablePath: null, userDataDir: '/tmp/p', remoteDebuggingPort: 0, args: ['--foo'] });
-    expect(args).toEqual(expect.arrayContaining(['--user-data-dir=/tmp/p', '--remote-debugging-port=0', '--headless=new', '--disable-background-networking', '--no-first-run', '--foo']));
+    const args = chromiumArgs({
+      headless: true,
+      executablePath: null,
+      userDataDir: '/tmp/p',
+      remoteDebuggingPort: 0,
+      args: ['--foo'],
+    });
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--user-data-dir=/tmp/p',
+        '--remote-debugging-port=0',
+        '--headless=new',
+        '--disable-background-networking',
+        '--no-first-run',
+        '--foo',
+      ]),
+    );
     expect(args.at(-1)).toBe('about:blank');
   });
 });

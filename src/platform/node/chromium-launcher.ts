@@ -86,7 +86,11 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env, platform: str
 }
 
 /** Headless when asked, else when there is no display to show a window on (Linux without DISPLAY). */
-export function shouldRunHeadless(requested: boolean | null, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): boolean {
+export function shouldRunHeadless(
+  requested: boolean | null,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: string = process.platform,
+): boolean {
   if (requested !== null) {
     return requested;
   }
@@ -94,7 +98,11 @@ export function shouldRunHeadless(requested: boolean | null, env: NodeJS.Process
 }
 
 export function chromiumArgs(options: LaunchOptions & { userDataDir: string; headless: boolean }): string[] {
-  const args = [...BASE_FLAGS, `--user-data-dir=${options.userDataDir}`, `--remote-debugging-port=${options.remoteDebuggingPort}`];
+  const args = [
+    ...BASE_FLAGS,
+    `--user-data-dir=${options.userDataDir}`,
+    `--remote-debugging-port=${options.remoteDebuggingPort}`,
+  ];
   if (options.headless) {
     args.push('--headless=new', '--disable-gpu', '--hide-scrollbars', '--mute-audio');
   }
@@ -117,11 +125,15 @@ export class ChromiumLauncher implements BrowserLauncher {
   async launch(options: LaunchOptions): Promise<LaunchedBrowser> {
     const executablePath = options.executablePath ?? findChromium();
     const headless = shouldRunHeadless(options.headless);
-    const temporaryProfile = options.userDataDir === null ? mkdtempSync(join(tmpdir(), 'tabpilot-profile-')) : undefined;
+    const temporaryProfile =
+      options.userDataDir === null ? mkdtempSync(join(tmpdir(), 'tabpilot-profile-')) : undefined;
     const userDataDir = options.userDataDir ?? temporaryProfile ?? '';
     const args = chromiumArgs({ ...options, userDataDir, headless });
     this.#log.debug('spawning Chromium', { executablePath, args });
-    const child = spawn(executablePath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(executablePath, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     const removeProfile = (): void => {
       if (temporaryProfile !== undefined) {
         rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 3 });
@@ -157,7 +169,13 @@ function readDevToolsUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     const timer = setTimeout(
-      () => finish(new TabpilotError('TIMEOUT', `Chromium printed no DevTools endpoint within ${LAUNCH_TIMEOUT_MS} ms:\n${stderr.slice(-2000)}`)),
+      () =>
+        finish(
+          new TabpilotError(
+            'TIMEOUT',
+            `Chromium printed no DevTools endpoint within ${LAUNCH_TIMEOUT_MS} ms:\n${stderr.slice(-2000)}`,
+          ),
+        ),
       LAUNCH_TIMEOUT_MS,
     );
     const onData = (chunk: Buffer): void => {
@@ -168,8 +186,14 @@ function readDevToolsUrl(child: ChildProcess): Promise<string> {
       }
     };
     const onExit = (code: number | null): void =>
-      finish(new TabpilotError('NOT_ATTACHED', `Chromium exited (code ${code}) before it was ready:\n${stderr.slice(-2000)}`));
-    const onError = (error: Error): void => finish(new TabpilotError('NOT_ATTACHED', `Cannot start Chromium: ${error.message}`, { cause: error }));
+      finish(
+        new TabpilotError(
+          'NOT_ATTACHED',
+          `Chromium exited (code ${code}) before it was ready:\n${stderr.slice(-2000)}`,
+        ),
+      );
+    const onError = (error: Error): void =>
+      finish(new TabpilotError('NOT_ATTACHED', `Cannot start Chromium: ${error.message}`, { cause: error }));
     function finish(result: string | Error): void {
       clearTimeout(timer);
       child.stderr?.off('data', onData);
@@ -194,7 +218,10 @@ async function terminate(child: ChildProcess, exited: Promise<void>): Promise<vo
     return;
   }
   signalGroup(child, 'SIGTERM');
-  const graceful = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS))]);
+  const graceful = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS)),
+  ]);
   if (!graceful) {
     signalGroup(child, 'SIGKILL');
     await exited;

@@ -16,7 +16,11 @@ export async function resolveCdpUrl(url: string, timeoutMs = 10_000): Promise<st
   try {
     response = await fetch(versionUrl, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new TabpilotError('DISCONNECTED', `Cannot reach ${versionUrl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new TabpilotError(
+      'DISCONNECTED',
+      `Cannot reach ${versionUrl}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   if (!response.ok) {
     throw new TabpilotError('DISCONNECTED', `${versionUrl} answered HTTP ${response.status}`);

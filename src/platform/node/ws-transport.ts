@@ -7,6 +7,13 @@ const CAPABILITIES: TransportCapabilities = { browserDomain: true, ownsBrowser: 
 /** DOM snapshots of big pages run to tens of MB; browser-use allows 200 MB. */
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 
+function rawText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) {
+    return Buffer.concat(data).toString('utf8');
+  }
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
 /** CDP over a WebSocket to the browser endpoint (Node). */
 export class WebSocketTransport implements CdpTransport {
   readonly capabilities = CAPABILITIES;
@@ -20,20 +27,26 @@ export class WebSocketTransport implements CdpTransport {
     socket.on('message', (data: WebSocket.RawData) => {
       let message: CdpIncoming;
       try {
-        message = JSON.parse(data.toString()) as CdpIncoming;
+        message = JSON.parse(rawText(data)) as CdpIncoming;
       } catch {
         // A frame that is not JSON is not CDP; there is nothing to route it to.
         return;
       }
       this.onmessage?.(message);
     });
-    socket.on('close', (code, reason) => this.#finish(`socket closed (${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`));
+    socket.on('close', (code, reason) =>
+      this.#finish(`socket closed (${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`),
+    );
     socket.on('error', (error) => this.#finish(`socket error: ${error.message}`));
   }
 
   static connect(url: string, timeoutMs = 15_000): Promise<WebSocketTransport> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD, handshakeTimeout: timeoutMs });
+      const socket = new WebSocket(url, {
+        perMessageDeflate: false,
+        maxPayload: MAX_PAYLOAD,
+        handshakeTimeout: timeoutMs,
+      });
       const onError = (error: Error): void => {
         socket.removeAllListeners();
         socket.terminate();

@@ -27,7 +27,11 @@ export class WorkerPort {
       this.#port = undefined;
       this.#setStatus('disconnected');
       for (const [id, resolve] of this.#pending) {
-        resolve({ id, ok: false, error: { code: 'DISCONNECTED', message: 'The extension worker restarted before answering; retry.' } });
+        resolve({
+          id,
+          ok: false,
+          error: { code: 'DISCONNECTED', message: 'The extension worker restarted before answering; retry.' },
+        });
       }
       this.#pending.clear();
       setTimeout(() => this.connect(), RECONNECT_DELAY_MS);
@@ -42,7 +46,11 @@ export class WorkerPort {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       if (this.#port === undefined) {
-        resolve({ id, ok: false, error: { code: 'DISCONNECTED', message: 'Not connected to the extension worker yet; retry.' } });
+        resolve({
+          id,
+          ok: false,
+          error: { code: 'DISCONNECTED', message: 'Not connected to the extension worker yet; retry.' },
+        });
         return;
       }
       this.#pending.set(id, resolve);

@@ -29,13 +29,21 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       await server.stop();
     });
 
-    async function waitForEvent(events: EventMessage[], predicate: (event: EventMessage) => boolean, timeoutMs = 10_000): Promise<EventMessage> {
+    async function waitForEvent(
+      events: EventMessage[],
+      predicate: (event: EventMessage) => boolean,
+      timeoutMs = 10_000,
+    ): Promise<EventMessage> {
       return pollUntil(
         async () => {
           events.push(...(await driver.takeEvents()));
           return events.find(predicate);
         },
-        { timeoutMs, intervalMs: 50, onTimeout: () => new Error(`no matching event among ${events.map((e) => e.event).join(', ')}`) },
+        {
+          timeoutMs,
+          intervalMs: 50,
+          onTimeout: () => new Error(`no matching event among ${events.map((e) => e.event).join(', ')}`),
+        },
       );
     }
 
@@ -106,14 +114,21 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       await driver.ok('subscribe', { events: ['TabCreatedEvent'] });
       const events: EventMessage[] = [];
       const openedBy = (tabId: string) => (e: EventMessage) =>
-        e.event === 'TabCreatedEvent' && String((e.data as { opener_target_id: string | null }).opener_target_id).toLowerCase().endsWith(tabId.toLowerCase());
+        e.event === 'TabCreatedEvent' &&
+        String((e.data as { opener_target_id: string | null }).opener_target_id)
+          .toLowerCase()
+          .endsWith(tabId.toLowerCase());
       const opener = await driver.ok<{ tab_id: string }>('navigate', { url: server.url('/opener.html') });
       await waitForEvent(events, openedBy(opener.tab_id));
-      await pollUntil(async () => ((await driver.ok<TabsResult>('tabs')).tabs.some((tab) => tab.url.includes('/popup.html')) ? true : undefined), {
-        timeoutMs: 10_000,
-        intervalMs: 100,
-        onTimeout: () => new Error('the window.open tab never showed /popup.html'),
-      });
+      await pollUntil(
+        async () =>
+          (await driver.ok<TabsResult>('tabs')).tabs.some((tab) => tab.url.includes('/popup.html')) ? true : undefined,
+        {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          onTimeout: () => new Error('the window.open tab never showed /popup.html'),
+        },
+      );
       await driver.ok('switch', { tab_id: opener.tab_id });
       events.length = 0;
       await driver.ok('navigate', { url: server.url('/blank-link.html') });
@@ -121,11 +136,15 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       // issue's; until then the test clicks through tabpilot's own CDP session).
       await driver.clickInTab(opener.tab_id, '#out');
       await waitForEvent(events, openedBy(opener.tab_id));
-      await pollUntil(async () => ((await driver.ok<TabsResult>('tabs')).tabs.some((tab) => tab.url.includes('/c.html')) ? true : undefined), {
-        timeoutMs: 10_000,
-        intervalMs: 100,
-        onTimeout: () => new Error('the target=_blank tab never showed /c.html'),
-      });
+      await pollUntil(
+        async () =>
+          (await driver.ok<TabsResult>('tabs')).tabs.some((tab) => tab.url.includes('/c.html')) ? true : undefined,
+        {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          onTimeout: () => new Error('the target=_blank tab never showed /c.html'),
+        },
+      );
       await driver.ok('unsubscribe');
     });
 
@@ -140,14 +159,20 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       expect(tabs.tabs.map((tab) => tab.tab_id)).not.toContain(second);
       expect(closed.focused_tab_id).not.toBeNull();
       expect(tabs.tabs.map((tab) => tab.tab_id)).toContain(closed.focused_tab_id);
-      expect(await driver.send('switch', { tab_id: second })).toMatchObject({ ok: false, error: { code: 'TAB_NOT_FOUND' } });
+      expect(await driver.send('switch', { tab_id: second })).toMatchObject({
+        ok: false,
+        error: { code: 'TAB_NOT_FOUND' },
+      });
     });
 
     it('gives a cross-origin iframe its own child session', async () => {
       const tab = await driver.ok<{ tab_id: string }>('navigate', { url: server.url('/frames.html') });
       const children = await pollUntil(
         async () => {
-          const found = await driver.evaluateInChildren(tab.tab_id, "document.getElementById('marker')?.textContent + ' @ ' + location.host");
+          const found = await driver.evaluateInChildren(
+            tab.tab_id,
+            "document.getElementById('marker')?.textContent + ' @ ' + location.host",
+          );
           return found.length > 0 ? found : undefined;
         },
         { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the OOPIF never got a child session') },
@@ -156,9 +181,15 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
     });
 
     it('answers bad input with a stable error code and keeps working', async () => {
-      expect(await driver.send('navigate', { url: 42 })).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(await driver.send('navigate', { url: 42 })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS' },
+      });
       expect(await driver.send('teleport')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_ACTION' } });
-      expect(await driver.send('close', { tab_id: 'nope' })).toMatchObject({ ok: false, error: { code: 'TAB_NOT_FOUND' } });
+      expect(await driver.send('close', { tab_id: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'TAB_NOT_FOUND' },
+      });
       expect((await driver.ok<TabsResult>('tabs')).tabs.length).toBeGreaterThan(0);
     });
 
@@ -183,7 +214,10 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
         expect(after.tabs).toHaveLength(0);
         expect(after.focused_tab_id).toBeNull();
         expect(await driver.browserPageCount()).toBe(pagesBefore - 1);
-        expect(await driver.send('navigate', { url: server.url('/a.html') })).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+        expect(await driver.send('navigate', { url: server.url('/a.html') })).toMatchObject({
+          ok: false,
+          error: { code: 'NOT_ATTACHED' },
+        });
         await driver.openTab(server.url('/a.html'));
         expect((await driver.ok<TabsResult>('tabs')).tabs).toHaveLength(1);
       }

@@ -21,7 +21,9 @@ export function extensionFlags(dir = EXTENSION_DIR): string[] {
   return [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, '--silent-debugger-extension-api'];
 }
 
-export async function launchTestBrowser(options: { extension?: boolean; headless?: boolean; args?: string[] } = {}): Promise<LaunchedBrowser> {
+export async function launchTestBrowser(
+  options: { extension?: boolean; headless?: boolean; args?: string[] } = {},
+): Promise<LaunchedBrowser> {
   return new ChromiumLauncher().launch({
     headless: options.headless ?? true,
     executablePath: null,
@@ -73,7 +75,10 @@ export class BrowserClient {
 
   async serviceWorkerTarget(extensionId = EXTENSION_ID, timeoutMs = 15_000): Promise<string> {
     return pollUntil(
-      async () => (await this.targets()).find((target) => target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${extensionId}/`))?.targetId,
+      async () =>
+        (await this.targets()).find(
+          (target) => target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${extensionId}/`),
+        )?.targetId,
       { timeoutMs, intervalMs: 100, onTimeout: () => new Error('the extension service worker did not start') },
     );
   }
@@ -82,11 +87,14 @@ export class BrowserClient {
   async serviceWorker(extensionId = EXTENSION_ID): Promise<CdpSession> {
     const targetId = await this.serviceWorkerTarget(extensionId);
     const session = await this.attach(targetId);
-    await pollUntil(async () => ((await evaluate(session, "typeof globalThis.tabpilot === 'object'")) === true ? true : undefined), {
-      timeoutMs: 15_000,
-      intervalMs: 100,
-      onTimeout: () => new Error('the worker never exposed globalThis.tabpilot'),
-    });
+    await pollUntil(
+      async () => ((await evaluate(session, "typeof globalThis.tabpilot === 'object'")) === true ? true : undefined),
+      {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+        onTimeout: () => new Error('the worker never exposed globalThis.tabpilot'),
+      },
+    );
     await evaluate(session, 'globalThis.tabpilot.ready');
     return session;
   }
@@ -96,7 +104,9 @@ export class BrowserClient {
 export async function evaluate<T = unknown>(session: CdpSession, expression: string): Promise<T> {
   const response = await session.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
   if (response.exceptionDetails !== undefined) {
-    throw new Error(`evaluate failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`);
+    throw new Error(
+      `evaluate failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`,
+    );
   }
   return response.result.value as T;
 }

@@ -38,7 +38,10 @@ function centerExpression(selector: string): string {
 }
 
 async function clickWith(session: CdpSession, selector: string): Promise<void> {
-  const { result } = await session.send('Runtime.evaluate', { expression: centerExpression(selector), returnByValue: true });
+  const { result } = await session.send('Runtime.evaluate', {
+    expression: centerExpression(selector),
+    returnByValue: true,
+  });
   const { x, y } = result.value as { x: number; y: number };
   for (const type of ['mousePressed', 'mouseReleased'] as const) {
     await session.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
@@ -73,9 +76,15 @@ export class NodeDriver implements Driver {
       ...options.config,
       launch: { ...base.launch, headless: true, args: [...TEST_FLAGS] },
     };
-    const { session, server } = composeNodeSession({ config, ...(options.cdpUrl === undefined ? {} : { cdpUrl: options.cdpUrl }) });
+    const { session, server } = composeNodeSession({
+      config,
+      ...(options.cdpUrl === undefined ? {} : { cdpUrl: options.cdpUrl }),
+    });
     const events: EventMessage[] = [];
-    const client = server.connect({ id: 'e2e', kind: 'test' }, { send: (message: ServerMessage) => 'event' in message && events.push(message) });
+    const client = server.connect(
+      { id: 'e2e', kind: 'test' },
+      { send: (message: ServerMessage) => 'event' in message && events.push(message) },
+    );
     await session.start();
     return new NodeDriver(session, client, events);
   }
@@ -97,7 +106,10 @@ export class NodeDriver implements Driver {
     return result.tab_id;
   }
 
-  async evaluateInChildren(tabId: string, expression: string): Promise<Array<{ type: string; url: string; value: unknown }>> {
+  async evaluateInChildren(
+    tabId: string,
+    expression: string,
+  ): Promise<Array<{ type: string; url: string; value: unknown }>> {
     const targetId = this.session.tabIds.targetFor(tabId) ?? '';
     const out: Array<{ type: string; url: string; value: unknown }> = [];
     for (const child of this.session.cdp.childrenOf(targetId)) {
@@ -112,7 +124,9 @@ export class NodeDriver implements Driver {
   }
 
   async browserPageCount(): Promise<number> {
-    return (await this.session.cdp.root.send('Target.getTargets')).targetInfos.filter((target) => target.type === 'page').length;
+    return (await this.session.cdp.root.send('Target.getTargets')).targetInfos.filter(
+      (target) => target.type === 'page',
+    ).length;
   }
 
   async clickInTab(tabId: string, selector: string): Promise<void> {
@@ -182,13 +196,20 @@ export class ExtensionDriver implements Driver {
         const listing = await this.ok<{ tabs: Array<{ tab_id: string; url: string }> }>('tabs', { all: true });
         return listing.tabs.some((tab) => targetId.toLowerCase().endsWith(tab.tab_id.toLowerCase())) ? true : undefined;
       },
-      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`tab ${targetId} never appeared in tabs {all: true}`) },
+      {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        onTimeout: () => new Error(`tab ${targetId} never appeared in tabs {all: true}`),
+      },
     );
     const attached = await this.ok<{ tab_id: string }>('attach', { tab_id: tabId });
     return attached.tab_id;
   }
 
-  async evaluateInChildren(tabId: string, expression: string): Promise<Array<{ type: string; url: string; value: unknown }>> {
+  async evaluateInChildren(
+    tabId: string,
+    expression: string,
+  ): Promise<Array<{ type: string; url: string; value: unknown }>> {
     return this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
       const targetId = session.tabIds.targetFor(${JSON.stringify(tabId)});
@@ -215,7 +236,9 @@ export class ExtensionDriver implements Driver {
   }
 
   async browserPageCount(): Promise<number> {
-    return (await this.client.pageTargets()).filter((target) => !target.url.startsWith(`chrome-extension://${EXTENSION_ID}/`)).length;
+    return (await this.client.pageTargets()).filter(
+      (target) => !target.url.startsWith(`chrome-extension://${EXTENSION_ID}/`),
+    ).length;
   }
 
   /**
@@ -223,7 +246,7 @@ export class ExtensionDriver implements Driver {
    * with the side panel page (a port connection), re-attaches and reinstalls the test client.
    */
   async restartWorker(): Promise<void> {
-    await this.inWorker("globalThis.__e2eOldWorker = true");
+    await this.inWorker('globalThis.__e2eOldWorker = true');
     await this.client.root.send('Target.closeTarget', { targetId: this.#worker.targetId });
     // Wake a new worker the way the panel does: an extension page connecting a port.
     const panel = await this.client.createTab(PANEL_URL);

@@ -71,7 +71,12 @@ export class FixtureServer {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-    const record: RequestRecord = { path: url.pathname, host: req.headers.host ?? '', startedAt: Date.now(), finishedAt: undefined };
+    const record: RequestRecord = {
+      path: url.pathname,
+      host: req.headers.host ?? '',
+      startedAt: Date.now(),
+      finishedAt: undefined,
+    };
     this.requests.push(record);
     res.on('finish', () => {
       record.finishedAt = Date.now();
@@ -90,7 +95,9 @@ export class FixtureServer {
       res.end();
     });
     for (const name of ['a', 'b', 'c']) {
-      this.route(`/${name}.html`, (_req, res) => html(res, page(`Page ${name.toUpperCase()}`, `<h1>Page ${name.toUpperCase()}</h1>`)));
+      this.route(`/${name}.html`, (_req, res) =>
+        html(res, page(`Page ${name.toUpperCase()}`, `<h1>Page ${name.toUpperCase()}</h1>`)),
+      );
     }
     // An image that takes `ms` to arrive: holds the load event, not DOMContentLoaded.
     this.route('/slow-image', (_req, res, url) => {
@@ -114,7 +121,14 @@ export class FixtureServer {
     // Loads fast, then fetches /late after `delay` ms: network idle comes well after load.
     this.route('/late-fetch.html', (_req, res, url) => {
       const delay = url.searchParams.get('delay') ?? '1000';
-      html(res, page('Late fetch', '<h1>Late fetch</h1>', `<script>addEventListener('load', () => setTimeout(() => fetch('/late').then((r) => r.text()), ${delay}));</script>`));
+      html(
+        res,
+        page(
+          'Late fetch',
+          '<h1>Late fetch</h1>',
+          `<script>addEventListener('load', () => setTimeout(() => fetch('/late').then((r) => r.text()), ${delay}));</script>`,
+        ),
+      );
     });
     this.route('/late', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
@@ -122,12 +136,22 @@ export class FixtureServer {
     });
     this.route('/opener.html', (_req, res, url) => {
       const target = url.searchParams.get('target') ?? '/popup.html';
-      html(res, page('Opener', '<h1>Opener</h1>', `<script>addEventListener('load', () => window.open(${JSON.stringify(target)}, '_blank'));</script>`));
+      html(
+        res,
+        page(
+          'Opener',
+          '<h1>Opener</h1>',
+          `<script>addEventListener('load', () => window.open(${JSON.stringify(target)}, '_blank'));</script>`,
+        ),
+      );
     });
     this.route('/blank-link.html', (_req, res) => {
       html(
         res,
-        page('Blank link', '<a id="out" href="/c.html" target="_blank" style="display:block;width:200px;height:50px">out</a>'),
+        page(
+          'Blank link',
+          '<a id="out" href="/c.html" target="_blank" style="display:block;width:200px;height:50px">out</a>',
+        ),
       );
     });
     this.route('/popup.html', (_req, res) => html(res, page('Popup', '<h1>Popup</h1>')));
