@@ -1,9 +1,13 @@
-// Bundles the Node entries (CLI; later the native host) into dist/node with esbuild.
+// Bundles the Node entries (CLI, npm start; later the native host) and the benchmark into dist/ with esbuild.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { cli: 'src/entries/node/cli.ts' },
-  outdir: 'dist/node',
+  entryPoints: {
+    'node/cli': 'src/entries/node/cli.ts',
+    'node/start': 'src/entries/node/start-extension.ts',
+    'bench/run': 'bench/run.ts',
+  },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import { withTimeout } from '../shared/time';
 import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from './define-event';
 import { validationError } from './define-event';
 import { EventCancelledError, EventDepthError, EventHandlerTimeoutError, EventNoResultError } from './errors';
@@ -13,6 +12,7 @@ import {
   type HandlerResultView,
   type HandlerRun,
 } from './event-record';
+import { DeadlineTimer } from './deadline-timer';
 import { EventHistory, type FindOptions } from './history';
 
 export type Handler<D extends AnyEventDefinition> = (
@@ -88,6 +88,7 @@ export class EventBus {
   readonly #observers = new Set<BusObserver>();
   readonly #history: EventHistory;
   #timeouts: Readonly<Record<string, number>>;
+  readonly #deadlines = new DeadlineTimer();
   #queue: EventRecord[] = [];
   #queueHead = 0;
   #draining = false;
@@ -219,11 +220,11 @@ export class EventBus {
   }
 
   /** Called by EventHandle: waits for the record, processing it inline when a running parent awaits it. */
-  async awaitRecord(record: EventRecord, awaitingRun: HandlerRun | undefined): Promise<void> {
+  awaitRecord(record: EventRecord, awaitingRun: HandlerRun | undefined): Promise<void> {
     if (record.status === 'queued' && awaitingRun?.running === true) {
-      await this.#processInline(record);
+      return this.#processInline(record).then(() => record.whenComplete());
     }
-    await record.completion.promise;
+    return record.whenComplete();
   }
 
   #scheduleDrain(): void {
@@ -243,7 +244,11 @@ export class EventBus {
         if (record === undefined) {
           break;
         }
-        await this.#process(record);
+        // Synchronous handlers finish without a promise; only wait when one is pending.
+        const pending = this.#process(record);
+        if (pending !== undefined) {
+          await pending;
+        }
       }
     } finally {
       this.#draining = false;
@@ -298,21 +303,42 @@ export class EventBus {
     }
   }
 
-  async #process(record: EventRecord): Promise<void> {
+  /** Runs every handler of one event in order; returns a promise only if a handler is still running. */
+  #process(record: EventRecord): Promise<void> | undefined {
     record.status = 'started';
     record.startedAt = Date.now();
     this.#notify('started', record);
-    const handlers = this.#handlers.get(record.event.type);
-    if (handlers !== undefined) {
-      for (const handler of handlers) {
-        await this.#runHandler(record, handler);
+    const handlers = this.#handlers.get(record.event.type) ?? [];
+    for (let index = 0; index < handlers.length; index++) {
+      const pending = this.#runHandler(record, handlers[index] as RegisteredHandler);
+      if (pending !== undefined) {
+        return this.#finishProcess(record, handlers, index + 1, pending);
       }
     }
+    this.#handlersDone(record);
+    return undefined;
+  }
+
+  async #finishProcess(
+    record: EventRecord,
+    handlers: readonly RegisteredHandler[],
+    from: number,
+    pending: Promise<void>,
+  ): Promise<void> {
+    await pending;
+    for (let index = from; index < handlers.length; index++) {
+      await this.#runHandler(record, handlers[index] as RegisteredHandler);
+    }
+    this.#handlersDone(record);
+  }
+
+  #handlersDone(record: EventRecord): void {
     record.handlersDone = true;
     this.#maybeComplete(record);
   }
 
-  async #runHandler(record: EventRecord, handler: RegisteredHandler): Promise<void> {
+  /** Calls one handler; a synchronous handler is settled at once, an async one under its deadline. */
+  #runHandler(record: EventRecord, handler: RegisteredHandler): Promise<void> | undefined {
     const run: HandlerRun = {
       name: handler.name,
       status: 'started',
@@ -326,47 +352,60 @@ export class EventBus {
     };
     record.runs.push(run);
     const context = new Context(this, record, run, handler.name);
+    let output: unknown;
     try {
-      let output: unknown =
+      output =
         this.#middleware.length === 0
           ? handler.fn(record.event, context)
           : this.#invokeWithMiddleware(record, handler, context);
-      if (isPromiseLike(output)) {
-        output = await withTimeout(
-          Promise.resolve(output),
-          record.timeoutMs,
-          () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
-        );
-      }
-      run.result = this.#validateResult(record, handler.name, output);
-      run.status = 'completed';
     } catch (error) {
+      this.#settleRun(record, run, context, undefined, error);
+      return undefined;
+    }
+    if (!isPromiseLike(output)) {
+      this.#settleRun(record, run, context, output, undefined);
+      return undefined;
+    }
+    return this.#deadlines
+      .race(
+        Promise.resolve(output),
+        record.timeoutMs,
+        () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
+      )
+      .then(
+        (value) => this.#settleRun(record, run, context, value, undefined),
+        (error: unknown) => this.#settleRun(record, run, context, undefined, error ?? new Error('handler rejected')),
+      );
+  }
+
+  #settleRun(record: EventRecord, run: HandlerRun, context: Context, output: unknown, error: unknown): void {
+    if (error === undefined) {
+      try {
+        run.result = this.#validateResult(record, run.name, output);
+        run.status = 'completed';
+      } catch (validation) {
+        error = validation;
+      }
+    }
+    if (error !== undefined) {
       run.status = 'error';
       run.error = error;
       if (error instanceof EventHandlerTimeoutError) {
         context.abort(error);
-        this.#cancelQueuedDescendants(run, `parent handler ${handler.name} timed out`);
+        this.#cancelQueuedDescendants(run, `parent handler ${run.name} timed out`);
       }
       this.#log.debug('handler failed', {
         event: record.event.type,
-        handler: handler.name,
+        handler: run.name,
         error: error instanceof Error ? error.message : String(error),
       });
-    } finally {
-      run.running = false;
-      run.completedAt = Date.now();
     }
+    run.running = false;
+    run.completedAt = Date.now();
   }
 
   #invokeWithMiddleware(record: EventRecord, handler: RegisteredHandler, context: Context): Promise<unknown> {
-    const invocation: HandlerInvocation = {
-      event: record.event,
-      definition: record.definition,
-      handlerName: handler.name,
-      get signal() {
-        return context.signal;
-      },
-    };
+    const invocation = new Invocation(record, handler.name, context);
     const chain = this.#middleware;
     const call = (index: number): Promise<unknown> => {
       const middleware = chain[index];
@@ -426,9 +465,7 @@ export class EventBus {
     if (record.status === 'completed' || !record.handlersDone || record.pendingChildren > 0) {
       return;
     }
-    record.status = 'completed';
-    record.completedAt = Date.now();
-    record.completion.resolve();
+    record.markCompleted(Date.now());
     this.#notify('completed', record);
     const parent = record.parent;
     if (parent !== undefined) {
@@ -461,6 +498,24 @@ export class EventBus {
     parentRun: HandlerRun,
   ): EventHandle<D> {
     return this.#emit(definition, payload, parent, parentRun, undefined);
+  }
+}
+
+class Invocation implements HandlerInvocation {
+  readonly event: BusEvent;
+  readonly definition: AnyEventDefinition;
+  readonly handlerName: string;
+  readonly #context: Context;
+
+  constructor(record: EventRecord, handlerName: string, context: Context) {
+    this.event = record.event;
+    this.definition = record.definition;
+    this.handlerName = handlerName;
+    this.#context = context;
+  }
+
+  get signal(): AbortSignal {
+    return this.#context.signal;
   }
 }
 

@@ -1,4 +1,3 @@
-import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorCodeOf, errorMessageOf } from '../shared/errors';
 import type { AnyEventDefinition, BusEvent } from './define-event';
 
@@ -26,7 +25,6 @@ export class EventRecord {
   readonly depth: number;
   readonly timeoutMs: number;
   readonly runs: HandlerRun[] = [];
-  readonly completion: Deferred<void> = createDeferred<void>();
   status: EventStatus = 'queued';
   startedAt: number | undefined;
   completedAt: number | undefined;
@@ -50,8 +48,28 @@ export class EventRecord {
     this.source = source ?? parent?.source;
   }
 
+  #completion: Promise<void> | undefined;
+  #resolveCompletion: (() => void) | undefined;
+
   get failed(): boolean {
     return this.runs.some((run) => run.status === 'error');
+  }
+
+  /** Resolves when the event is complete. Made on first use: most notifications are never awaited. */
+  whenComplete(): Promise<void> {
+    if (this.status === 'completed') {
+      return Promise.resolve();
+    }
+    this.#completion ??= new Promise<void>((resolve) => {
+      this.#resolveCompletion = resolve;
+    });
+    return this.#completion;
+  }
+
+  markCompleted(now: number): void {
+    this.status = 'completed';
+    this.completedAt = now;
+    this.#resolveCompletion?.();
   }
 }
 

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import { CdpConnection } from '../../../src/cdp/connection';
 import { CdpSession } from '../../../src/cdp/session';
@@ -8,7 +8,20 @@ import { WebSocketTransport } from '../../../src/platform/node/ws-transport';
 import { pollUntil } from '../../../src/shared/time';
 
 export const EXTENSION_ID = 'dakiagajobemlckhchkemohalbompofb';
-export const EXTENSION_DIR = resolve(import.meta.dirname, '../../../dist/extension');
+/** The repository root, found from here whether this runs from source (tests) or bundled (bench). */
+function repositoryRoot(): string {
+  let dir = import.meta.dirname;
+  while (dir !== dirname(dir)) {
+    const manifest = resolve(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tabpilot') {
+      return dir;
+    }
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the tabpilot repository root');
+}
+
+export const EXTENSION_DIR = resolve(repositoryRoot(), 'dist/extension');
 export const PANEL_URL = `chrome-extension://${EXTENSION_ID}/src/entries/extension/sidepanel.html`;
 
 /** Every test browser isolates sites so the fixture's two hosts give out-of-process iframes. */

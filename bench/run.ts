@@ -1,0 +1,37 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { benchBus } from './bus.bench';
+import { benchRoundTrips } from './cdp-rtt.bench';
+import { PageServer } from './page-server';
+
+/**
+ * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
+ * are printed and written to bench/out/results.json.
+ */
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+  process.stdout.write('Event bus (one handler, middleware and timeout timer on)\n');
+  const bus = await benchBus();
+  console.table(bus);
+  results['bus'] = bus;
+
+  const pages = new PageServer();
+  await pages.start();
+  try {
+    process.stdout.write('CDP round trip: Runtime.evaluate("1") on the form page, 200 calls interleaved\n');
+    const rtt = await benchRoundTrips(pages);
+    console.table(rtt);
+    results['cdp_round_trip'] = rtt;
+  } finally {
+    await pages.stop();
+  }
+  const out = resolve(process.cwd(), 'bench/out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(resolve(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`written to ${resolve(out, 'results.json')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) {
+    return Number.NaN;
+  }
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export function round(value: number, digits = 3): number {
+  return Number(value.toFixed(digits));
+}

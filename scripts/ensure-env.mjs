@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Makes a fresh clone ready to build and test: the npm packages (npm ci when node_modules is missing or
+// older than the lock file) and a Chromium (apt-get when run as root on Debian/Ubuntu, else the exact
+// command is printed). No dependencies: this runs before they exist.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = process.argv.includes('--quiet');
+const say = (line) => quiet || process.stderr.write(`[setup] ${line}\n`);
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 3)) {
+  process.stderr.write(`tabpilot needs Node.js 20.3 or newer (this is ${process.versions.node}).\n`);
+  process.exit(1);
+}
+
+const lock = join(root, 'package-lock.json');
+const installed = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+  say('installing npm packages (npm ci)');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.exit(result.status ?? 1);
+  }
+}
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const configured = process.env.TABPILOT_CHROME || process.env.CHROME_PATH;
+const chromium = configured && executable(configured) ? configured : CANDIDATES.find(executable);
+if (chromium === undefined && process.platform === 'linux') {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && executable('/usr/bin/apt-get')) {
+    say('installing Chromium (apt-get install chromium)');
+    execFileSync('apt-get', ['update'], { stdio: quiet ? 'ignore' : 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: quiet ? 'ignore' : 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } else {
+    process.stderr.write(
+      'tabpilot needs Chromium. Install it with:\n\n    sudo apt-get update && sudo apt-get install -y chromium\n\n' +
+        'or point TABPILOT_CHROME at a Chrome or Chromium binary.\n',
+    );
+    process.exit(1);
+  }
+} else if (chromium === undefined && process.platform !== 'linux' && !configured) {
+  say('no Chromium in the usual Linux places; set TABPILOT_CHROME if the launcher does not find Chrome');
+}
+say('ready');
