@@ -3,7 +3,7 @@ import { CdpConnection } from '../cdp/connection';
 import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
 import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
 import type { CdpTransport } from '../cdp/transport';
-import { TabpilotError } from '../shared/errors';
+import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { circuitBreaker } from './circuit-breaker';
@@ -210,7 +210,7 @@ export class BrowserSession implements BrowserSessionView {
   reportError(errorType: string, error: unknown, details: Record<string, unknown> = {}): void {
     this.bus.emit(
       BrowserErrorEvent,
-      { error_type: errorType, message: error instanceof Error ? error.message : String(error), details },
+      { error_type: errorType, message: errorMessageOf(error), details },
       { source: 'session' },
     );
   }

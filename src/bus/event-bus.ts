@@ -1,50 +1,19 @@
+import { errorMessageOf } from '../shared/errors';
 import type { z } from 'zod';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from './define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
 import { validationError } from './define-event';
-import { EventCancelledError, EventDepthError, EventHandlerTimeoutError, EventNoResultError } from './errors';
-import {
-  EventRecord,
-  viewOfRecord,
-  viewOfRun,
-  type EventRecordView,
-  type HandlerResultView,
-  type HandlerRun,
-} from './event-record';
 import { DeadlineTimer } from './deadline-timer';
+import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
+import { EventHandle, type RecordWaiter } from './event-handle';
+import { EventRecord, viewOfRecord, type EventRecordView, type HandlerRun } from './event-record';
+import { Context, Invocation, type ChildEmitter } from './handler-context';
 import { EventHistory, type FindOptions } from './history';
+import type { BusChange, BusMiddleware, BusObserver, Handler } from './types';
 
-export type Handler<D extends AnyEventDefinition> = (
-  event: BusEvent<D>,
-  ctx: HandlerContext,
-) => ResultOf<D> | undefined | void | Promise<ResultOf<D> | undefined | void>;
-
-/** What a handler may do besides its own work: emit children (lineage stamped) and watch its deadline. */
-export interface HandlerContext {
-  readonly handlerName: string;
-  readonly event: BusEvent;
-  /** Aborts when the handler's timeout expires, so long CDP work can stop early. */
-  readonly signal: AbortSignal;
-  /**
-   * Emits a child event whose parent is the current event. Awaiting the returned handle while this
-   * handler is still running processes the child at once (queue jump), so nested awaits never deadlock.
-   */
-  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>): EventHandle<D>;
-}
-
-export interface HandlerInvocation {
-  readonly event: BusEvent;
-  readonly definition: AnyEventDefinition;
-  readonly handlerName: string;
-  readonly signal: AbortSignal;
-}
-
-/** Cross-cutting behaviour around every handler call (circuit breaker, timing logs). */
-export type BusMiddleware = (invocation: HandlerInvocation, next: () => Promise<unknown>) => Promise<unknown>;
-
-export type BusChange = { phase: 'emitted' | 'started' | 'completed'; record: EventRecord };
-export type BusObserver = (change: BusChange) => void;
+export type { BusChange, BusMiddleware, BusObserver, Handler, HandlerContext, HandlerInvocation } from './types';
+export { EventHandle } from './event-handle';
 
 export interface EventBusOptions {
   name?: string;
@@ -78,7 +47,7 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  * every child they emitted have completed, and errors are never lost. Buses share nothing, so two
  * sessions never block each other.
  */
-export class EventBus {
+export class EventBus implements RecordWaiter, ChildEmitter {
   readonly name: string;
   readonly #validate: boolean;
   readonly #maxDepth: number;
@@ -397,7 +366,7 @@ export class EventBus {
       this.#log.debug('handler failed', {
         event: record.event.type,
         handler: run.name,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessageOf(error),
       });
     }
     run.running = false;
@@ -485,7 +454,7 @@ export class EventBus {
       try {
         observer({ phase, record });
       } catch (error) {
-        this.#log.warn('bus observer failed', { error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn('bus observer failed', { error: errorMessageOf(error) });
       }
     }
   }
@@ -498,24 +467,6 @@ export class EventBus {
     parentRun: HandlerRun,
   ): EventHandle<D> {
     return this.#emit(definition, payload, parent, parentRun, undefined);
-  }
-}
-
-class Invocation implements HandlerInvocation {
-  readonly event: BusEvent;
-  readonly definition: AnyEventDefinition;
-  readonly handlerName: string;
-  readonly #context: Context;
-
-  constructor(record: EventRecord, handlerName: string, context: Context) {
-    this.event = record.event;
-    this.definition = record.definition;
-    this.handlerName = handlerName;
-    this.#context = context;
-  }
-
-  get signal(): AbortSignal {
-    return this.#context.signal;
   }
 }
 
@@ -532,102 +483,4 @@ function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
     }
   }
   return undefined;
-}
-
-class Context implements HandlerContext {
-  readonly handlerName: string;
-  readonly #bus: EventBus;
-  readonly #record: EventRecord;
-  readonly #run: HandlerRun;
-
-  constructor(bus: EventBus, record: EventRecord, run: HandlerRun, handlerName: string) {
-    this.#bus = bus;
-    this.#record = record;
-    this.#run = run;
-    this.handlerName = handlerName;
-  }
-
-  get event(): BusEvent {
-    return this.#record.event;
-  }
-
-  get signal(): AbortSignal {
-    // Created on first use: most handlers never look at it, and an AbortController per run is not free.
-    this.#run.abort ??= new AbortController();
-    return this.#run.abort.signal;
-  }
-
-  abort(reason: Error): void {
-    this.#run.abort ??= new AbortController();
-    this.#run.abort.abort(reason);
-  }
-
-  emit<D extends AnyEventDefinition>(definition: D, payload: PayloadInputOf<D>): EventHandle<D> {
-    return this.#bus.emitChild(definition, payload, this.#record, this.#run);
-  }
-}
-
-/**
- * The awaitable result of `emit`. `await handle` (or `result()`) resolves to the first validated result
- * and rejects with the first handler error: a failed event never looks like a success.
- */
-export class EventHandle<D extends AnyEventDefinition> implements PromiseLike<ResultOf<D> | undefined> {
-  readonly #bus: EventBus;
-  readonly #record: EventRecord;
-  readonly #awaitingRun: HandlerRun | undefined;
-
-  constructor(bus: EventBus, record: EventRecord, awaitingRun: HandlerRun | undefined) {
-    this.#bus = bus;
-    this.#record = record;
-    this.#awaitingRun = awaitingRun;
-  }
-
-  get event(): BusEvent<D> {
-    return this.#record.event as BusEvent<D>;
-  }
-
-  get id(): string {
-    return this.#record.event.meta.id;
-  }
-
-  get status(): EventRecord['status'] {
-    return this.#record.status;
-  }
-
-  /** Waits for completion (children included) without throwing. */
-  async done(): Promise<EventRecordView> {
-    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
-    return viewOfRecord(this.#record);
-  }
-
-  async result(): Promise<ResultOf<D> | undefined> {
-    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
-    const runs = this.#record.runs;
-    for (const run of runs) {
-      if (run.status === 'error') {
-        throw run.error;
-      }
-    }
-    for (const run of runs) {
-      if (run.result !== undefined) {
-        return run.result as ResultOf<D>;
-      }
-    }
-    if (!this.#record.definition.resultOptional) {
-      throw new EventNoResultError(this.#record.event.type, runs.length);
-    }
-    return undefined;
-  }
-
-  async results(): Promise<HandlerResultView[]> {
-    await this.#bus.awaitRecord(this.#record, this.#awaitingRun);
-    return this.#record.runs.map(viewOfRun);
-  }
-
-  then<A = ResultOf<D> | undefined, B = never>(
-    onFulfilled?: ((value: ResultOf<D> | undefined) => A | PromiseLike<A>) | null,
-    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
-  ): Promise<A | B> {
-    return this.result().then(onFulfilled, onRejected);
-  }
 }

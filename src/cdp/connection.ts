@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { abortReason } from '../shared/time';
@@ -217,7 +218,7 @@ export class CdpConnection {
     } catch (error) {
       this.#log.warn('CDP event listener threw', {
         method: event.method,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessageOf(error),
       });
     }
   }

@@ -1,3 +1,4 @@
+import type { CdpEventMessage, Protocol } from '../protocol/cdp';
 import { TabpilotError } from '../shared/errors';
 import { abortReason } from '../shared/time';
 
@@ -88,5 +89,23 @@ export class LifecycleBuffer {
 
   names(): string[] {
     return this.#entries.map((entry) => entry.name);
+  }
+}
+
+/**
+ * Feeds one event of a page's session into its buffer: main-frame lifecycle events (the main frame of a
+ * page target has the target's id) and main-frame commits.
+ */
+export function trackLifecycle(buffer: LifecycleBuffer, event: CdpEventMessage, targetId: string): void {
+  if (event.method === 'Page.lifecycleEvent') {
+    const params = event.params as Protocol.Page.LifecycleEventEvent;
+    if (params.frameId === targetId) {
+      buffer.push({ name: params.name, loaderId: params.loaderId, receivedAt: performance.now() });
+    }
+  } else if (event.method === 'Page.frameNavigated') {
+    const { frame } = event.params as Protocol.Page.FrameNavigatedEvent;
+    if (frame.parentId === undefined) {
+      buffer.setMainFrame(frame.loaderId, frame.url);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { TabpilotError } from '../shared/errors';
+import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { sleep, withTimeout } from '../shared/time';
@@ -101,7 +101,7 @@ export class ReconnectController {
         lastError = error;
         this.#log.warn('reconnect attempt failed', {
           attempt,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessageOf(error),
         });
       }
       if (attempt < maxAttempts && !abort.signal.aborted) {

@@ -1,3 +1,5 @@
+import { errorMessageOf } from './errors';
+
 /**
  * A namespaced logger whose sink is chosen by the entry: the Node CLI writes to stderr (stdout carries
  * the protocol), the service worker to its console. Core code logs only through this.
@@ -80,7 +82,7 @@ export async function bestEffort<T>(promise: Promise<T>, log: Logger, reason: st
   try {
     return await promise;
   } catch (error) {
-    log.debug(`best-effort step failed: ${reason}`, { error: error instanceof Error ? error.message : String(error) });
+    log.debug(`best-effort step failed: ${reason}`, { error: errorMessageOf(error) });
     return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../../shared/errors';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ChromiumLauncher, shouldRunHeadless } from '../../platform/node/chromium-launcher';
@@ -45,6 +46,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`tabpilot start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`tabpilot start failed: ${errorMessageOf(error)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import type { BrowserHost, HostTab, TabControl } from '../../browser/host';
-import { TabpilotError } from '../../shared/errors';
+import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
 import type { TabRouter } from './tab-router';
 
@@ -38,7 +38,7 @@ export function createChromeHost(chrome: ChromeApi, router: TabRouter): BrowserH
       try {
         return await router.attachTab(tabId);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessageOf(error);
         throw new TabpilotError(
           /cannot be controlled|chrome:\/\//i.test(message) ? 'UNSUPPORTED' : 'TAB_NOT_FOUND',
           message,

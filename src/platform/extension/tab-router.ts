@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../../shared/errors';
 import type { CdpErrorPayload, CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
@@ -509,7 +510,7 @@ function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessageOf(error);
 }
 
 /** chrome.debugger rejects with an Error whose message is the CDP error as JSON (platform facts §2). */

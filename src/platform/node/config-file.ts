@@ -1,3 +1,4 @@
+import { errorMessageOf } from '../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { ConfigError, parseConfig, type TabpilotConfig } from '../../browser/config';
 import { EVENT_NAMES } from '../../browser/events/index';
@@ -12,12 +13,12 @@ export function readConfigFile(path: string | undefined): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError('', `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError('', `cannot read ${path}: ${errorMessageOf(error)}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ConfigError('', `${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError('', `${path} is not valid JSON: ${errorMessageOf(error)}`);
   }
 }
 

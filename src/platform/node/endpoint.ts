@@ -1,4 +1,4 @@
-import { TabpilotError } from '../../shared/errors';
+import { TabpilotError, errorMessageOf } from '../../shared/errors';
 
 /**
  * A CDP endpoint as the user gives it: a ws:// URL is used as is; an http(s) URL (like
@@ -16,11 +16,7 @@ export async function resolveCdpUrl(url: string, timeoutMs = 10_000): Promise<st
   try {
     response = await fetch(versionUrl, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new TabpilotError(
-      'DISCONNECTED',
-      `Cannot reach ${versionUrl}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new TabpilotError('DISCONNECTED', `Cannot reach ${versionUrl}: ${errorMessageOf(error)}`, { cause: error });
   }
   if (!response.ok) {
     throw new TabpilotError('DISCONNECTED', `${versionUrl} answered HTTP ${response.status}`);
