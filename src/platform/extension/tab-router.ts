@@ -1,18 +1,11 @@
+import type { CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
-import type { CdpErrorPayload, CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
 import type { ChromeApi, ChromeTab, DetachReason } from './chrome-api';
+import { assertAttachable, RouterError, SERVER_ERROR, toRouterError } from './router-errors';
 
-/** An error the router answers a command with, in CDP's own shape. */
-export class RouterError extends Error {
-  readonly payload: CdpErrorPayload;
-  constructor(code: number, message: string) {
-    super(message);
-    this.name = 'RouterError';
-    this.payload = { code, message };
-  }
-}
+export { RouterError, toRouterError } from './router-errors';
 
 interface ControlledTab {
   readonly tabId: number;
@@ -39,7 +32,6 @@ export interface TabRouterHooks {
 const PROTOCOL_VERSION = '1.3';
 const REVERIFY_DELAY_MS = 300;
 const NOT_FOUND = -32601;
-const SERVER_ERROR = -32000;
 
 /**
  * The browser-level CDP facade over chrome.debugger (DESIGN §4), pure logic over ChromeApi. It controls
@@ -158,7 +150,7 @@ export class TabRouter {
     try {
       await this.#chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
     } catch (error) {
-      const message = errorText(error);
+      const message = errorMessageOf(error);
       // Ours from before a worker restart (the debugger outlives the worker): adopt it.
       if (!/already attached/i.test(message) || !(await this.#answers(tabId))) {
         throw new RouterError(SERVER_ERROR, `Cannot attach to tab ${tabId}: ${message}`);
@@ -180,7 +172,7 @@ export class TabRouter {
     try {
       await this.#chrome.debugger.detach({ tabId });
     } catch (error) {
-      this.#log.debug('detach failed (already detached?)', { tabId, error: errorText(error) });
+      this.#log.debug('detach failed (already detached?)', { tabId, error: errorMessageOf(error) });
     }
   }
 
@@ -418,7 +410,7 @@ export class TabRouter {
       this.#emitDetached(oldTab);
       this.#log.info('re-attached tab after target_closed', { tabId });
     } catch (error) {
-      this.#dropTab(tabId, `target_closed (${errorText(error)})`);
+      this.#dropTab(tabId, `target_closed (${errorMessageOf(error)})`);
     }
   }
 
@@ -450,7 +442,7 @@ export class TabRouter {
     // A popup or target=_blank tab of a controlled tab is ours too (DESIGN §4).
     const tabId = created.id;
     this.attachTab(tabId).catch((error: unknown) =>
-      this.#log.warn('could not attach an opened tab', { tabId, error: errorText(error) }),
+      this.#log.warn('could not attach an opened tab', { tabId, error: errorMessageOf(error) }),
     );
   }
 
@@ -491,41 +483,4 @@ export class TabRouter {
   #emit(message: CdpIncoming): void {
     this.#sink?.(message);
   }
-}
-
-/** chrome:// pages, the web store and other extensions' pages cannot be debugged: say so plainly. */
-function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
-  const url = tab.url ?? tab.pendingUrl ?? '';
-  const blocked =
-    /^(chrome|edge|brave|devtools|view-source|chrome-untrusted):/i.test(url) ||
-    /^https:\/\/chrome(webstore)?\.google\.com\/webstore/i.test(url) ||
-    /^https:\/\/chromewebstore\.google\.com/i.test(url) ||
-    (url.startsWith('chrome-extension://') && !url.startsWith(ownOrigin));
-  if (blocked) {
-    throw new RouterError(
-      SERVER_ERROR,
-      `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`,
-    );
-  }
-}
-
-function errorText(error: unknown): string {
-  return errorMessageOf(error);
-}
-
-/** chrome.debugger rejects with an Error whose message is the CDP error as JSON (platform facts §2). */
-export function toRouterError(error: unknown): RouterError {
-  if (error instanceof RouterError) {
-    return error;
-  }
-  const text = errorText(error);
-  try {
-    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof parsed.code === 'number' && typeof parsed.message === 'string') {
-      return new RouterError(parsed.code, parsed.message);
-    }
-  } catch {
-    // Not JSON: a plain chrome.debugger message such as "Debugger is not attached to the tab".
-  }
-  return new RouterError(/not attached|No tab with/i.test(text) ? -32001 : SERVER_ERROR, text);
 }
