@@ -59,7 +59,17 @@ const PLATFORM_GLOBALS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', 'bench/pages/**', '.scratch/**', 'src/shared/platform-globals.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/out/**',
+      'bench/pages/**',
+      '.scratch/**',
+      'src/shared/platform-globals.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
