@@ -136,7 +136,8 @@ export class ChromiumLauncher implements BrowserLauncher {
     });
     const removeProfile = (): void => {
       if (temporaryProfile !== undefined) {
-        rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 3 });
+        // Helpers may still be flushing into the profile for a moment after the group is gone.
+        rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       }
     };
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -214,17 +215,45 @@ function readDevToolsUrl(child: ChildProcess): Promise<string> {
 }
 
 async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
+  if (child.exitCode === null && child.signalCode === null) {
+    signalGroup(child, 'SIGTERM');
+    const graceful = await Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS)),
+    ]);
+    if (!graceful) {
+      signalGroup(child, 'SIGKILL');
+      await exited;
+    }
+  }
+  await reapGroup(child);
+}
+
+/**
+ * The browser's helpers (the network service, renderers) outlive the main process by a second or so
+ * and keep writing into the profile: wait for the whole group, then force what is left.
+ */
+async function reapGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || process.platform === 'win32') {
     return;
   }
-  signalGroup(child, 'SIGTERM');
-  const graceful = await Promise.race([
-    exited.then(() => true),
-    new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS)),
-  ]);
-  if (!graceful) {
-    signalGroup(child, 'SIGKILL');
-    await exited;
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (groupAlive(child.pid)) {
+    if (Date.now() > deadline) {
+      signalGroup(child, 'SIGKILL');
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    // ESRCH: no process is left in the group.
+    return false;
   }
 }
 
