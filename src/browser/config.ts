@@ -57,6 +57,16 @@ export const TabpilotConfig = z.strictObject({
     args: [],
   }),
   viewport: Viewport.nullable().default(null).describe('Emulated viewport for new tabs; null keeps the window size'),
+  allow_evaluate: z
+    .boolean()
+    .default(false)
+    .describe('Offer the evaluate action (runs JavaScript in the page); off unless you trust every client'),
+  sensitive_data: z
+    .record(z.string().min(1), z.record(z.string().min(1), z.string()))
+    .default({})
+    .describe(
+      'Secrets by domain pattern: {"*.example.com": {"password": "..."}}. Actions write <secret>password</secret> and the value is filled in only on matching pages; values never appear in logs, history or results.',
+    ),
   native_clients_see_all_tabs: z
     .boolean()
     .default(false)
