@@ -38,6 +38,20 @@ const Launch = z
   })
   .describe('How tabpilot launch starts Chromium (Node only)');
 
+const State = z
+  .strictObject({
+    viewport_expansion: z
+      .number()
+      .int()
+      .min(-1)
+      .default(1000)
+      .describe('CSS px beyond the viewport shown in a state; -1 for the whole page'),
+    max_chars: z.number().int().min(0).default(40_000).describe('Character budget of the state text; 0 for none'),
+    screenshot_format: z.enum(['png', 'jpeg', 'webp']).default('jpeg'),
+    screenshot_quality: z.number().int().min(1).max(100).default(70),
+  })
+  .describe('How the page is shown to the model');
+
 const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 
 export const TabpilotConfig = z.strictObject({
@@ -57,6 +71,17 @@ export const TabpilotConfig = z.strictObject({
     args: [],
   }),
   viewport: Viewport.nullable().default(null).describe('Emulated viewport for new tabs; null keeps the window size'),
+  state: State.default({
+    viewport_expansion: 1000,
+    max_chars: 40_000,
+    screenshot_format: 'jpeg',
+    screenshot_quality: 70,
+  }),
+  output_dir: z
+    .string()
+    .min(1)
+    .default('.')
+    .describe('Node: where screenshots and PDFs are saved when a file name is not an absolute path'),
   allow_evaluate: z
     .boolean()
     .default(false)

@@ -1,3 +1,5 @@
+import { TabpilotError } from '../shared/errors';
+
 /**
  * BrowserHost: what CDP cannot do the same way everywhere (DESIGN §4). Each platform implements it
  * (platform/node, platform/extension); watchdogs and handlers see only this port.
@@ -28,6 +30,31 @@ export interface TabControl {
   release(targetId: string): Promise<void>;
 }
 
+/** Saving a file a command produced (a screenshot, a PDF), where the platform keeps files. */
+export interface FileSaver {
+  /**
+   * Writes the bytes (base64) under `fileName` and returns where they landed. Node: a path (relative to
+   * the output folder unless absolute); the extension: a download into tabpilot/ under the user's
+   * downloads folder.
+   */
+  save(fileName: string, base64: string, mimeType: string): Promise<string>;
+}
+
 export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
+  /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
+  readonly files?: FileSaver;
+}
+
+/** Saves through the host, or says plainly that this platform cannot. */
+export async function saveFile(
+  files: FileSaver | undefined,
+  fileName: string,
+  base64: string,
+  mimeType: string,
+): Promise<string> {
+  if (files === undefined) {
+    throw new TabpilotError('UNSUPPORTED', 'Saving files is not available here');
+  }
+  return files.save(fileName, base64, mimeType);
 }

@@ -1,4 +1,6 @@
+import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
+import type { DomService } from '../dom/dom-service';
 import type { TabpilotConfig } from './config';
 import type { BrowserHost } from './host';
 
@@ -11,10 +13,14 @@ export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnectin
  */
 export interface BrowserSessionView {
   readonly cdp: SessionManager;
+  /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
+  readonly dom: DomService;
   readonly host: BrowserHost;
   readonly config: TabpilotConfig;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;
   tabIdOf(targetId: string): string;
+  /** The last bus events, oldest first, as the history keeps them (for a state's recent_events). */
+  recentEvents(limit: number): EventRecordView[];
 }

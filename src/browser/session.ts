@@ -1,7 +1,9 @@
 import { EventBus, type HandlerContext } from '../bus/event-bus';
+import type { EventRecordView } from '../bus/event-record';
 import { CdpConnection } from '../cdp/connection';
 import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
 import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
+import { DomService } from '../dom/dom-service';
 import type { CdpTransport } from '../cdp/transport';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
@@ -46,6 +48,7 @@ export interface BrowserSessionOptions {
 export class BrowserSession implements BrowserSessionView {
   readonly bus: EventBus;
   readonly cdp: SessionManager;
+  readonly dom: DomService;
   readonly host: BrowserHost;
   readonly log: Logger;
   readonly tabIds = new TabIds();
@@ -71,6 +74,7 @@ export class BrowserSession implements BrowserSessionView {
       logger: this.log.child('bus'),
     });
     this.cdp = new SessionManager({ logger: this.log.child('cdp') });
+    this.dom = new DomService(this.cdp, this.log.child('dom'));
     this.#reconnect = new ReconnectController(
       () => this.#reconnectPolicy(),
       {
@@ -143,6 +147,10 @@ export class BrowserSession implements BrowserSessionView {
 
   tabIdOf(targetId: string): string {
     return this.tabIds.idFor(targetId);
+  }
+
+  recentEvents(limit: number): EventRecordView[] {
+    return this.bus.history().slice(-limit);
   }
 
   // ---- commands -------------------------------------------------------------------------------

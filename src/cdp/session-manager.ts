@@ -175,6 +175,12 @@ export class SessionManager {
     return this.#registry.readySessionOf(targetId)?.session;
   }
 
+  /** A ready session by its id (an element remembers the session of its frame). */
+  sessionForId(sessionId: string): CdpSession | undefined {
+    const entry = this.#registry.session(sessionId);
+    return entry !== undefined && entry.ready && !entry.session.detached ? entry.session : undefined;
+  }
+
   /** The ready session of a target, or TAB_NOT_FOUND. */
   requireSession(targetId: string): CdpSession {
     const session = this.sessionFor(targetId);

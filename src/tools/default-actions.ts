@@ -1,7 +1,8 @@
+import { PERCEPTION_ACTIONS } from './perception.actions';
 import { ActionRegistry } from './registry';
 import { SESSION_ACTIONS } from './session.actions';
 
 /** The registry every surface serves (the panel, the CLI, native clients). */
 export function createDefaultRegistry(): ActionRegistry {
-  return new ActionRegistry().register(...SESSION_ACTIONS);
+  return new ActionRegistry().register(...SESSION_ACTIONS, ...PERCEPTION_ACTIONS);
 }

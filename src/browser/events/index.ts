@@ -1,6 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
+import * as state from './state.events';
 import * as tabs from './tabs.events';
 
 function definitionsOf(module: Record<string, unknown>): AnyEventDefinition[] {
@@ -15,6 +16,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(lifecycle),
   ...definitionsOf(navigation),
   ...definitionsOf(tabs),
+  ...definitionsOf(state),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

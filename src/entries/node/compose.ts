@@ -1,6 +1,8 @@
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { aboutBlankWatchdog } from '../../browser/watchdogs/about-blank.watchdog';
+import { domWatchdog } from '../../browser/watchdogs/dom.watchdog';
+import { screenshotWatchdog } from '../../browser/watchdogs/screenshot.watchdog';
 import { localBrowserWatchdog } from '../../browser/watchdogs/local-browser.watchdog';
 import type { AnyWatchdog } from '../../browser/define-watchdog';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
@@ -26,12 +28,12 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   if (options.cdpUrl === undefined) {
     watchdogs.push(localBrowserWatchdog(new ChromiumLauncher(log.child('launcher'))));
   }
-  watchdogs.push(aboutBlankWatchdog);
+  watchdogs.push(aboutBlankWatchdog, domWatchdog, screenshotWatchdog);
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
     openTransport: async (endpoint) => WebSocketTransport.connect(await resolveCdpUrl(endpoint)),
-    host: createNodeHost(),
+    host: createNodeHost(() => options.config.output_dir),
     logger: log,
     watchdogs,
     name: 'node',

@@ -1,9 +1,10 @@
 import type { BrowserHost } from '../../browser/host';
+import { createNodeFileSaver } from './file-saver';
 
 /**
  * The Node BrowserHost. tabpilot owns the browser it launched or was pointed at, so there are no tabs to
- * be given (no TabControl). Later parts add downloads and file saving over CDP and the file system.
+ * be given (no TabControl); files go to disk.
  */
-export function createNodeHost(): BrowserHost {
-  return { tabControl: undefined };
+export function createNodeHost(outputDir: () => string): BrowserHost {
+  return { tabControl: undefined, files: createNodeFileSaver(outputDir) };
 }

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { defineEvent } from '../../bus/define-event';
+
+export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+/** One indexed element as a client sees it: the selector map's public face. */
+export const ElementSummary = z.strictObject({
+  index: z.number().int().positive(),
+  tag: z.string(),
+  role: z.string().nullable(),
+  name: z.string(),
+  attributes: z.record(z.string(), z.string()),
+  /** Top-level viewport box in CSS px when the state was taken. */
+  box: Box,
+  is_new: z.boolean(),
+});
+export type ElementSummary = z.infer<typeof ElementSummary>;
+
+export const PageInfo = z.strictObject({
+  viewport_width: z.number(),
+  viewport_height: z.number(),
+  page_width: z.number(),
+  page_height: z.number(),
+  scroll_x: z.number(),
+  scroll_y: z.number(),
+  pixels_above: z.number(),
+  pixels_below: z.number(),
+  pixels_left: z.number(),
+  pixels_right: z.number(),
+});
+
+export const BrowserStateSummary = z.strictObject({
+  tab_id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  tabs: z.array(z.strictObject({ tab_id: z.string(), url: z.string(), title: z.string() })),
+  page_info: PageInfo,
+  /** The LLM form of the page (browser-use's format, fixed). */
+  text: z.string(),
+  elements: z.array(ElementSummary),
+  truncated: z.boolean(),
+  screenshot: z.string().nullable(),
+  screenshot_format: z.enum(['png', 'jpeg', 'webp']).nullable(),
+  closed_popup_messages: z.array(z.string()),
+  pending_network_requests: z.array(
+    z.strictObject({ url: z.string(), method: z.string(), loading_duration_ms: z.number(), resource_type: z.string() }),
+  ),
+  pagination_buttons: z.array(
+    z.strictObject({
+      button_type: z.enum(['next', 'prev', 'first', 'last', 'page_number']),
+      index: z.number().int(),
+      text: z.string(),
+      is_disabled: z.boolean(),
+    }),
+  ),
+  browser_errors: z.array(z.string()),
+  is_pdf_viewer: z.boolean(),
+  recent_events: z.string().nullable(),
+  page_stats: z.strictObject({
+    elements: z.number(),
+    interactive: z.number(),
+    iframes: z.number(),
+    shadow_roots: z.number(),
+    images: z.number(),
+    links: z.number(),
+  }),
+  timings: z.strictObject({
+    total_ms: z.number(),
+    dom_ms: z.number(),
+    in_page_ms: z.number(),
+    screenshot_ms: z.number(),
+  }),
+  /** Set when the state could not be taken in time: the state is then not actionable (no elements). */
+  state_error: z.string().nullable(),
+});
+export type BrowserStateSummary = z.infer<typeof BrowserStateSummary>;
+
+export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', {
+  payload: {
+    include_dom: z.boolean().default(true),
+    include_screenshot: z.boolean().default(false),
+    include_recent_events: z.boolean().default(false),
+    /** A background tab to look at without bringing it forward; null = the focused tab. */
+    target_id: z.string().nullable().default(null),
+    /** CSS px beyond the viewport to include; -1 for the whole page; null = the config's. */
+    viewport_expansion: z.number().int().min(-1).nullable().default(null),
+    /** Character budget of the text; 0 = no budget; null = the config's. */
+    max_chars: z.number().int().min(0).nullable().default(null),
+  },
+  result: BrowserStateSummary,
+  timeoutMs: 30_000,
+});
+
+export const ScreenshotFormat = z.enum(['png', 'jpeg', 'webp']);
+
+export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
+  payload: {
+    full_page: z.boolean().default(false),
+    clip: Box.nullable().default(null),
+    format: ScreenshotFormat.default('png'),
+    /** 0-100 for jpeg and webp. */
+    quality: z.number().int().min(0).max(100).nullable().default(null),
+    target_id: z.string().nullable().default(null),
+    /** Also save it as a file with this name (Node: a path; extension: under Downloads/tabpilot/). */
+    file_name: z.string().min(1).nullable().default(null),
+  },
+  result: z.strictObject({
+    data: z.string(),
+    format: ScreenshotFormat,
+    width: z.number(),
+    height: z.number(),
+    path: z.string().nullable(),
+  }),
+  timeoutMs: 15_000,
+});

@@ -1,0 +1,191 @@
+import type { CdpSession } from '../cdp/session';
+import type { SessionManager } from '../cdp/session-manager';
+import { TabpilotError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { silentLogger } from '../shared/logger';
+import { capturePage, type PageCapture } from './capture';
+import { FrameWorlds, isStaleContext } from './frame-worlds';
+import { elementKey, IndexRegistry } from './index-registry';
+import type { CollectResult, PageMetrics } from './payload';
+import { serialize, type SelectorEntry } from './serializer';
+
+export interface DomStateOptions {
+  /** CSS px beyond the viewport still shown; -1 shows the whole page. */
+  viewportExpansion: number;
+  /** Character budget of the text; 0 turns it off. */
+  maxChars: number;
+  maxTextLength?: number;
+  signal?: AbortSignal;
+}
+
+export interface DomState {
+  targetId: string;
+  text: string;
+  entries: SelectorEntry[];
+  metrics: PageMetrics;
+  stats: CollectResult['stats'];
+  truncated: boolean;
+  timings: { total_ms: number; in_page_ms: number };
+}
+
+/** An indexed element found again for an action: its frame's session and a handle in our world. */
+export interface ResolvedElement {
+  entry: SelectorEntry;
+  /** The session of the element's frame (an OOPIF's child session, or the page's). */
+  session: CdpSession;
+  /** The page's own session: input events and screenshots go there. */
+  pageSession: CdpSession;
+  objectId: string;
+}
+
+interface PageState {
+  readonly indexes: IndexRegistry;
+  selectorMap: Map<number, SelectorEntry>;
+  states: number;
+}
+
+/**
+ * Perception: the page as the model sees it. Captures with one in-page pass per frame in an isolated
+ * world (plus CDP only for out-of-process frames and closed shadow roots), serializes to browser-use's
+ * text form, and keeps each page's selector map so actions can resolve an index.
+ */
+export class DomService {
+  readonly #cdp: SessionManager;
+  readonly #log: Logger;
+  readonly #worlds = new FrameWorlds();
+  readonly #pages = new Map<string, PageState>();
+
+  constructor(cdp: SessionManager, logger: Logger = silentLogger) {
+    this.#cdp = cdp;
+    this.#log = logger;
+  }
+
+  async state(targetId: string, options: DomStateOptions): Promise<DomState> {
+    const started = performance.now();
+    const page = this.#pageState(targetId);
+    const capture = await this.#capture(targetId, page, options);
+    const seen = new Set<string>();
+    const serialized = serialize(
+      capture.lines,
+      capture.metrics,
+      targetId,
+      (line) => {
+        if (line.id === undefined) {
+          return undefined;
+        }
+        const key = elementKey(line.sessionId, line.contextId, line.id);
+        seen.add(key);
+        return page.indexes.indexFor(key);
+      },
+      {
+        maxChars: options.maxChars,
+        wholePage: options.viewportExpansion < 0,
+        viewportExpansion: options.viewportExpansion,
+      },
+    );
+    page.indexes.retainOnly(seen);
+    page.selectorMap = new Map(serialized.entries.map((entry) => [entry.index, entry]));
+    page.states++;
+    return {
+      targetId,
+      text: serialized.text,
+      entries: serialized.entries,
+      metrics: capture.metrics,
+      stats: capture.stats,
+      truncated: serialized.truncated,
+      timings: { total_ms: Math.round(performance.now() - started), in_page_ms: Math.round(capture.inPageMs) },
+    };
+  }
+
+  /** The entry an index names in a page's latest state. */
+  entry(targetId: string, index: number): SelectorEntry | undefined {
+    return this.#pages.get(targetId)?.selectorMap.get(index);
+  }
+
+  /** Finds an indexed element again; ELEMENT_NOT_FOUND when the index is unknown or the element is gone. */
+  async resolve(targetId: string, index: number): Promise<ResolvedElement> {
+    const entry = this.entry(targetId, index);
+    if (entry === undefined) {
+      throw new TabpilotError(
+        'ELEMENT_NOT_FOUND',
+        `No element with index ${index} in the latest state of this tab (take a new state)`,
+        {
+          details: { index },
+        },
+      );
+    }
+    const session = this.#sessionById(entry);
+    const pageSession = this.#cdp.requireSession(targetId);
+    let objectId: string | undefined;
+    try {
+      const { result } = await session.send('Runtime.evaluate', {
+        expression: `globalThis.__tabpilot?.resolve(${entry.localId}) ?? null`,
+        contextId: entry.contextId,
+      });
+      objectId = result.subtype === 'null' ? undefined : result.objectId;
+    } catch (error) {
+      if (!isStaleContext(error)) {
+        throw error;
+      }
+    }
+    if (objectId === undefined) {
+      throw new TabpilotError('ELEMENT_NOT_FOUND', `Element ${index} is no longer on the page (take a new state)`, {
+        details: { index },
+      });
+    }
+    return { entry, session, pageSession, objectId };
+  }
+
+  /** Outlines an indexed element for a person (or clears the outline). */
+  async highlight(targetId: string, index: number | null): Promise<void> {
+    if (index === null) {
+      const session = this.#cdp.requireSession(targetId);
+      await this.#worlds.evaluate(session, targetId, '__tabpilot.highlight(null, "")');
+      return;
+    }
+    const entry = this.entry(targetId, index);
+    if (entry === undefined) {
+      throw new TabpilotError('ELEMENT_NOT_FOUND', `No element with index ${index} in the latest state of this tab`);
+    }
+    const session = this.#sessionById(entry);
+    await session.send('Runtime.evaluate', {
+      expression: `globalThis.__tabpilot?.highlight(${entry.localId}, ${JSON.stringify(`[${index}] ${entry.tag}`)})`,
+      contextId: entry.contextId,
+    });
+  }
+
+  /** Drops what is kept for a page (it closed). */
+  forget(targetId: string): void {
+    this.#pages.delete(targetId);
+  }
+
+  #sessionById(entry: SelectorEntry): CdpSession {
+    const session = this.#cdp.sessionForId(entry.sessionId);
+    if (session === undefined) {
+      throw new TabpilotError('ELEMENT_NOT_FOUND', `The frame of element ${entry.index} is gone (take a new state)`);
+    }
+    return session;
+  }
+
+  #pageState(targetId: string): PageState {
+    let page = this.#pages.get(targetId);
+    if (page === undefined) {
+      page = { indexes: new IndexRegistry(), selectorMap: new Map(), states: 0 };
+      this.#pages.set(targetId, page);
+    }
+    return page;
+  }
+
+  async #capture(targetId: string, page: PageState, options: DomStateOptions): Promise<PageCapture> {
+    return capturePage({
+      cdp: this.#cdp,
+      worlds: this.#worlds,
+      pageTargetId: targetId,
+      stateKey: `${targetId}#${page.states}`,
+      options: { viewportExpansion: options.viewportExpansion, maxTextLength: options.maxTextLength ?? 200 },
+      markNew: page.states > 0,
+      log: this.#log,
+      signal: options.signal,
+    });
+  }
+}

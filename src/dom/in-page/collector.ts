@@ -1,0 +1,519 @@
+/**
+ * The in-page perception pass. Runs in tabpilot's isolated world (the page's scripts cannot see or
+ * change it) and walks the document once: light DOM, open shadow roots and same-origin iframes, with the
+ * layout reads a visibility filter needs and an accessible-name computation that never touches
+ * `element.labels` (9.7 s cold on a big page: perf-facts). It returns the page as lines, already reduced,
+ * and keeps a registry of the elements it indexed so actions can find them again by id.
+ *
+ * Built into a string by scripts/build-inpage.mjs (src/dom/generated/collector-source.ts).
+ */
+import {
+  COLLECTOR_VERSION,
+  type ClosedHostLine,
+  type CollectOptions,
+  type CollectResult,
+  type ElementLine,
+  type Line,
+  type PendingRequest,
+} from '../payload';
+import { accessibleName, isInteractive, resetLabelCache, roleOf } from './semantics';
+import { attributesFor } from './attributes';
+
+interface WorldState {
+  readonly ids: WeakMap<Element, number>;
+  nextId: number;
+  /** Elements indexed in the state being built, and in the one before (for "new" marks). */
+  current: Map<number, Element>;
+  previous: Map<number, Element>;
+  stateKey: string;
+  /** True for the first state taken in this document: nothing counts as new then. */
+  fresh: boolean;
+}
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
+/** Elements that may carry a shadow root (attachShadow's allow list) besides custom elements. */
+const SHADOW_CAPABLE = new Set([
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'div',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'main',
+  'nav',
+  'p',
+  'section',
+  'span',
+]);
+/** Grouping roles printed (without an index) when they carry a name: they tell which group a control is in. */
+const NAMED_CONTAINERS = new Set([
+  'group',
+  'radiogroup',
+  'toolbar',
+  'tablist',
+  'menu',
+  'menubar',
+  'listbox',
+  'tree',
+  'grid',
+  'dialog',
+  'alertdialog',
+  'navigation',
+  'region',
+  'form',
+  'search',
+  'table',
+]);
+/** Elements whose own children are not content (an option list, a textarea's initial text). */
+const OPAQUE = new Set(['select', 'textarea', 'datalist']);
+/** Clickable containers whose contents are part of the one click (browser-use's "propagating" parents). */
+const PROPAGATING_ROLES = new Set(['button', 'link', 'combobox']);
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+
+interface Walk {
+  readonly options: CollectOptions;
+  /** In viewport mode, what a scroll container shows: content scrolled out of it is out of view. */
+  clip: { top: number; bottom: number; left: number; right: number } | null;
+  readonly lines: Line[];
+  readonly state: WorldState;
+  readonly viewportWidth: number;
+  readonly viewportHeight: number;
+  readonly stats: CollectResult['stats'];
+}
+
+function worldState(): WorldState {
+  const holder = globalThis as unknown as { __tabpilotState?: WorldState };
+  holder.__tabpilotState ??= {
+    ids: new WeakMap(),
+    nextId: 1,
+    current: new Map(),
+    previous: new Map(),
+    stateKey: '',
+    fresh: true,
+  };
+  return holder.__tabpilotState;
+}
+
+function idOf(state: WorldState, element: Element): number {
+  let id = state.ids.get(element);
+  if (id === undefined) {
+    id = state.nextId++;
+    state.ids.set(element, id);
+  }
+  state.current.set(id, element);
+  return id;
+}
+
+function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
+  const expansion = walk.options.viewportExpansion;
+  if (expansion < 0) {
+    return true;
+  }
+  const top = rect.top + offsetY;
+  const bottom = rect.bottom + offsetY;
+  if (
+    bottom < -expansion ||
+    top > walk.viewportHeight + expansion ||
+    rect.right < -50 ||
+    rect.left > walk.viewportWidth + 50
+  ) {
+    return false;
+  }
+  const clip = walk.clip;
+  return (
+    clip === null || (bottom >= clip.top && top <= clip.bottom && rect.right >= clip.left && rect.left <= clip.right)
+  );
+}
+
+/** Whether a click at the element's visible points would reach it (not something painted on top). */
+function reachable(element: Element, rect: DOMRect): boolean {
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const view = element.ownerDocument.defaultView;
+  if (view === null || typeof root.elementFromPoint !== 'function') {
+    return true;
+  }
+  const left = Math.max(rect.left, 0);
+  const right = Math.min(rect.right, view.innerWidth);
+  const top = Math.max(rect.top, 0);
+  const bottom = Math.min(rect.bottom, view.innerHeight);
+  if (right <= left || bottom <= top) {
+    // Not in this frame's viewport: nothing to test against.
+    return true;
+  }
+  const xs = [(left + right) / 2, left + (right - left) * 0.2, left + (right - left) * 0.8];
+  const ys = [(top + bottom) / 2, top + (bottom - top) * 0.2, top + (bottom - top) * 0.8];
+  for (const [x, y] of [
+    [xs[0], ys[0]],
+    [xs[1], ys[1]],
+    [xs[2], ys[1]],
+    [xs[1], ys[2]],
+    [xs[2], ys[2]],
+  ] as Array<[number, number]>) {
+    const hit = root.elementFromPoint(x, y);
+    if (
+      hit !== null &&
+      (hit === element || element.contains(hit) || hit.contains(element) || labelFor(hit) === element)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function labelFor(hit: Element): Element | null {
+  const label = hit.closest('label');
+  return label === null ? null : (label as HTMLLabelElement).control;
+}
+
+function textOf(node: Text, max: number): string {
+  const value = (node.nodeValue ?? '').replace(/\s+/g, ' ').trim();
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+/** Pages of content beyond each edge of a scroll container (above, below, left, right). */
+function scrollInfo(element: Element): [number, number, number, number] | null {
+  const el = element as HTMLElement;
+  const canY = el.scrollHeight > el.clientHeight + 1;
+  const canX = el.scrollWidth > el.clientWidth + 1;
+  if (!canY && !canX) {
+    return null;
+  }
+  const style = getComputedStyle(el);
+  const scrollsY = canY && /(auto|scroll|overlay)/.test(style.overflowY);
+  const scrollsX = canX && /(auto|scroll|overlay)/.test(style.overflowX);
+  if (!scrollsY && !scrollsX) {
+    return null;
+  }
+  const pages = (value: number, size: number): number => (size > 0 ? Math.round((value / size) * 10) / 10 : 0);
+  return [
+    scrollsY ? pages(el.scrollTop, el.clientHeight) : 0,
+    scrollsY ? pages(el.scrollHeight - el.clientHeight - el.scrollTop, el.clientHeight) : 0,
+    scrollsX ? pages(el.scrollLeft, el.clientWidth) : 0,
+    scrollsX ? pages(el.scrollWidth - el.clientWidth - el.scrollLeft, el.clientWidth) : 0,
+  ];
+}
+
+function frameOrigin(frame: HTMLIFrameElement, rect: DOMRect): [number, number] {
+  const style = getComputedStyle(frame);
+  return [
+    rect.left + frame.clientLeft + parseFloat(style.paddingLeft || '0'),
+    rect.top + frame.clientTop + parseFloat(style.paddingTop || '0'),
+  ];
+}
+
+function walkChildren(
+  walk: Walk,
+  parent: ParentNode,
+  depth: number,
+  visible: boolean,
+  offset: [number, number],
+  inClickable: DOMRect | null,
+): void {
+  for (let child = (parent as Node).firstChild; child !== null; child = child.nextSibling) {
+    if (child.nodeType === TEXT_NODE) {
+      if (visible) {
+        const text = textOf(child as Text, walk.options.maxTextLength);
+        if (text.length > 1) {
+          walk.lines.push({ kind: 'text', depth, text });
+        }
+      }
+    } else if (child.nodeType === ELEMENT_NODE) {
+      visitElement(walk, child as Element, depth, offset, inClickable);
+    }
+  }
+}
+
+function visitElement(
+  walk: Walk,
+  element: Element,
+  depth: number,
+  offset: [number, number],
+  inClickable: DOMRect | null,
+): void {
+  const tag = element.localName;
+  if (SKIP.has(tag)) {
+    return;
+  }
+  walk.stats.elements++;
+  const isFileInput = tag === 'input' && (element as HTMLInputElement).type === 'file';
+  if (!element.checkVisibility() && !isFileInput) {
+    // display:none (or content-visibility) hides the whole subtree.
+    return;
+  }
+  if (tag === 'svg') {
+    // SVG internals are drawing, not content: the element alone stands for them.
+    walk.stats.images++;
+  }
+  const rect = element.getBoundingClientRect();
+  const shown =
+    (rect.width > 0 || rect.height > 0) && element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const near = inRange(walk, rect, offset[1]);
+  const role = roleOf(element, tag);
+  if (tag === 'a') {
+    walk.stats.links++;
+  } else if (tag === 'img') {
+    walk.stats.images++;
+  }
+
+  let line: ElementLine | null = null;
+  const named =
+    near &&
+    shown &&
+    role !== null &&
+    NAMED_CONTAINERS.has(role) &&
+    (element.hasAttribute('aria-label') ||
+      element.hasAttribute('aria-labelledby') ||
+      tag === 'dialog' ||
+      role === 'dialog');
+  const interactive =
+    near &&
+    (shown || isFileInput) &&
+    isInteractive(element, tag, role) &&
+    !containedBy(inClickable, rect, element, tag);
+  const scroll = shown && near ? scrollInfo(element) : null;
+  const isFrame = tag === 'iframe' || tag === 'frame';
+  const openRoot = element.shadowRoot;
+  if (interactive || named || scroll !== null || (isFrame && shown && near)) {
+    const indexed = interactive && (isFileInput || reachable(element, rect));
+    const id = indexed ? idOf(walk.state, element) : undefined;
+    line = {
+      kind: 'element',
+      depth,
+      tag,
+      id,
+      isNew: id !== undefined && walk.options.markNew && !walk.state.fresh && !walk.state.previous.has(id),
+      role,
+      name: indexed || named ? accessibleName(element, tag) : '',
+      attributes: attributesFor(element, tag, role),
+      box: [rect.left + offset[0], rect.top + offset[1], rect.width, rect.height],
+      scroll,
+      shadow: openRoot !== null && openRoot.mode === 'open' ? 'open' : null,
+      frame: null,
+      frameOrigin: null,
+    };
+    walk.lines.push(line);
+  }
+  const childDepth = line === null ? depth : depth + 1;
+  const clickable = interactive && PROPAGATING_ROLES.has(role ?? '') ? rect : inClickable;
+
+  if (isFrame) {
+    walk.stats.iframes++;
+    if (line !== null) {
+      visitFrame(walk, element as HTMLIFrameElement, line, rect, childDepth, offset);
+    }
+    return;
+  }
+  const outerClip = walk.clip;
+  if (scroll !== null && walk.options.viewportExpansion >= 0) {
+    walk.clip = intersect(outerClip, rect, offset[1]);
+  }
+  if (openRoot !== null) {
+    walk.stats.shadowRoots++;
+    const start = walk.lines.length;
+    walk.lines.push({ kind: 'shadow-start', depth: childDepth, mode: 'open' });
+    walkChildren(walk, openRoot, childDepth + 1, shown && near, offset, clickable);
+    if (walk.lines.length === start + 1) {
+      // Nothing to show inside (a slot, styles): leave the empty markers out.
+      walk.lines.pop();
+    } else {
+      walk.lines.push({ kind: 'shadow-end', depth: childDepth, mode: 'open' });
+    }
+  } else if (near && mayHaveClosedRoot(element, tag, rect)) {
+    const host: ClosedHostLine = { kind: 'closed-host', depth: childDepth, id: idOf(walk.state, element) };
+    walk.lines.push(host);
+  }
+  if (!OPAQUE.has(tag)) {
+    // Text shows when its element is shown and in view (text nodes have no box of their own to test).
+    walkChildren(walk, element, childDepth, shown && near, offset, clickable);
+  }
+  walk.clip = outerClip;
+}
+
+function intersect(clip: Walk['clip'], rect: DOMRect, offsetY: number): NonNullable<Walk['clip']> {
+  const own = { top: rect.top + offsetY, bottom: rect.bottom + offsetY, left: rect.left, right: rect.right };
+  if (clip === null) {
+    return own;
+  }
+  return {
+    top: Math.max(clip.top, own.top),
+    bottom: Math.min(clip.bottom, own.bottom),
+    left: Math.max(clip.left, own.left),
+    right: Math.min(clip.right, own.right),
+  };
+}
+
+/** A descendant that is just part of a clickable parent (text, icons) gets no index of its own. */
+function containedBy(parent: DOMRect | null, rect: DOMRect, element: Element, tag: string): boolean {
+  if (parent === null) {
+    return false;
+  }
+  if (
+    tag === 'input' ||
+    tag === 'select' ||
+    tag === 'textarea' ||
+    element.hasAttribute('onclick') ||
+    element.hasAttribute('aria-label')
+  ) {
+    return false;
+  }
+  const area = rect.width * rect.height;
+  if (area === 0) {
+    return true;
+  }
+  const overlapX = Math.max(0, Math.min(rect.right, parent.right) - Math.max(rect.left, parent.left));
+  const overlapY = Math.max(0, Math.min(rect.bottom, parent.bottom) - Math.max(rect.top, parent.top));
+  return (overlapX * overlapY) / area >= 0.99;
+}
+
+/** The page cannot see closed shadow roots; hosts that may have one are reported for CDP to open. */
+function mayHaveClosedRoot(element: Element, tag: string, rect: DOMRect): boolean {
+  if (element.shadowRoot !== null) {
+    return false;
+  }
+  if (tag.includes('-')) {
+    return true;
+  }
+  return (
+    SHADOW_CAPABLE.has(tag) &&
+    element.childElementCount === 0 &&
+    rect.width * rect.height > 0 &&
+    (element.textContent ?? '').trim() === ''
+  );
+}
+
+function visitFrame(
+  walk: Walk,
+  frame: HTMLIFrameElement,
+  line: ElementLine,
+  rect: DOMRect,
+  depth: number,
+  offset: [number, number],
+): void {
+  let inner: Document | null = null;
+  try {
+    inner = frame.contentDocument;
+  } catch {
+    // Cross-origin: the document belongs to another process; the core stitches it in.
+    inner = null;
+  }
+  const origin = frameOrigin(frame, rect);
+  if (inner === null || inner.documentElement === null) {
+    line.frame = 'remote';
+    line.frameOrigin = [origin[0] + offset[0], origin[1] + offset[1]];
+    if (line.id === undefined) {
+      line.id = idOf(walk.state, frame);
+    }
+    return;
+  }
+  line.frame = 'inline';
+  walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
+}
+
+function rotateState(state: WorldState, key: string): void {
+  if (state.stateKey !== key) {
+    state.fresh = state.stateKey === '';
+    state.previous = state.current;
+    state.current = new Map();
+    state.stateKey = key;
+  }
+}
+
+/** Collects one document (or shadow root) as lines. `stateKey` groups sub-collections of one state. */
+export function collect(
+  root: Document | ShadowRoot | Element,
+  options: CollectOptions,
+  stateKey: string,
+): CollectResult {
+  const started = performance.now();
+  const state = worldState();
+  rotateState(state, stateKey);
+  const doc = root instanceof Document ? root : (root.ownerDocument ?? document);
+  const view = doc.defaultView ?? window;
+  const scroller = doc.scrollingElement ?? doc.documentElement;
+  resetLabelCache();
+  const walk: Walk = {
+    options,
+    clip: null,
+    lines: [],
+    state,
+    viewportWidth: view.innerWidth,
+    viewportHeight: view.innerHeight,
+    stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
+  };
+  if (root instanceof ShadowRoot) {
+    walk.lines.push({ kind: 'shadow-start', depth: options.baseDepth, mode: root.mode });
+    walkChildren(walk, root, options.baseDepth + 1, true, [0, 0], null);
+    if (walk.lines.length === 1) {
+      walk.lines.pop();
+    } else {
+      walk.lines.push({ kind: 'shadow-end', depth: options.baseDepth, mode: root.mode });
+    }
+  } else {
+    const start = root instanceof Document ? root.documentElement : root;
+    if (start !== null) {
+      walkChildren(walk, start, options.baseDepth, true, [0, 0], null);
+    }
+  }
+  walk.stats.interactive = walk.lines.filter(
+    (line) => line.kind === 'element' && line.id !== undefined && line.frame === null,
+  ).length;
+  return {
+    version: COLLECTOR_VERSION,
+    lines: walk.lines,
+    metrics: {
+      url: doc.location?.href ?? '',
+      title: doc.title,
+      pending: root instanceof Document ? pendingRequests(view) : [],
+      viewportWidth: view.innerWidth,
+      viewportHeight: view.innerHeight,
+      pageWidth: scroller?.scrollWidth ?? view.innerWidth,
+      pageHeight: scroller?.scrollHeight ?? view.innerHeight,
+      scrollX: view.scrollX,
+      scrollY: view.scrollY,
+    },
+    stats: walk.stats,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+const PENDING_LIMIT = 20;
+const TRACKERS = /doubleclick|google-analytics|googletagmanager|facebook\.net|hotjar|segment\.io|analytics/i;
+
+/** Requests still loading, as browser-use reports them (trackers, data: URLs and stragglers left out). */
+function pendingRequests(view: Window): PendingRequest[] {
+  const now = view.performance.now();
+  const out: PendingRequest[] = [];
+  for (const entry of view.performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+    const loadingMs = now - entry.startTime;
+    if (
+      entry.responseEnd !== 0 ||
+      entry.name.startsWith('data:') ||
+      entry.name.length > 500 ||
+      TRACKERS.test(entry.name) ||
+      loadingMs > 10_000
+    ) {
+      continue;
+    }
+    out.push({ url: entry.name, resourceType: entry.initiatorType, loadingMs: Math.round(loadingMs) });
+    if (out.length >= PENDING_LIMIT) {
+      break;
+    }
+  }
+  return out;
+}
+
+/** The element an id names in the current state, or null when it is gone. */
+export function resolve(id: number): Element | null {
+  const element = worldState().current.get(id) ?? worldState().previous.get(id) ?? null;
+  return element !== null && element.isConnected ? element : null;
+}
+
+export { COLLECTOR_VERSION };

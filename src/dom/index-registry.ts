@@ -1,0 +1,33 @@
+/**
+ * Element indexes for one page, stable across states: an element keeps its index for as long as it is
+ * the same element in the same document (browser-use numbers by backendNodeId; we number 1, 2, 3... in
+ * order of first sight). A navigation gives new documents new keys, so an index from an old page can never
+ * name an element of the new one.
+ */
+export class IndexRegistry {
+  #byKey = new Map<string, number>();
+  #next = 1;
+
+  /** The index for an element key (`session|context|in-world id`), allocating one on first sight. */
+  indexFor(key: string): number {
+    let index = this.#byKey.get(key);
+    if (index === undefined) {
+      index = this.#next++;
+      this.#byKey.set(key, index);
+    }
+    return index;
+  }
+
+  /** Forgets keys no longer on the page, so the map does not grow with every navigation. */
+  retainOnly(keys: ReadonlySet<string>): void {
+    for (const key of this.#byKey.keys()) {
+      if (!keys.has(key)) {
+        this.#byKey.delete(key);
+      }
+    }
+  }
+}
+
+export function elementKey(sessionId: string, contextId: number, id: number): string {
+  return `${sessionId}|${contextId}|${id}`;
+}

@@ -1,0 +1,92 @@
+/**
+ * What the in-page collector returns for one document or shadow root: the page as lines, already
+ * reduced in the page (one pass, no AX tree), so the transfer is about the size of the final text.
+ * Shared by the in-page code (src/dom/in-page) and the core; types only.
+ */
+export const COLLECTOR_VERSION = 1;
+
+export interface CollectOptions {
+  /** Extra CSS px around the viewport that still counts as in view; -1 takes the whole page. */
+  viewportExpansion: number;
+  /** Longest text line kept, in characters. */
+  maxTextLength: number;
+  /** Depth added to every line (for content stitched under an iframe or a closed shadow host). */
+  baseDepth: number;
+  /** Whether this is the first collection in this document (nothing is marked new then). */
+  markNew: boolean;
+}
+
+/** An element printed on its own line: interactive, scrollable, an iframe or a shadow host. */
+export interface ElementLine {
+  kind: 'element';
+  depth: number;
+  tag: string;
+  /** In-world id (stable for the element's life in this document); set when the element is indexed. */
+  id: number | undefined;
+  isNew: boolean;
+  role: string | null;
+  name: string;
+  /** The attributes shown to the model, in print order. */
+  attributes: Array<[string, string]>;
+  /** Viewport box in this frame's CSS px: x, y, width, height. */
+  box: [number, number, number, number];
+  /** Pages of content scrollable in each direction: above, below, left, right. */
+  scroll: [number, number, number, number] | null;
+  shadow: 'open' | 'closed' | null;
+  /** Iframes: 'inline' (same-origin, content follows), 'remote' (an OOPIF, stitched by the core). */
+  frame: 'inline' | 'remote' | null;
+  /** For remote frames: where the frame's content box starts, in this frame's viewport px. */
+  frameOrigin: [number, number] | null;
+}
+
+export interface TextLine {
+  kind: 'text';
+  depth: number;
+  text: string;
+}
+
+/** Where a shadow root's content begins and ends (open roots inline; closed ones stitched). */
+export interface ShadowLine {
+  kind: 'shadow-start' | 'shadow-end';
+  depth: number;
+  mode: 'open' | 'closed';
+}
+
+/** A host that may have a closed shadow root the page cannot see; the core asks CDP. */
+export interface ClosedHostLine {
+  kind: 'closed-host';
+  depth: number;
+  /** In-world id of the host element. */
+  id: number;
+}
+
+export type Line = ElementLine | TextLine | ShadowLine | ClosedHostLine;
+
+/** A resource the page is still loading (Performance API entries without a response end). */
+export interface PendingRequest {
+  url: string;
+  resourceType: string;
+  loadingMs: number;
+}
+
+export interface PageMetrics {
+  url: string;
+  title: string;
+  pending: PendingRequest[];
+  viewportWidth: number;
+  viewportHeight: number;
+  pageWidth: number;
+  pageHeight: number;
+  scrollX: number;
+  scrollY: number;
+}
+
+export interface CollectResult {
+  version: number;
+  lines: Line[];
+  metrics: PageMetrics;
+  /** Elements counted while walking, for the page stats. */
+  stats: { elements: number; interactive: number; iframes: number; shadowRoots: number; images: number; links: number };
+  /** The in-page pass's own time in ms. */
+  elapsedMs: number;
+}
