@@ -100,6 +100,7 @@ export default tseslint.config(
   {
     // Core layers run in a service worker and in Node alike: no platform globals, no node:* or ws.
     files: CORE,
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -116,7 +117,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/platform/extension/**/*.ts', 'src/ui/**/*.ts', 'src/entries/extension/**/*.ts'],
+    files: ['src/platform/extension/**/*.ts', 'src/ui/**/*.{ts,tsx}', 'src/entries/extension/**/*.ts'],
     languageOptions: { globals: { ...globals.browser, ...globals.serviceworker, chrome: 'readonly' } },
     rules: {
       'no-restricted-globals': [
@@ -127,6 +128,19 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['node:*', 'ws'], message: 'extension code cannot use Node modules' }] },
+      ],
+    },
+  },
+  {
+    // In-page perception code runs in the page's isolated world: DOM globals are its world; it may import
+    // only the shared payload types.
+    files: ['src/dom/in-page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'in-page code runs in the web page' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../*', '!../payload'], message: 'in-page code imports only ../payload' }] },
       ],
     },
   },

@@ -14,10 +14,11 @@ import {
   type CollectResult,
   type ElementLine,
   type Line,
-  type PendingRequest,
 } from '../payload';
 import { accessibleName, isInteractive, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
+import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
+import { pendingRequests } from './pending-requests';
 
 interface WorldState {
   readonly ids: WeakMap<Element, number>;
@@ -81,7 +82,7 @@ const ELEMENT_NODE = 1;
 interface Walk {
   readonly options: CollectOptions;
   /** In viewport mode, what a scroll container shows: content scrolled out of it is out of view. */
-  clip: { top: number; bottom: number; left: number; right: number } | null;
+  clip: Clip | null;
   readonly lines: Line[];
   readonly state: WorldState;
   readonly viewportWidth: number;
@@ -133,80 +134,9 @@ function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
   );
 }
 
-/** Whether a click at the element's visible points would reach it (not something painted on top). */
-function reachable(element: Element, rect: DOMRect): boolean {
-  const root = element.getRootNode() as Document | ShadowRoot;
-  const view = element.ownerDocument.defaultView;
-  if (view === null || typeof root.elementFromPoint !== 'function') {
-    return true;
-  }
-  const left = Math.max(rect.left, 0);
-  const right = Math.min(rect.right, view.innerWidth);
-  const top = Math.max(rect.top, 0);
-  const bottom = Math.min(rect.bottom, view.innerHeight);
-  if (right <= left || bottom <= top) {
-    // Not in this frame's viewport: nothing to test against.
-    return true;
-  }
-  const xs = [(left + right) / 2, left + (right - left) * 0.2, left + (right - left) * 0.8];
-  const ys = [(top + bottom) / 2, top + (bottom - top) * 0.2, top + (bottom - top) * 0.8];
-  for (const [x, y] of [
-    [xs[0], ys[0]],
-    [xs[1], ys[1]],
-    [xs[2], ys[1]],
-    [xs[1], ys[2]],
-    [xs[2], ys[2]],
-  ] as Array<[number, number]>) {
-    const hit = root.elementFromPoint(x, y);
-    if (
-      hit !== null &&
-      (hit === element || element.contains(hit) || hit.contains(element) || labelFor(hit) === element)
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
-
-function labelFor(hit: Element): Element | null {
-  const label = hit.closest('label');
-  return label === null ? null : (label as HTMLLabelElement).control;
-}
-
 function textOf(node: Text, max: number): string {
   const value = (node.nodeValue ?? '').replace(/\s+/g, ' ').trim();
   return value.length > max ? `${value.slice(0, max)}…` : value;
-}
-
-/** Pages of content beyond each edge of a scroll container (above, below, left, right). */
-function scrollInfo(element: Element): [number, number, number, number] | null {
-  const el = element as HTMLElement;
-  const canY = el.scrollHeight > el.clientHeight + 1;
-  const canX = el.scrollWidth > el.clientWidth + 1;
-  if (!canY && !canX) {
-    return null;
-  }
-  const style = getComputedStyle(el);
-  const scrollsY = canY && /(auto|scroll|overlay)/.test(style.overflowY);
-  const scrollsX = canX && /(auto|scroll|overlay)/.test(style.overflowX);
-  if (!scrollsY && !scrollsX) {
-    return null;
-  }
-  const pages = (value: number, size: number): number => (size > 0 ? Math.round((value / size) * 10) / 10 : 0);
-  return [
-    scrollsY ? pages(el.scrollTop, el.clientHeight) : 0,
-    scrollsY ? pages(el.scrollHeight - el.clientHeight - el.scrollTop, el.clientHeight) : 0,
-    scrollsX ? pages(el.scrollLeft, el.clientWidth) : 0,
-    scrollsX ? pages(el.scrollWidth - el.clientWidth - el.scrollLeft, el.clientWidth) : 0,
-  ];
-}
-
-function frameOrigin(frame: HTMLIFrameElement, rect: DOMRect): [number, number] {
-  const style = getComputedStyle(frame);
-  return [
-    rect.left + frame.clientLeft + parseFloat(style.paddingLeft || '0'),
-    rect.top + frame.clientTop + parseFloat(style.paddingTop || '0'),
-  ];
 }
 
 function walkChildren(
@@ -335,19 +265,6 @@ function visitElement(
     walkChildren(walk, element, childDepth, shown && near, offset, clickable);
   }
   walk.clip = outerClip;
-}
-
-function intersect(clip: Walk['clip'], rect: DOMRect, offsetY: number): NonNullable<Walk['clip']> {
-  const own = { top: rect.top + offsetY, bottom: rect.bottom + offsetY, left: rect.left, right: rect.right };
-  if (clip === null) {
-    return own;
-  }
-  return {
-    top: Math.max(clip.top, own.top),
-    bottom: Math.min(clip.bottom, own.bottom),
-    left: Math.max(clip.left, own.left),
-    right: Math.min(clip.right, own.right),
-  };
 }
 
 /** A descendant that is just part of a clickable parent (text, icons) gets no index of its own. */
@@ -482,32 +399,6 @@ export function collect(
     stats: walk.stats,
     elapsedMs: performance.now() - started,
   };
-}
-
-const PENDING_LIMIT = 20;
-const TRACKERS = /doubleclick|google-analytics|googletagmanager|facebook\.net|hotjar|segment\.io|analytics/i;
-
-/** Requests still loading, as browser-use reports them (trackers, data: URLs and stragglers left out). */
-function pendingRequests(view: Window): PendingRequest[] {
-  const now = view.performance.now();
-  const out: PendingRequest[] = [];
-  for (const entry of view.performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
-    const loadingMs = now - entry.startTime;
-    if (
-      entry.responseEnd !== 0 ||
-      entry.name.startsWith('data:') ||
-      entry.name.length > 500 ||
-      TRACKERS.test(entry.name) ||
-      loadingMs > 10_000
-    ) {
-      continue;
-    }
-    out.push({ url: entry.name, resourceType: entry.initiatorType, loadingMs: Math.round(loadingMs) });
-    if (out.length >= PENDING_LIMIT) {
-      break;
-    }
-  }
-  return out;
 }
 
 /** The element an id names in the current state, or null when it is gone. */

@@ -1,0 +1,92 @@
+/** Layout questions the collector asks of one element: reachability, scrolling, frame origins. */
+
+export interface Clip {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** Whether a click at the element's visible points would reach it (not something painted on top). */
+export function reachable(element: Element, rect: DOMRect): boolean {
+  const root = element.getRootNode() as Document | ShadowRoot;
+  const view = element.ownerDocument.defaultView;
+  if (view === null || typeof root.elementFromPoint !== 'function') {
+    return true;
+  }
+  const left = Math.max(rect.left, 0);
+  const right = Math.min(rect.right, view.innerWidth);
+  const top = Math.max(rect.top, 0);
+  const bottom = Math.min(rect.bottom, view.innerHeight);
+  if (right <= left || bottom <= top) {
+    // Not in this frame's viewport: nothing to test against.
+    return true;
+  }
+  const xs = [(left + right) / 2, left + (right - left) * 0.2, left + (right - left) * 0.8];
+  const ys = [(top + bottom) / 2, top + (bottom - top) * 0.2, top + (bottom - top) * 0.8];
+  for (const [x, y] of [
+    [xs[0], ys[0]],
+    [xs[1], ys[1]],
+    [xs[2], ys[1]],
+    [xs[1], ys[2]],
+    [xs[2], ys[2]],
+  ] as Array<[number, number]>) {
+    const hit = root.elementFromPoint(x, y);
+    if (
+      hit !== null &&
+      (hit === element || element.contains(hit) || hit.contains(element) || labelFor(hit) === element)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function labelFor(hit: Element): Element | null {
+  const label = hit.closest('label');
+  return label === null ? null : label.control;
+}
+
+/** Pages of content beyond each edge of a scroll container (above, below, left, right). */
+export function scrollInfo(element: Element): [number, number, number, number] | null {
+  const el = element as HTMLElement;
+  const canY = el.scrollHeight > el.clientHeight + 1;
+  const canX = el.scrollWidth > el.clientWidth + 1;
+  if (!canY && !canX) {
+    return null;
+  }
+  const style = getComputedStyle(el);
+  const scrollsY = canY && /(auto|scroll|overlay)/.test(style.overflowY);
+  const scrollsX = canX && /(auto|scroll|overlay)/.test(style.overflowX);
+  if (!scrollsY && !scrollsX) {
+    return null;
+  }
+  const pages = (value: number, size: number): number => (size > 0 ? Math.round((value / size) * 10) / 10 : 0);
+  return [
+    scrollsY ? pages(el.scrollTop, el.clientHeight) : 0,
+    scrollsY ? pages(el.scrollHeight - el.clientHeight - el.scrollTop, el.clientHeight) : 0,
+    scrollsX ? pages(el.scrollLeft, el.clientWidth) : 0,
+    scrollsX ? pages(el.scrollWidth - el.clientWidth - el.scrollLeft, el.clientWidth) : 0,
+  ];
+}
+
+export function frameOrigin(frame: HTMLIFrameElement, rect: DOMRect): [number, number] {
+  const style = getComputedStyle(frame);
+  return [
+    rect.left + frame.clientLeft + parseFloat(style.paddingLeft || '0'),
+    rect.top + frame.clientTop + parseFloat(style.paddingTop || '0'),
+  ];
+}
+
+export function intersect(clip: Clip | null, rect: DOMRect, offsetY: number): Clip {
+  const own = { top: rect.top + offsetY, bottom: rect.bottom + offsetY, left: rect.left, right: rect.right };
+  if (clip === null) {
+    return own;
+  }
+  return {
+    top: Math.max(clip.top, own.top),
+    bottom: Math.min(clip.bottom, own.bottom),
+    left: Math.max(clip.left, own.left),
+    right: Math.min(clip.right, own.right),
+  };
+}
