@@ -1,4 +1,4 @@
-import { defaultConfig, type TabpilotConfig } from '../../../src/browser/config';
+import { defaultConfig, parseConfig, type TabpilotConfig } from '../../../src/browser/config';
 import type { BrowserSession } from '../../../src/browser/session';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import type { CdpSession } from '../../../src/cdp/session';
@@ -28,6 +28,10 @@ export interface Driver {
   browserPageCount(): Promise<number>;
   /** A trusted mouse click on an element, through tabpilot's own session of that tab. */
   clickInTab(tabId: string, selector: string): Promise<void>;
+  /** Evaluates in a tab's page through tabpilot's own session (the test adds no client of its own). */
+  evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T>;
+  /** Applies config fields as the panel's settings would (BrowserSession.applyConfig). */
+  setConfig(fields: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -134,6 +138,14 @@ export class NodeDriver implements Driver {
     await clickWith(session, selector);
   }
 
+  async evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T> {
+    return evaluate<T>(this.session.cdp.requireSession(this.session.tabIds.targetFor(tabId) ?? ''), expression);
+  }
+
+  async setConfig(fields: Record<string, unknown>): Promise<void> {
+    this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+  }
+
   async close(): Promise<void> {
     this.#client.close();
     await this.session.stop();
@@ -232,6 +244,24 @@ export class ExtensionDriver implements Driver {
       for (const type of ['mousePressed', 'mouseReleased']) {
         await cdp.send('Input.dispatchMouseEvent', { type, x: result.value.x, y: result.value.y, button: 'left', clickCount: 1 });
       }
+    })()`);
+  }
+
+  async evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T> {
+    return this.inWorker<T>(`(async () => {
+      const session = globalThis.tabpilot.session;
+      const cdp = session.cdp.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      const response = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true, awaitPromise: true });
+      if (response.exceptionDetails) throw new Error(response.exceptionDetails.text);
+      return response.result.value;
+    })()`);
+  }
+
+  async setConfig(fields: Record<string, unknown>): Promise<void> {
+    await this.inWorker(`(() => {
+      const session = globalThis.tabpilot.session;
+      session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
+      return true;
     })()`);
   }
 

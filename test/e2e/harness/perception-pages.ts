@@ -1,0 +1,135 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FixtureServer } from './fixture-server';
+
+function page(title: string, body: string, head = ''): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+}
+
+function send(res: ServerResponse, html: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(html);
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
+
+/** Pages for the perception contract: what a state must show, and what it must leave out. */
+export function addPerceptionPages(server: FixtureServer): void {
+  const routes: Record<string, Route> = {
+    '/p/visibility.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Visibility',
+          `<h1>Visible heading</h1>
+<button id="shown">Shown button</button>
+<button id="gone" style="display:none">Display none button</button>
+<button id="invisible" style="visibility:hidden">Visibility hidden button</button>
+<button id="transparent" style="opacity:0">Opacity zero button</button>
+<div style="display:none"><button id="in-hidden">Inside hidden parent</button></div>
+<input type="hidden" name="token" value="secret-token">
+<button id="far" style="position:absolute;top:9000px">Far below button</button>
+<label for="email">Email address</label><input id="email" type="email" value="a@b.test">
+<input id="pw" type="password" value="hunter2">
+<label><input type="checkbox" id="agree" checked> I agree</label>
+<select id="size"><option>Small</option><option selected>Medium</option><option>Large</option></select>
+<a id="docs" href="/docs/start?x=1">Read the docs</a>
+<textarea id="notes">typed notes</textarea>`,
+        ),
+      ),
+    '/p/list.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Long list',
+          `<h1>Items</h1><ul>${Array.from({ length: 300 }, (_, i) => `<li><a href="/item/${i + 1}">Item number ${i + 1}</a></li>`).join('')}</ul>`,
+        ),
+      ),
+    '/p/scroll.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Scroll containers',
+          `<div id="outer" style="height:200px;overflow:auto;border:1px solid">
+  <p>Outer top</p>
+  <div id="inner" style="height:100px;overflow:auto;border:1px solid">${Array.from({ length: 30 }, (_, i) => `<p>Inner line ${i + 1}</p>`).join('')}</div>
+  ${Array.from({ length: 30 }, (_, i) => `<p>Outer line ${i + 1}</p>`).join('')}
+</div>
+<div id="wide" style="width:300px;overflow-x:auto;white-space:nowrap;border:1px solid"><span style="display:inline-block;width:1500px">A very wide row</span></div>`,
+        ),
+      ),
+    '/p/frames.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Frames',
+          `<h1>Frames page</h1>
+<iframe id="same" src="/p/frame-child.html?who=same" width="400" height="150"></iframe>
+<iframe id="cross" src="http://127.0.0.1:${server.port}/p/frame-child.html?who=cross" width="400" height="150"></iframe>`,
+        ),
+      ),
+    '/p/frame-child.html': (_req, res, url) => {
+      const who = url.searchParams.get('who') ?? 'child';
+      send(res, page(`Child ${who}`, `<p>Frame text ${who}</p><button id="btn-${who}">Button in ${who} frame</button>`));
+    },
+    '/p/shadow.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Shadow',
+          `<h1>Shadow page</h1>
+<open-widget><template shadowrootmode="open"><p>Open shadow text</p><button>Open shadow button</button></template></open-widget>
+<closed-widget></closed-widget>
+<div id="closed-div"></div>
+<script>
+  customElements.define('closed-widget', class extends HTMLElement {
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'closed' });
+      root.innerHTML = '<p>Closed shadow text</p><button>Closed shadow button</button><nested-closed></nested-closed>';
+    }
+  });
+  customElements.define('nested-closed', class extends HTMLElement {
+    constructor() {
+      super();
+      this.attachShadow({ mode: 'closed' }).innerHTML = '<button>Nested closed button</button>';
+    }
+  });
+  document.getElementById('closed-div').attachShadow({ mode: 'closed' }).innerHTML = '<a href="/closed-link">Link in a closed div root</a>';
+</script>`,
+        ),
+      ),
+    '/p/overlay.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Overlay',
+          `<button id="covered" style="position:absolute;left:20px;top:20px;width:160px;height:40px">Covered button</button>
+<div id="glass" style="position:absolute;left:0;top:0;width:400px;height:100px;background:transparent"></div>
+<button id="free" style="position:absolute;left:20px;top:200px">Free button</button>`,
+        ),
+      ),
+    '/p/dynamic.html': (_req, res, url) => {
+      const delay = url.searchParams.get('delay') ?? '800';
+      send(
+        res,
+        page(
+          'Dynamic',
+          `<button id="first">First button</button><button id="second">Second button</button>`,
+          `<script>addEventListener('load', () => setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late button'; document.body.prepend(b); }, ${delay}));</script>`,
+        ),
+      );
+    },
+    '/p/busy.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Busy',
+          '<p>busy page</p>',
+          `<script>addEventListener('load', () => setTimeout(() => { const end = Date.now() + 4000; while (Date.now() < end) {} }, 100));</script>`,
+        ),
+      ),
+  };
+  for (const [path, handler] of Object.entries(routes)) {
+    server.route(path, (req, res, url) => handler(req, res, url));
+  }
+}
