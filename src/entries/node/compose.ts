@@ -1,8 +1,7 @@
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { aboutBlankWatchdog } from '../../browser/watchdogs/about-blank.watchdog';
-import { domWatchdog } from '../../browser/watchdogs/dom.watchdog';
-import { screenshotWatchdog } from '../../browser/watchdogs/screenshot.watchdog';
+import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
 import { localBrowserWatchdog } from '../../browser/watchdogs/local-browser.watchdog';
 import type { AnyWatchdog } from '../../browser/define-watchdog';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
@@ -28,7 +27,7 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   if (options.cdpUrl === undefined) {
     watchdogs.push(localBrowserWatchdog(new ChromiumLauncher(log.child('launcher'))));
   }
-  watchdogs.push(aboutBlankWatchdog, domWatchdog, screenshotWatchdog);
+  watchdogs.push(aboutBlankWatchdog, ...SHARED_WATCHDOGS);
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),

@@ -1,0 +1,9 @@
+import type { AnyWatchdog } from '../define-watchdog';
+import { domWatchdog } from './dom.watchdog';
+import { screenshotWatchdog } from './screenshot.watchdog';
+
+/**
+ * The watchdogs every platform registers, in order. Entries add their own (Node: LocalBrowser and
+ * AboutBlank) around this list.
+ */
+export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [screenshotWatchdog, domWatchdog];

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer } from '../harness/fixture-server';
+import { addPerceptionPages } from '../harness/perception-pages';
+
+/**
+ * Perception over both transports: what a state shows (and leaves out) on local fixture pages, across
+ * frames and shadow roots, and that indexes stay put while the page does.
+ */
+export function definePerceptionContract(name: string, start: () => Promise<Driver>): void {
+  describe(`perception contract over ${name}`, () => {
+    let driver: Driver;
+    let tab: string;
+    const server = new FixtureServer();
+    addPerceptionPages(server);
+
+    beforeAll(async () => {
+      await server.start();
+      driver = await start();
+      tab = await driver.openTab(server.url('/a.html'));
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    async function stateOf(url: string, params: Record<string, unknown> = {}): Promise<BrowserStateSummary> {
+      await driver.ok('navigate', { url });
+      return driver.ok<BrowserStateSummary>('state', params);
+    }
+
+    function element(state: BrowserStateSummary, text: string): BrowserStateSummary['elements'][number] | undefined {
+      return state.elements.find((entry) => entry.name.includes(text));
+    }
+
+    it('shows visible controls with their live values and leaves hidden and far-away ones out', async () => {
+      const state = await stateOf(server.url('/p/visibility.html'));
+      expect(state.text.startsWith('[Start of page]')).toBe(true);
+      expect(state.text).toContain('Visible heading');
+      expect(element(state, 'Shown button')).toBeDefined();
+      for (const hidden of ['Display none button', 'Visibility hidden button', 'Opacity zero button', 'Inside hidden parent', 'secret-token']) {
+        expect(state.text, hidden).not.toContain(hidden);
+      }
+      // 9000 px down is beyond the viewport and its 1000 px margin; the whole page shows it.
+      expect(state.text).not.toContain('Far below button');
+      expect(state.text).toMatch(/pages below - scroll down to see more/);
+      const whole = await driver.ok<BrowserStateSummary>('state', { viewport_expansion: -1 });
+      expect(whole.text).toContain('Far below button');
+      expect(whole.text.trimEnd().endsWith('[End of page]')).toBe(true);
+
+      const email = state.elements.find((entry) => entry.attributes['id'] === 'email');
+      expect(email).toMatchObject({ tag: 'input', role: 'textbox', name: 'Email address' });
+      expect(email?.attributes['value']).toBe('a@b.test');
+      const password = state.elements.find((entry) => entry.attributes['id'] === 'pw');
+      expect(password?.attributes['value']).toBeUndefined();
+      expect(state.text).not.toContain('hunter2');
+      expect(state.elements.find((entry) => entry.attributes['id'] === 'agree')).toMatchObject({ name: 'I agree', attributes: { checked: 'true' } });
+      expect(state.elements.find((entry) => entry.attributes['id'] === 'size')?.attributes['value']).toBe('Medium');
+      expect(state.elements.find((entry) => entry.name === 'Read the docs')?.attributes['href']).toBe('/docs/start?x=1');
+      // A textarea's content shows once, as its value.
+      expect(state.text.match(/typed notes/g)).toHaveLength(1);
+    });
+
+    it('indexes every control once, numbers them from 1, and reports geometry', async () => {
+      const state = await stateOf(server.url('/p/visibility.html'));
+      const indexes = state.elements.map((entry) => entry.index);
+      expect(new Set(indexes).size).toBe(indexes.length);
+      for (const entry of state.elements) {
+        expect(state.text).toContain(`[${entry.index}]<${entry.tag}`);
+        expect(entry.box.width).toBeGreaterThan(0);
+      }
+      expect(state.page_info.viewport_width).toBeGreaterThan(0);
+      expect(state.page_info.page_height).toBeGreaterThan(9000);
+      expect(state.tab_id).toBe(tab);
+      expect(state.tabs.map((entry) => entry.tab_id)).toContain(tab);
+    });
+
+    it('shows nested scroll containers with how much is hidden in each direction', async () => {
+      const state = await stateOf(server.url('/p/scroll.html'));
+      expect(state.text).toMatch(/\|SCROLL\|<div id=outer \/> \(0\.0 pages above, \d+\.\d pages below\)/);
+      expect(state.text).toMatch(/\t\|SCROLL\|<div id=inner \/> \(0\.0 pages above, \d+\.\d pages below\)/);
+      expect(state.text).toMatch(/\|SCROLL\|<div id=wide \/> \(0\.0 pages left, \d+\.\d pages right\)/);
+      // Content scrolled out of a container is out of view.
+      expect(state.text).toContain('Inner line 1');
+      expect(state.text).not.toContain('Inner line 30');
+    });
+
+    it('stitches same-origin and cross-origin iframes into one state, with page coordinates', async () => {
+      const state = await stateOf(server.url('/p/frames.html'));
+      expect(state.text).toContain('|IFRAME|<iframe id=same');
+      expect(state.text).toContain('|IFRAME|<iframe id=cross');
+      expect(state.text).toContain('Frame text same');
+      expect(state.text).toContain('Frame text cross');
+      const same = element(state, 'Button in same frame');
+      const cross = element(state, 'Button in cross frame');
+      expect(same).toBeDefined();
+      expect(cross).toBeDefined();
+      // The cross-origin frame sits to the right of the first one: its button's x is in page coordinates.
+      expect(cross?.box.x ?? 0).toBeGreaterThan((same?.box.x ?? 0) + 300);
+    });
+
+    it('shows open and closed shadow roots, nested ones included', async () => {
+      const state = await stateOf(server.url('/p/shadow.html'));
+      expect(state.text).toContain('Open Shadow');
+      expect(state.text).toContain('Open shadow text');
+      expect(state.text).toContain('Closed Shadow');
+      expect(state.text).toContain('Closed shadow text');
+      for (const name of ['Open shadow button', 'Closed shadow button', 'Nested closed button', 'Link in a closed div root']) {
+        expect(element(state, name), name).toBeDefined();
+      }
+    });
+
+    it('does not index a button an overlay covers', async () => {
+      const state = await stateOf(server.url('/p/overlay.html'));
+      expect(state.text).toContain('Covered button');
+      expect(element(state, 'Covered button')).toBeUndefined();
+      expect(element(state, 'Free button')).toBeDefined();
+    });
+
+    it('keeps indexes while the page stays, and marks elements new since the last state', async () => {
+      const first = await stateOf(server.url('/p/dynamic.html?delay=600'));
+      expect(first.elements.every((entry) => !entry.is_new)).toBe(true);
+      await driver.ok('wait', { seconds: 1 });
+      const second = await driver.ok<BrowserStateSummary>('state');
+      for (const name of ['First button', 'Second button']) {
+        expect(element(second, name)?.index).toBe(element(first, name)?.index);
+        expect(element(second, name)?.is_new).toBe(false);
+      }
+      const late = element(second, 'Late button');
+      expect(late?.is_new).toBe(true);
+      expect(second.text).toContain(`*[${late?.index}]<button`);
+    });
+
+    it('answers ELEMENT_NOT_FOUND for an index the latest state does not have', async () => {
+      await stateOf(server.url('/p/dynamic.html'));
+      expect(await driver.send('highlight', { index: 99999 })).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
+    });
+
+    it('keeps the text within its character budget, with a note saying what was cut', async () => {
+      const state = await stateOf(server.url('/p/list.html'), { max_chars: 600, viewport_expansion: -1 });
+      expect(state.truncated).toBe(true);
+      expect(state.text.length).toBeLessThan(900);
+      expect(state.text).toMatch(/\(truncated at 600 characters: \d+ more lines with \d+ more elements/);
+    });
+
+    it('comes back non-actionable with state_error when the page does not answer in time', async () => {
+      await driver.setConfig({ timeouts: { BrowserStateRequestEvent: 1000 } });
+      try {
+        await driver.ok('navigate', { url: server.url('/p/busy.html') });
+        await driver.ok('wait', { seconds: 0.3 });
+        const state = await driver.ok<BrowserStateSummary>('state');
+        expect(state.state_error).toMatch(/did not answer in time/);
+        expect(state.elements).toEqual([]);
+      } finally {
+        await driver.setConfig({ timeouts: {} });
+      }
+      await driver.ok('wait', { seconds: 4 });
+      const recovered = await driver.ok<BrowserStateSummary>('state');
+      expect(recovered.state_error).toBeNull();
+      expect(recovered.text).toContain('busy page');
+    });
+
+    it('takes screenshots: viewport, full page, clip, png and jpeg', async () => {
+      await driver.ok('navigate', { url: server.url('/p/list.html') });
+      const png = await driver.ok<{ data: string; format: string; width: number; height: number }>('screenshot');
+      const bytes = Buffer.from(png.data, 'base64');
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      expect(bytes.readUInt32BE(16)).toBeGreaterThan(100);
+      const full = await driver.ok<{ height: number }>('screenshot', { full_page: true, format: 'jpeg', quality: 50 });
+      expect(full.height).toBeGreaterThan(png.height * 2);
+      const clip = await driver.ok<{ data: string }>('screenshot', { clip: { x: 0, y: 0, width: 120, height: 60 } });
+      const clipBytes = Buffer.from(clip.data, 'base64');
+      expect(clipBytes.readUInt32BE(16)).toBe(120);
+      expect(clipBytes.readUInt32BE(20)).toBe(60);
+      const withShot = await driver.ok<BrowserStateSummary>('state', { include_screenshot: true });
+      expect(withShot.screenshot_format).toBe('jpeg');
+      expect(Buffer.from(withShot.screenshot ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    });
+
+    it('outlines an element for a person and clears it', async () => {
+      const state = await stateOf(server.url('/p/visibility.html'));
+      const shown = element(state, 'Shown button');
+      await driver.ok('highlight', { index: shown?.index });
+      expect(await driver.evaluateInTab(tab, "!!document.getElementById('__tabpilot-highlight')")).toBe(true);
+      await driver.ok('highlight', {});
+      expect(await driver.evaluateInTab(tab, "!!document.getElementById('__tabpilot-highlight')")).toBe(false);
+    });
+  });
+}
