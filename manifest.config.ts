@@ -18,5 +18,11 @@ export default defineManifest({
   background: { service_worker: 'src/entries/extension/background.ts', type: 'module' },
   side_panel: { default_path: 'src/entries/extension/sidepanel.html' },
   action: { default_title: 'Open tabpilot' },
+  commands: {
+    'emergency-stop': {
+      suggested_key: { default: 'Alt+Shift+S' },
+      description: 'Emergency stop: cancel queued work and detach tabpilot from every tab',
+    },
+  },
   permissions: ['debugger', 'sidePanel', 'tabs', 'storage', 'nativeMessaging', 'downloads', 'contentSettings'],
 });

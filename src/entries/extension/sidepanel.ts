@@ -1,9 +1,13 @@
-import { mountApp } from '../../ui/sidepanel/app';
+import { h, render } from 'preact';
+import { App } from '../../ui/sidepanel/components/app';
 import { WorkerPort } from '../../ui/sidepanel/port';
+import { PanelStore } from '../../ui/sidepanel/store';
 
+// The store listens before the port connects, so the state the worker pushes on connect is not missed.
 const port = new WorkerPort();
+const store = new PanelStore(port);
 port.connect();
 const root = document.getElementById('app');
 if (root !== null) {
-  mountApp(root, port);
+  render(h(App, { port, store }), root);
 }

@@ -47,7 +47,7 @@ export interface ChromeApi {
   };
   readonly tabs: {
     get(tabId: number): Promise<ChromeTab>;
-    query(query: { active?: boolean; lastFocusedWindow?: boolean }): Promise<ChromeTab[]>;
+    query(query: { active?: boolean; lastFocusedWindow?: boolean; windowId?: number }): Promise<ChromeTab[]>;
     create(properties: { url: string; active: boolean; openerTabId?: number }): Promise<ChromeTab>;
     remove(tabId: number): Promise<void>;
     update(tabId: number, properties: { active: boolean }): Promise<ChromeTab | undefined>;

@@ -1,8 +1,16 @@
 import type { Runtime } from 'webextension-polyfill';
+import type { CommandError, CommandResponse } from '../../protocol/commands';
+import { PanelToWorker, type WorkerToPanel } from '../../protocol/panel-messages';
+import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
-import type { CommandServer } from '../../tools/command-server';
+import type { ClientConnection, CommandServer } from '../../tools/command-server';
 import type { ClientInfo } from '../../tools/registry';
+import { emergencyStop } from './emergency-stop';
+import type { PanelHub, PanelLink } from './panel-hub';
+import { redact, type Secret } from './redact';
+import type { SettingsStore } from './settings-store';
+import type { TimelineRecorder } from './timeline-recorder';
 
 export const PANEL_PORT_NAME = 'tabpilot-panel';
 
@@ -10,6 +18,20 @@ export interface PortRuntime {
   readonly id: string;
   getURL(path: string): string;
   readonly onConnect: { addListener(listener: (port: Runtime.Port) => void): void };
+}
+
+/** What a panel can reach in the worker. */
+export interface PanelServices {
+  readonly server: CommandServer;
+  /** The worker's start-up (resume, settings, timeline restore); messages wait for it. */
+  readonly ready: Promise<unknown>;
+  readonly hub: PanelHub;
+  readonly timeline: TimelineRecorder;
+  readonly settings: SettingsStore;
+  secrets(): readonly Secret[];
+  attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
+  controlledCount(): number;
+  readonly log: Logger;
 }
 
 /**
@@ -29,41 +51,105 @@ export function isOwnPage(
   );
 }
 
-/** Serves the command protocol on runtime ports from the panel (and other pages of ours). */
-export function servePanelPorts(options: {
-  runtime: PortRuntime;
-  server: CommandServer;
-  ready: Promise<unknown>;
-  log: Logger;
-}): void {
-  const { runtime, server, ready, log } = options;
+/** Serves the panel protocol (panel-messages.ts) on runtime ports from the panel and our other pages. */
+export function servePanelPorts(runtime: PortRuntime, services: PanelServices): void {
+  const { log } = services;
   runtime.onConnect.addListener((port) => {
     if (port.name !== PANEL_PORT_NAME || !isOwnPage(port.sender, runtime)) {
       log.warn('refused a port from outside the extension', { name: port.name, url: port.sender?.url });
       port.disconnect();
       return;
     }
-    const client: ClientInfo = { id: shortId(6), kind: 'panel' };
     let open = true;
-    const connection = server.connect(client, {
-      send: (message) => {
+    const link: PanelLink = {
+      post: (message) => {
         if (open) {
           port.postMessage(message);
         }
       },
+    };
+    const client: ClientInfo = { id: shortId(6), kind: 'panel' };
+    const connection = services.server.connect(client, {
+      send: (message) => {
+        if ('event' in message) {
+          link.post({ type: 'event', message: redact(message, services.secrets()) as typeof message });
+        }
+      },
     });
-    port.onMessage.addListener((message: unknown) => {
-      void ready
-        .then(() => connection.handle(message))
-        .then((response) => {
-          if (open) {
-            port.postMessage(response);
-          }
-        });
+    const removeLink = services.hub.add(link);
+    const started = services.ready.catch(() => undefined);
+    void started.then(() => greet(link, services));
+    port.onMessage.addListener((raw: unknown) => {
+      const parsed = PanelToWorker.safeParse(raw);
+      if (!parsed.success) {
+        log.warn('dropped a panel message that does not parse', { error: parsed.error.message });
+        return;
+      }
+      started
+        .then(() => dispatch(parsed.data, link, connection, services))
+        .catch((error: unknown) => log.error('panel message failed', { error: errorMessageOf(error) }));
     });
     port.onDisconnect.addListener(() => {
       open = false;
+      removeLink();
       connection.close();
     });
   });
+}
+
+/** A panel that (re)connects gets the whole state at once. */
+async function greet(link: PanelLink, services: PanelServices): Promise<void> {
+  link.post({ type: 'settings', config: { ...services.settings.config } });
+  link.post({ type: 'timeline', reset: true, entries: services.timeline.entries() });
+  await services.hub.sendStatus(link);
+}
+
+async function dispatch(
+  message: PanelToWorker,
+  link: PanelLink,
+  connection: ClientConnection,
+  services: PanelServices,
+): Promise<void> {
+  const respond = (response: CommandResponse): void =>
+    link.post({ type: 'response', response: redact(response, services.secrets()) as CommandResponse });
+  switch (message.type) {
+    case 'command':
+      respond(await connection.handle(message.request));
+      return;
+    case 'attach_window': {
+      const target = await services.attachWindow(message.window_id);
+      if ('error' in target) {
+        respond({ id: message.id, ok: false, error: target.error });
+        return;
+      }
+      respond(await connection.handle({ id: message.id, action: 'attach', params: { tab_id: target.tab_id } }));
+      return;
+    }
+    case 'emergency_stop':
+      respond(
+        await emergencyStop({
+          connection,
+          timeline: services.timeline,
+          origin: 'panel button',
+          controlledCount: () => services.controlledCount(),
+          id: message.id,
+        }),
+      );
+      return;
+    case 'save_settings': {
+      const outcome = await services.settings.save(message.config);
+      const result: WorkerToPanel = outcome.ok
+        ? { type: 'settings_result', id: message.id, ok: true }
+        : { type: 'settings_result', id: message.id, ok: false, error: outcome.error };
+      link.post(result);
+      if (outcome.ok) {
+        services.hub.broadcast({ type: 'settings', config: { ...outcome.config } });
+        services.timeline.note('info', 'Settings saved and applied.', 'panel');
+      }
+      return;
+    }
+    case 'clear_timeline':
+      services.timeline.clear();
+      return;
+  }
 }

@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import type { ChromeApi, ChromeTab } from './chrome-api';
+import type { KeyValueStore } from './timeline-recorder';
 
 function toTab(tab: browser.Tabs.Tab): ChromeTab {
   return {
@@ -68,5 +69,14 @@ export function realChromeApi(): ChromeApi {
     },
     userAgent: navigator.userAgent,
     extensionOrigin: browser.runtime.getURL(''),
+  };
+}
+
+/** A chrome.storage area as a key-value store: `session` dies with the browser, `local` stays. */
+export function storageArea(area: 'session' | 'local'): KeyValueStore {
+  const storage = browser.storage[area];
+  return {
+    get: async (key) => (await storage.get(key))[key],
+    set: (key, value) => storage.set({ [key]: value }),
   };
 }

@@ -1,20 +1,37 @@
-import type { CommandResponse, EventMessage, ServerMessage } from '../../protocol/commands';
+import type { CommandResponse } from '../../protocol/commands';
+import { consoleSink, createLogger } from '../../shared/logger';
+import {
+  WorkerToPanel,
+  type PanelToWorker,
+  type SettingsError,
+  type WorkerToPanel as WorkerMessage,
+} from '../../protocol/panel-messages';
 
 const PORT_NAME = 'tabpilot-panel';
+const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot-panel' });
 const RECONNECT_DELAY_MS = 300;
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 
+/** A pushed message: everything the worker sends that is not the answer to a request. */
+export type PushedMessage = Extract<WorkerMessage, { type: 'status' | 'timeline' | 'settings' | 'event' }>;
+
+export type SettingsOutcome = { ok: true } | { ok: false; error: SettingsError };
+
+const DISCONNECTED_MESSAGE = 'The extension worker stopped before answering (it restarts on its own); retry.';
+
 /**
- * The panel's one link to the service worker: a runtime port that comes back by itself when the worker
- * restarts (a port does not survive it: platform facts §7). A request in flight when the port drops is
- * answered with DISCONNECTED, never left hanging, so the panel can show it and offer a retry.
+ * The panel's one link to the service worker, and the only UI module that touches `chrome.*`: a
+ * runtime port that comes back by itself when the worker restarts (a port does not survive it:
+ * platform facts §7). Every message from the worker is validated (panel-messages.ts). A request in
+ * flight when the port drops is answered with DISCONNECTED, never left hanging, so the panel can show
+ * it and offer a retry.
  */
 export class WorkerPort {
   #port: chrome.runtime.Port | undefined;
   #nextId = 1;
-  readonly #pending = new Map<number, (response: CommandResponse) => void>();
-  readonly #eventListeners = new Set<(event: EventMessage) => void>();
+  readonly #pending = new Map<number, (message: WorkerMessage) => void>();
+  readonly #pushListeners = new Set<(message: PushedMessage) => void>();
   readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
   #status: ConnectionStatus = 'connecting';
 
@@ -22,18 +39,15 @@ export class WorkerPort {
     const port = chrome.runtime.connect({ name: PORT_NAME });
     this.#port = port;
     this.#setStatus('connected');
-    port.onMessage.addListener((message: ServerMessage) => this.#onMessage(message));
+    port.onMessage.addListener((message: unknown) => this.#onMessage(message));
     port.onDisconnect.addListener(() => {
       this.#port = undefined;
       this.#setStatus('disconnected');
-      for (const [id, resolve] of this.#pending) {
-        resolve({
-          id,
-          ok: false,
-          error: { code: 'DISCONNECTED', message: 'The extension worker restarted before answering; retry.' },
-        });
-      }
+      const pending = [...this.#pending.entries()];
       this.#pending.clear();
+      for (const [id, settle] of pending) {
+        settle({ type: 'response', response: disconnected(id, DISCONNECTED_MESSAGE) });
+      }
       setTimeout(() => this.connect(), RECONNECT_DELAY_MS);
     });
   }
@@ -42,25 +56,53 @@ export class WorkerPort {
     return this.#status;
   }
 
+  /** Any protocol action. */
   request(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
+    return this.#ask((id) => ({ type: 'command', request: { id, action, params } }));
+  }
+
+  /** Attaches the active tab of the window this panel belongs to. */
+  async attachCurrentTab(): Promise<CommandResponse> {
+    const windowId = await this.currentWindowId();
+    if (windowId === undefined) {
+      return { id: null, ok: false, error: { code: 'TAB_NOT_FOUND', message: 'This panel has no window.' } };
+    }
+    return this.#ask((id) => ({ type: 'attach_window', id, window_id: windowId }));
+  }
+
+  /** The browser window this panel belongs to (a side panel is per window). */
+  async currentWindowId(): Promise<number | undefined> {
+    return (await chrome.windows.getCurrent()).id;
+  }
+
+  emergencyStop(): Promise<CommandResponse> {
+    return this.#ask((id) => ({ type: 'emergency_stop', id }));
+  }
+
+  saveSettings(config: unknown): Promise<SettingsOutcome> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      if (this.#port === undefined) {
-        resolve({
-          id,
-          ok: false,
-          error: { code: 'DISCONNECTED', message: 'Not connected to the extension worker yet; retry.' },
-        });
-        return;
+      this.#pending.set(id, (message) => {
+        if (message.type === 'settings_result') {
+          resolve(message.ok || message.error === undefined ? { ok: true } : { ok: false, error: message.error });
+        } else {
+          resolve({ ok: false, error: { field: '', message: DISCONNECTED_MESSAGE } });
+        }
+      });
+      if (!this.#post({ type: 'save_settings', id, config })) {
+        this.#pending.delete(id);
+        resolve({ ok: false, error: { field: '', message: 'Not connected to the extension worker; retry.' } });
       }
-      this.#pending.set(id, resolve);
-      this.#port.postMessage({ id, action, params });
     });
   }
 
-  onEvent(listener: (event: EventMessage) => void): () => void {
-    this.#eventListeners.add(listener);
-    return () => this.#eventListeners.delete(listener);
+  clearTimeline(): void {
+    this.#post({ type: 'clear_timeline' });
+  }
+
+  onPush(listener: (message: PushedMessage) => void): () => void {
+    this.#pushListeners.add(listener);
+    return () => this.#pushListeners.delete(listener);
   }
 
   onStatus(listener: (status: ConnectionStatus) => void): () => void {
@@ -69,20 +111,45 @@ export class WorkerPort {
     return () => this.#statusListeners.delete(listener);
   }
 
-  #onMessage(message: ServerMessage): void {
-    if ('event' in message) {
-      for (const listener of this.#eventListeners) {
-        listener(message);
+  #ask(build: (id: number) => PanelToWorker): Promise<CommandResponse> {
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, (message) =>
+        resolve(message.type === 'response' ? message.response : disconnected(id, 'Unexpected answer; retry.')),
+      );
+      if (!this.#post(build(id))) {
+        this.#pending.delete(id);
+        resolve(disconnected(id, 'Not connected to the extension worker yet; retry.'));
+      }
+    });
+  }
+
+  #post(message: PanelToWorker): boolean {
+    if (this.#port === undefined) {
+      return false;
+    }
+    this.#port.postMessage(message);
+    return true;
+  }
+
+  #onMessage(raw: unknown): void {
+    const parsed = WorkerToPanel.safeParse(raw);
+    if (!parsed.success) {
+      log.warn('dropped a message from the worker that does not parse', { error: parsed.error.message });
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'response' || message.type === 'settings_result') {
+      const id = message.type === 'response' ? message.response.id : message.id;
+      const settle = typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (settle !== undefined && typeof id === 'number') {
+        this.#pending.delete(id);
+        settle(message);
       }
       return;
     }
-    if (typeof message.id !== 'number') {
-      return;
-    }
-    const resolve = this.#pending.get(message.id);
-    if (resolve !== undefined) {
-      this.#pending.delete(message.id);
-      resolve(message);
+    for (const listener of this.#pushListeners) {
+      listener(message);
     }
   }
 
@@ -92,4 +159,8 @@ export class WorkerPort {
       listener(status);
     }
   }
+}
+
+function disconnected(id: number, message: string): CommandResponse {
+  return { id, ok: false, error: { code: 'DISCONNECTED', message } };
 }

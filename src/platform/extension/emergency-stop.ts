@@ -1,0 +1,30 @@
+import type { CommandResponse, RequestId } from '../../protocol/commands';
+import type { ClientConnection } from '../../tools/command-server';
+import type { TimelineRecorder } from './timeline-recorder';
+
+/**
+ * The emergency stop (panel button or keyboard command): the protocol's `stop` (cancel queued work,
+ * detach every debugger session), then a note in the timeline that says what it did.
+ */
+export async function emergencyStop(options: {
+  connection: ClientConnection;
+  timeline: TimelineRecorder;
+  /** Who pressed it, as the timeline shows it: "panel", "keyboard shortcut". */
+  origin: string;
+  controlledCount: () => number;
+  id: RequestId;
+}): Promise<CommandResponse> {
+  const { connection, timeline, origin } = options;
+  const attached = options.controlledCount();
+  const response = await connection.handle({ id: options.id, action: 'stop', params: {} });
+  if (response.ok) {
+    const { cancelled } = response.result as { cancelled: number };
+    timeline.note(
+      'warn',
+      `Emergency stop (${origin}): cancelled ${cancelled} queued event(s) and detached every debugger session (${attached} tab(s)). Nothing is attached until you attach again.`,
+    );
+  } else {
+    timeline.note('error', `Emergency stop (${origin}) failed: ${response.error.code}: ${response.error.message}`);
+  }
+  return response;
+}

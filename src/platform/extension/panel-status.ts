@@ -1,0 +1,36 @@
+import type { PanelStatus } from '../../protocol/panel-messages';
+import type { ChromeTab } from './chrome-api';
+
+/** Where the panel's status comes from: the router (what is attached) and the session (ids, focus). */
+export interface StatusSources {
+  controlled(): ReadonlyArray<{ tabId: number; targetId: string }>;
+  userCancelled(): boolean;
+  focusedTargetId(): string | undefined;
+  tabIdOf(targetId: string): string;
+  page(targetId: string): { url: string; title: string } | undefined;
+  chromeTab(tabId: number): Promise<ChromeTab | undefined>;
+}
+
+export async function readPanelStatus(sources: StatusSources): Promise<PanelStatus> {
+  const focus = sources.focusedTargetId();
+  const tabs = await Promise.all(
+    sources.controlled().map(async ({ tabId, targetId }) => {
+      const chromeTab = await sources.chromeTab(tabId);
+      const page = sources.page(targetId);
+      return {
+        tab_id: sources.tabIdOf(targetId),
+        url: page?.url ?? chromeTab?.url ?? '',
+        title: page?.title ?? chromeTab?.title ?? '',
+        focused: targetId === focus,
+        window_id: chromeTab?.windowId ?? null,
+      };
+    }),
+  );
+  const focused = tabs.find((tab) => tab.focused);
+  return {
+    attached: tabs.length > 0,
+    user_cancelled: sources.userCancelled(),
+    tabs,
+    focused_tab_id: focused?.tab_id ?? null,
+  };
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { CommandRequest, CommandResponseSchema, EventMessageSchema } from './commands';
+
+/**
+ * What the side panel and the service worker say to each other over their runtime port (style guide
+ * §3.11). Both directions are zod discriminated unions, validated on receipt: the panel sends protocol
+ * commands plus a few panel-only requests; the worker answers, and pushes the panel's live state
+ * (status, timeline, settings) without being asked.
+ */
+
+// ---- the timeline --------------------------------------------------------------------------------
+
+export const TimelineHandler = z.strictObject({
+  handler: z.string(),
+  status: z.enum(['started', 'completed', 'error']),
+  result: z.unknown().optional(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  duration_ms: z.number().optional(),
+});
+export type TimelineHandler = z.infer<typeof TimelineHandler>;
+
+/** One bus event as the timeline keeps it: secrets redacted, large values cut. */
+export const TimelineEvent = z.strictObject({
+  kind: z.literal('event'),
+  id: z.string(),
+  type: z.string(),
+  parent_id: z.string().nullable(),
+  source: z.string().nullable(),
+  /** `interrupted`: the worker stopped before the event completed. */
+  status: z.enum(['queued', 'started', 'completed', 'interrupted']),
+  created_at: z.number(),
+  completed_at: z.number().nullable(),
+  payload: z.unknown(),
+  handlers: z.array(TimelineHandler),
+});
+export type TimelineEvent = z.infer<typeof TimelineEvent>;
+
+/** Something the extension itself says in the timeline: a worker start, an emergency stop, a Cancel. */
+export const TimelineNote = z.strictObject({
+  kind: z.literal('note'),
+  id: z.string(),
+  created_at: z.number(),
+  level: z.enum(['info', 'warn', 'error']),
+  source: z.string().nullable(),
+  text: z.string(),
+});
+export type TimelineNote = z.infer<typeof TimelineNote>;
+
+export const TimelineEntry = z.discriminatedUnion('kind', [TimelineEvent, TimelineNote]);
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+// ---- the worker's state, as the panel shows it ----------------------------------------------------
+
+export const PanelTab = z.strictObject({
+  tab_id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  focused: z.boolean(),
+  /** The browser window the tab is in (the side panel belongs to one window). */
+  window_id: z.number().nullable(),
+});
+export type PanelTab = z.infer<typeof PanelTab>;
+
+export const PanelStatus = z.strictObject({
+  /** At least one tab has tabpilot's debugger attached. */
+  attached: z.boolean(),
+  /** The person pressed Cancel on the debugging bar; nothing re-attaches until they attach again. */
+  user_cancelled: z.boolean(),
+  tabs: z.array(PanelTab),
+  focused_tab_id: z.string().nullable(),
+});
+export type PanelStatus = z.infer<typeof PanelStatus>;
+
+export const SettingsError = z.strictObject({ field: z.string(), message: z.string() });
+export type SettingsError = z.infer<typeof SettingsError>;
+
+// ---- panel -> worker -------------------------------------------------------------------------------
+
+export const PanelToWorker = z.discriminatedUnion('type', [
+  /** Any protocol command; answered by a `response` with the same id. */
+  z.strictObject({ type: z.literal('command'), request: CommandRequest }),
+  /** Attach the active tab of the panel's own window; answered by a `response`. */
+  z.strictObject({ type: z.literal('attach_window'), id: z.number(), window_id: z.number() }),
+  /** The emergency stop button; answered by a `response`. */
+  z.strictObject({ type: z.literal('emergency_stop'), id: z.number() }),
+  /** Validated and applied by the worker; answered by `settings_result`. */
+  z.strictObject({ type: z.literal('save_settings'), id: z.number(), config: z.unknown() }),
+  z.strictObject({ type: z.literal('clear_timeline') }),
+]);
+export type PanelToWorker = z.infer<typeof PanelToWorker>;
+
+// ---- worker -> panel -------------------------------------------------------------------------------
+
+export const WorkerToPanel = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('response'), response: CommandResponseSchema }),
+  /** A bus event for a `subscribe` the panel made through the protocol. */
+  z.strictObject({ type: z.literal('event'), message: EventMessageSchema }),
+  z.strictObject({ type: z.literal('status'), status: PanelStatus }),
+  /** `reset`: replace everything the panel has (on connect, after a clear); else add or update by id. */
+  z.strictObject({ type: z.literal('timeline'), reset: z.boolean(), entries: z.array(TimelineEntry) }),
+  /** The config in force (secrets included: the form masks them). */
+  z.strictObject({ type: z.literal('settings'), config: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    type: z.literal('settings_result'),
+    id: z.number(),
+    ok: z.boolean(),
+    error: SettingsError.optional(),
+  }),
+]);
+export type WorkerToPanel = z.infer<typeof WorkerToPanel>;

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CommandResponse } from '../../../protocol/commands';
+import type { WorkerPort } from '../port';
+import type { PanelStore } from '../store';
+import { usePanelState } from '../use-panel-state';
+import { ActionsView } from './actions-view';
+import { Header } from './header';
+import { PageView } from './page-view';
+import { ResponseView } from './response-view';
+import { SettingsView } from './settings-view';
+import { TimelineView } from './timeline-view';
+
+const VIEWS = [
+  { id: 'page', label: 'Page' },
+  { id: 'actions', label: 'Actions' },
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+type ViewId = (typeof VIEWS)[number]['id'];
+
+/** The side panel: a header for control, and one view at a time below it. */
+export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.Element {
+  const { port } = props;
+  const state = usePanelState(props.store);
+  const [view, setView] = useState<ViewId>('page');
+  const [windowId, setWindowId] = useState<number | undefined>(undefined);
+  const [last, setLast] = useState<{ response: CommandResponse; retry: () => void } | undefined>(undefined);
+  useEffect(() => {
+    void port.currentWindowId().then(setWindowId);
+  }, [port]);
+  const control = (send: () => Promise<CommandResponse>): void => {
+    void send().then((response) => setLast({ response, retry: () => control(send) }));
+  };
+  return (
+    <div class="app">
+      <Header
+        connection={state.connection}
+        status={state.status}
+        windowId={windowId}
+        onAttach={() => control(() => port.attachCurrentTab())}
+        onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
+        onStop={() => control(() => port.emergencyStop())}
+      />
+      <ResponseView id="output" compact response={last?.response} onRetry={last?.retry} />
+      <nav class="views" role="tablist">
+        {VIEWS.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            id={`view-${candidate.id}`}
+            aria-selected={view === candidate.id}
+            onClick={() => setView(candidate.id)}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </nav>
+      <main class="view">
+        {view === 'page' && <PageView port={port} described={state.described} />}
+        {view === 'actions' && <ActionsView port={port} described={state.described} />}
+        {view === 'timeline' && <TimelineView entries={state.timeline} onClear={() => port.clearTimeline()} />}
+        {view === 'settings' && <SettingsView port={port} described={state.described} config={state.config} />}
+      </main>
+      <footer class="muted footnote">
+        This panel belongs to this window; every window's panel drives the same tabpilot session.
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import { useState } from 'preact/hooks';
+import type { CommandResponse } from '../../../protocol/commands';
+import type { Described } from '../describe';
+import { describeElement, optionTexts, parsePageState, screenshotUrl, type PageState } from '../page-state';
+import type { WorkerPort } from '../port';
+import { ElementActions } from './element-actions';
+import { ResponseView } from './response-view';
+
+/**
+ * The page as the model sees it: the `state` action's indexed elements and screenshot. Hovering an
+ * element highlights it in the page (`highlight`); selecting one offers the actions that fit it.
+ */
+export function PageView(props: { port: WorkerPort; described: Described | undefined }): preact.JSX.Element {
+  const [page, setPage] = useState<PageState | undefined>(undefined);
+  const [withScreenshot, setWithScreenshot] = useState(true);
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  const [options, setOptions] = useState<string[] | undefined>(undefined);
+  const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const { described, port } = props;
+  if (described === undefined) {
+    return <p class="muted">Loading…</p>;
+  }
+  if (!described.has('state')) {
+    return (
+      <p id="page-unavailable" class="muted">
+        The page view needs the <code>state</code> action, which this build does not offer yet. The Actions tab runs
+        every action it does offer.
+      </p>
+    );
+  }
+  const refresh = async (): Promise<void> => {
+    setBusy(true);
+    const answer = await port.request('state', { include_screenshot: withScreenshot });
+    setBusy(false);
+    const parsed = answer.ok ? parsePageState(answer.result) : undefined;
+    if (parsed !== undefined) {
+      setPage(parsed);
+      setResponse(undefined);
+    } else {
+      setResponse(answer);
+    }
+  };
+  const run = async (action: string, params: Record<string, unknown>): Promise<void> => {
+    setBusy(true);
+    const answer = await port.request(action, params);
+    setBusy(false);
+    setResponse(answer);
+    if (answer.ok) {
+      setSelected(undefined);
+      setOptions(undefined);
+      await refresh().then(() => setResponse(answer));
+    }
+  };
+  const highlight = (index?: number): void => {
+    if (described.has('highlight')) {
+      void port.request('highlight', index === undefined ? {} : { index });
+    }
+  };
+  const element = page?.elements?.find((candidate) => candidate.index === selected);
+  return (
+    <section class="page-view">
+      <div class="row">
+        <button type="button" id="refresh-state" class="primary" disabled={busy} onClick={() => void refresh()}>
+          {page === undefined ? 'Read the page' : 'Refresh'}
+        </button>
+        <label class="inline">
+          <input
+            type="checkbox"
+            id="include-screenshot"
+            checked={withScreenshot}
+            onChange={(event) => setWithScreenshot(event.currentTarget.checked)}
+          />
+          screenshot
+        </label>
+      </div>
+      {page !== undefined && (
+        <p id="page-title" class="page-title" title={page.url}>
+          {page.title || page.url}
+        </p>
+      )}
+      {page?.screenshot !== undefined && page.screenshot !== null && (
+        <img
+          id="screenshot"
+          class="screenshot"
+          alt="What the page looks like to the model"
+          src={screenshotUrl(page.screenshot)}
+        />
+      )}
+      {element !== undefined && (
+        <ElementActions
+          element={element}
+          described={described}
+          options={options}
+          run={(action, params) => void run(action, params)}
+          loadOptions={() =>
+            void port.request('dropdown_options', { index: element.index }).then((answer) => {
+              setResponse(answer);
+              setOptions(answer.ok ? optionTexts(answer.result) : undefined);
+            })
+          }
+        />
+      )}
+      <ResponseView id="page-output" response={response} busy={busy} onRetry={() => void refresh()} />
+      {page !== undefined && (
+        <ol id="elements" class="elements" onMouseLeave={() => highlight()}>
+          {(page.elements ?? []).map((candidate) => (
+            <li
+              key={candidate.index}
+              data-index={candidate.index}
+              class={candidate.index === selected ? 'selected' : ''}
+              onMouseEnter={() => highlight(candidate.index)}
+              onClick={() => {
+                setSelected(candidate.index);
+                setOptions(undefined);
+              }}
+            >
+              <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

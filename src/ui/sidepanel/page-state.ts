@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** What the page view reads from the `state` action's result (loosely: the action owns its shape). */
+const PageElement = z.looseObject({
+  index: z.number(),
+  tag: z.string(),
+  role: z.string().nullable().optional(),
+  name: z.string().optional(),
+  attributes: z.record(z.string(), z.string()).optional(),
+});
+export type PageElement = z.infer<typeof PageElement>;
+
+const PageState = z.looseObject({
+  url: z.string(),
+  title: z.string(),
+  screenshot: z.string().nullable().optional(),
+  elements: z.array(PageElement).optional(),
+});
+export type PageState = z.infer<typeof PageState>;
+
+export function parsePageState(result: unknown): PageState | undefined {
+  const parsed = PageState.safeParse(result);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The element actions the page view offers, each a protocol action. */
+export type ElementActionName = 'click' | 'input' | 'select_dropdown' | 'upload_file';
+
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time']);
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+
+/** The actions that fit an element: every element can be clicked; fields typed in; selects chosen from. */
+export function actionsFor(element: PageElement): ElementActionName[] {
+  const tag = element.tag.toLowerCase();
+  const type = (element.attributes?.['type'] ?? '').toLowerCase();
+  const role = (element.role ?? '').toLowerCase();
+  const actions: ElementActionName[] = ['click'];
+  if (tag === 'input' && type === 'file') {
+    actions.push('upload_file');
+    return actions;
+  }
+  const editable = element.attributes?.['contenteditable'];
+  if (
+    (tag === 'input' && TEXT_INPUT_TYPES.has(type)) ||
+    tag === 'textarea' ||
+    TEXT_ROLES.has(role) ||
+    (editable !== undefined && editable !== 'false')
+  ) {
+    actions.push('input');
+  }
+  if (tag === 'select' || role === 'listbox' || role === 'combobox') {
+    actions.push('select_dropdown');
+  }
+  return actions;
+}
+
+/** The element as one line: its tag, role and accessible name. */
+export function describeElement(element: PageElement): string {
+  const role =
+    element.role !== null && element.role !== undefined && element.role !== element.tag ? ` ${element.role}` : '';
+  const name = element.name !== undefined && element.name !== '' ? ` "${element.name}"` : '';
+  return `<${element.tag}>${role}${name}`;
+}
+
+/** A data: URL for a base64 screenshot, JPEG or PNG. */
+export function screenshotUrl(data: string): string {
+  return `data:image/${data.startsWith('/9j/') ? 'jpeg' : 'png'};base64,${data}`;
+}
+
+/** The option texts in a `dropdown_options` result: `{options: [...]}` of strings or of `{text}`. */
+export function optionTexts(result: unknown): string[] {
+  const list = (result as { options?: unknown } | null)?.options;
+  if (!Array.isArray(list)) {
+    return [];
+  }
+  return list.flatMap((item: unknown) => {
+    if (typeof item === 'string') {
+      return [item];
+    }
+    const text =
+      (item as { text?: unknown; label?: unknown } | null)?.text ?? (item as { label?: unknown } | null)?.label;
+    return typeof text === 'string' ? [text] : [];
+  });
+}
