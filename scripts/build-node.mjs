@@ -6,6 +6,7 @@ await build({
     'node/cli': 'src/entries/node/cli.ts',
     'node/start': 'src/entries/node/start-extension.ts',
     'bench/run': 'bench/run.ts',
+    'bench/record-dom-fixtures': 'bench/record-dom-fixtures.ts',
   },
   outdir: 'dist',
   bundle: true,

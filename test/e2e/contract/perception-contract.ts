@@ -40,7 +40,13 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text.startsWith('[Start of page]')).toBe(true);
       expect(state.text).toContain('Visible heading');
       expect(element(state, 'Shown button')).toBeDefined();
-      for (const hidden of ['Display none button', 'Visibility hidden button', 'Opacity zero button', 'Inside hidden parent', 'secret-token']) {
+      for (const hidden of [
+        'Display none button',
+        'Visibility hidden button',
+        'Opacity zero button',
+        'Inside hidden parent',
+        'secret-token',
+      ]) {
         expect(state.text, hidden).not.toContain(hidden);
       }
       // 9000 px down is beyond the viewport and its 1000 px margin; the whole page shows it.
@@ -56,9 +62,14 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       const password = state.elements.find((entry) => entry.attributes['id'] === 'pw');
       expect(password?.attributes['value']).toBeUndefined();
       expect(state.text).not.toContain('hunter2');
-      expect(state.elements.find((entry) => entry.attributes['id'] === 'agree')).toMatchObject({ name: 'I agree', attributes: { checked: 'true' } });
+      expect(state.elements.find((entry) => entry.attributes['id'] === 'agree')).toMatchObject({
+        name: 'I agree',
+        attributes: { checked: 'true' },
+      });
       expect(state.elements.find((entry) => entry.attributes['id'] === 'size')?.attributes['value']).toBe('Medium');
-      expect(state.elements.find((entry) => entry.name === 'Read the docs')?.attributes['href']).toBe('/docs/start?x=1');
+      expect(state.elements.find((entry) => entry.name === 'Read the docs')?.attributes['href']).toBe(
+        '/docs/start?x=1',
+      );
       // A textarea's content shows once, as its value.
       expect(state.text.match(/typed notes/g)).toHaveLength(1);
     });
@@ -107,7 +118,12 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text).toContain('Open shadow text');
       expect(state.text).toContain('Closed Shadow');
       expect(state.text).toContain('Closed shadow text');
-      for (const name of ['Open shadow button', 'Closed shadow button', 'Nested closed button', 'Link in a closed div root']) {
+      for (const name of [
+        'Open shadow button',
+        'Closed shadow button',
+        'Nested closed button',
+        'Link in a closed div root',
+      ]) {
         expect(element(state, name), name).toBeDefined();
       }
     });
@@ -135,7 +151,10 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
 
     it('answers ELEMENT_NOT_FOUND for an index the latest state does not have', async () => {
       await stateOf(server.url('/p/dynamic.html'));
-      expect(await driver.send('highlight', { index: 99999 })).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
+      expect(await driver.send('highlight', { index: 99999 })).toMatchObject({
+        ok: false,
+        error: { code: 'ELEMENT_NOT_FOUND' },
+      });
     });
 
     it('keeps the text within its character budget, with a note saying what was cut', async () => {

@@ -69,7 +69,10 @@ export function addPerceptionPages(server: FixtureServer): void {
       ),
     '/p/frame-child.html': (_req, res, url) => {
       const who = url.searchParams.get('who') ?? 'child';
-      send(res, page(`Child ${who}`, `<p>Frame text ${who}</p><button id="btn-${who}">Button in ${who} frame</button>`));
+      send(
+        res,
+        page(`Child ${who}`, `<p>Frame text ${who}</p><button id="btn-${who}">Button in ${who} frame</button>`),
+      );
     },
     '/p/shadow.html': (_req, res) =>
       send(

@@ -1,0 +1,75 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defaultConfig } from '../src/browser/config';
+import { capturePage } from '../src/dom/capture';
+import { FrameWorlds } from '../src/dom/frame-worlds';
+import { composeNodeSession } from '../src/entries/node/compose';
+import { PageServer } from './page-server';
+
+/**
+ * Records what the collector returns for some benchmark pages (test/fixtures/dom/<page>.capture.json),
+ * for the serializer's golden-text unit tests. Run after changing the collector:
+ *   npm run build && node dist/bench/record-dom-fixtures.js
+ * then review the golden diff the unit test shows (and update the .txt files with UPDATE_GOLDEN=1).
+ */
+const PAGES = ['form', 'frames', 'occlusion'];
+
+async function main(): Promise<void> {
+  const pages = new PageServer();
+  await pages.start();
+  const base = defaultConfig();
+  const { session } = composeNodeSession({
+    config: {
+      ...base,
+      launch: { ...base.launch, headless: true, args: ['--site-per-process', '--window-size=1280,720'] },
+    },
+  });
+  await session.start();
+  const out = resolve(process.cwd(), 'test/fixtures/dom');
+  mkdirSync(out, { recursive: true });
+  try {
+    const target = await session.focusedTargetId();
+    for (const name of PAGES) {
+      await session.cdp.requireSession(target).send('Page.navigate', { url: pages.url(name) });
+      await new Promise((r) => setTimeout(r, 1500));
+      const capture = await capturePage({
+        cdp: session.cdp,
+        worlds: new FrameWorlds(),
+        pageTargetId: target,
+        stateKey: `record-${name}`,
+        options: { viewportExpansion: 1000, maxTextLength: 200 },
+        markNew: false,
+        log: session.log,
+        signal: undefined,
+      });
+      // Session and context ids differ run to run: normalise them so fixtures are stable.
+      const sessions = new Map<string, string>();
+      const lines = capture.lines.map((line) => {
+        if (line.kind !== 'element') {
+          return line;
+        }
+        let session = sessions.get(line.sessionId);
+        if (session === undefined) {
+          session = `S${sessions.size + 1}`;
+          sessions.set(line.sessionId, session);
+        }
+        return { ...line, sessionId: session, contextId: 1, box: line.box.map((value) => Math.round(value)) };
+      });
+      const fixture = {
+        page: name,
+        metrics: { ...capture.metrics, url: `http://bench/${name}.html`, pending: [] },
+        lines,
+      };
+      writeFileSync(resolve(out, `${name}.capture.json`), `${JSON.stringify(fixture, null, 1)}\n`);
+      process.stdout.write(`recorded ${name}: ${lines.length} lines\n`);
+    }
+  } finally {
+    await session.stop();
+    await pages.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
