@@ -39,6 +39,10 @@ export function actionsFor(element: PageElement): ElementActionName[] {
     actions.push('upload_file');
     return actions;
   }
+  if (tag === 'select') {
+    actions.push('select_dropdown');
+    return actions;
+  }
   const editable = element.attributes?.['contenteditable'];
   if (
     (tag === 'input' && TEXT_INPUT_TYPES.has(type)) ||

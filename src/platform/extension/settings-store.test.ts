@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { TabpilotConfig } from '../../browser/config';
+import { SettingsStore } from './settings-store';
+import type { KeyValueStore } from './timeline-recorder';
+
+function memoryStore(data: Record<string, unknown> = {}): KeyValueStore & { data: Record<string, unknown> } {
+  return {
+    data,
+    get: (key) => Promise.resolve(data[key]),
+    set: (key, value) => {
+      data[key] = value;
+      return Promise.resolve();
+    },
+  };
+}
+
+describe('SettingsStore', () => {
+  it('validates, stores and applies a config', async () => {
+    const store = memoryStore();
+    const applied: TabpilotConfig[] = [];
+    const settings = new SettingsStore(store, (config) => applied.push(config));
+    const outcome = await settings.save({ cdp_timeout_ms: 1234, allow_evaluate: true });
+    expect(outcome.ok).toBe(true);
+    expect(applied.at(-1)?.cdp_timeout_ms).toBe(1234);
+    expect((store.data['tabpilot.config'] as TabpilotConfig).allow_evaluate).toBe(true);
+    expect(settings.config.cdp_timeout_ms).toBe(1234);
+  });
+
+  it('refuses an invalid value naming the field, and changes nothing', async () => {
+    const store = memoryStore();
+    const applied: TabpilotConfig[] = [];
+    const settings = new SettingsStore(store, (config) => applied.push(config));
+    const outcome = await settings.save({ cdp_timeout_ms: -5 });
+    expect(outcome).toMatchObject({ ok: false, error: { field: 'cdp_timeout_ms' } });
+    expect(await settings.save({ colour: 'blue' })).toMatchObject({ ok: false, error: { field: 'colour' } });
+    expect(applied).toEqual([]);
+    expect(store.data).toEqual({});
+  });
+
+  it('loads and applies what was saved; a saved config that no longer parses is reported and not applied', async () => {
+    const applied: TabpilotConfig[] = [];
+    const good = new SettingsStore(memoryStore({ 'tabpilot.config': { cdp_timeout_ms: 999 } }), (c) => applied.push(c));
+    expect(await good.load()).toEqual({ ok: true });
+    expect(applied.at(-1)?.cdp_timeout_ms).toBe(999);
+    const bad = new SettingsStore(memoryStore({ 'tabpilot.config': { removed_field: 1 } }), (c) => applied.push(c));
+    expect(await bad.load()).toMatchObject({ ok: false, error: { field: 'removed_field' } });
+    expect(applied).toHaveLength(1);
+  });
+});

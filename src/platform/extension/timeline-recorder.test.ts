@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineEvent } from '../../bus/define-event';
+import { EventBus } from '../../bus/event-bus';
+import type { TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
+import { silentLogger } from '../../shared/logger';
+import { secretsOf } from './redact';
+import { TimelineRecorder, type KeyValueStore, type TimelineUpdate } from './timeline-recorder';
+
+const Outer = defineEvent('OuterTestEvent', { payload: { text: z.string() }, result: z.string(), timeoutMs: 1000 });
+const Inner = defineEvent('InnerTestEvent', { payload: {}, result: z.void(), timeoutMs: 1000 });
+
+function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { data: Record<string, unknown> } {
+  const data = { ...initial };
+  return {
+    data,
+    get: (key) => Promise.resolve(structuredClone(data[key])),
+    set: (key, value) => {
+      data[key] = structuredClone(value);
+      return Promise.resolve();
+    },
+  };
+}
+
+const secrets = secretsOf({ '*': { password: 's3cret' } });
+
+function recorder(store: KeyValueStore, capacity?: number): TimelineRecorder {
+  return new TimelineRecorder({
+    store,
+    secrets: () => secrets,
+    log: silentLogger,
+    ...(capacity === undefined ? {} : { capacity }),
+  });
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('TimelineRecorder', () => {
+  it('records events with lineage, source, handlers and durations, without the secrets', async () => {
+    const bus = new EventBus();
+    const timeline = recorder(memoryStore());
+    bus.observe(timeline.observer);
+    bus.on(
+      Outer,
+      async (event, ctx) => {
+        await ctx.emit(Inner, {});
+        return `typed ${event.payload.text}`;
+      },
+      { name: 'outer' },
+    );
+    bus.on(Inner, () => undefined, { name: 'inner' });
+    await bus.emit(Outer, { text: 's3cret' }, { source: 'panel:ab12' }).result();
+    const [outer, inner] = timeline.entries() as TimelineEvent[];
+    expect(outer).toMatchObject({
+      kind: 'event',
+      type: 'OuterTestEvent',
+      parent_id: null,
+      source: 'panel:ab12',
+      status: 'completed',
+      payload: { text: '<secret>password</secret>' },
+      handlers: [{ handler: 'outer', status: 'completed', result: 'typed <secret>password</secret>' }],
+    });
+    expect(outer?.handlers[0]?.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(inner).toMatchObject({ type: 'InnerTestEvent', parent_id: outer?.id, source: 'panel:ab12' });
+    expect(JSON.stringify(timeline.entries())).not.toContain('s3cret');
+  });
+
+  it('pushes batched updates and a reset on clear', async () => {
+    const bus = new EventBus();
+    const timeline = recorder(memoryStore());
+    const updates: TimelineUpdate[] = [];
+    timeline.onUpdate((update) => updates.push(update));
+    bus.observe(timeline.observer);
+    bus.on(Inner, () => undefined, { name: 'inner' });
+    await bus.emit(Inner, {}).result();
+    timeline.note('warn', 'Emergency stop');
+    await wait(80);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.reset).toBe(false);
+    expect(updates[0]?.entries.map((entry) => (entry.kind === 'note' ? entry.text : entry.status))).toEqual([
+      'completed',
+      'Emergency stop',
+    ]);
+    timeline.clear();
+    expect(updates.at(-1)).toEqual({ reset: true, entries: [] });
+  });
+
+  it('keeps only the newest entries', () => {
+    const timeline = recorder(memoryStore(), 3);
+    for (const text of ['1', '2', '3', '4', '5']) {
+      timeline.note('info', text);
+    }
+    expect(timeline.entries().map((entry) => (entry as { text: string }).text)).toEqual(['3', '4', '5']);
+  });
+
+  it('survives a worker restart through the store: older entries first, unfinished ones interrupted', async () => {
+    const store = memoryStore();
+    const first = recorder(store);
+    const bus = new EventBus();
+    bus.observe(first.observer);
+    let release!: () => void;
+    bus.on(Inner, () => new Promise<void>((resolve) => (release = resolve)), { name: 'slow' });
+    const pending = bus.emit(Inner, {});
+    await wait(10);
+    first.note('info', 'before');
+    await wait(600);
+    const second = recorder(store);
+    second.note('info', 'after');
+    expect(await second.restore()).toBe(2);
+    const entries: TimelineEntry[] = second.entries();
+    expect(entries.map((entry) => (entry.kind === 'note' ? entry.text : entry.status))).toEqual([
+      'interrupted',
+      'before',
+      'after',
+    ]);
+    release();
+    await pending.result();
+  });
+
+  it('drops stored entries that do not parse instead of failing', async () => {
+    const store = memoryStore({
+      'tabpilot.timeline': [
+        { kind: 'nonsense' },
+        { kind: 'note', id: 'n', created_at: 1, level: 'info', source: null, text: 'kept' },
+      ],
+    });
+    const timeline = recorder(store);
+    expect(await timeline.restore()).toBe(1);
+    expect(timeline.entries()).toHaveLength(1);
+  });
+});
