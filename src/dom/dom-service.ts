@@ -1,12 +1,21 @@
 import type { CdpSession } from '../cdp/session';
 import type { SessionManager } from '../cdp/session-manager';
-import { TabpilotError } from '../shared/errors';
+import { errorMessageOf, TabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { capturePage, type PageCapture } from './capture';
 import { FrameWorlds, isStaleContext } from './frame-worlds';
 import { elementKey, IndexRegistry } from './index-registry';
-import type { CollectResult, PageMetrics } from './payload';
+import type {
+  CollectResult,
+  FindOptions,
+  FoundElement,
+  MarkdownOptions,
+  MarkdownResult,
+  PageMetrics,
+  SearchMatch,
+  SearchOptions,
+} from './payload';
 import { serialize, type SelectorEntry } from './serializer';
 
 export interface DomStateOptions {
@@ -152,6 +161,53 @@ export class DomService {
       expression: `globalThis.__tabpilot?.highlight(${entry.localId}, ${JSON.stringify(`[${index}] ${entry.tag}`)})`,
       contextId: entry.contextId,
     });
+  }
+
+  /** The page's main frame content as markdown (no model involved), a chunk at a time. */
+  async markdown(targetId: string, options: MarkdownOptions): Promise<MarkdownResult> {
+    return this.#inMainWorld<MarkdownResult>(targetId, `__tabpilot.markdown(${JSON.stringify(options)})`);
+  }
+
+  /** Text matches on the page, with their context and where they are. */
+  async searchPage(targetId: string, options: SearchOptions): Promise<{ matches: SearchMatch[]; total: number }> {
+    return this.#inMainWorld(targetId, `__tabpilot.search(${JSON.stringify(options)})`);
+  }
+
+  /** Elements matching a CSS selector; those indexed in the latest state carry their index. */
+  async findElements(
+    targetId: string,
+    options: FindOptions,
+  ): Promise<{ elements: Array<FoundElement & { index: number | null }>; total: number }> {
+    const session = this.#cdp.requireSession(targetId);
+    const { value, contextId } = await this.#worlds.evaluate<{ elements: FoundElement[]; total: number }>(
+      session,
+      targetId,
+      `__tabpilot.find(${JSON.stringify(options)})`,
+    );
+    const byLocal = new Map<number, number>();
+    for (const entry of this.#pages.get(targetId)?.selectorMap.values() ?? []) {
+      if (entry.sessionId === session.sessionId && entry.contextId === contextId) {
+        byLocal.set(entry.localId, entry.index);
+      }
+    }
+    return {
+      total: value.total,
+      elements: value.elements.map((element) => ({
+        ...element,
+        index: element.id === null ? null : (byLocal.get(element.id) ?? null),
+      })),
+    };
+  }
+
+  async #inMainWorld<T>(targetId: string, expression: string): Promise<T> {
+    const session = this.#cdp.requireSession(targetId);
+    try {
+      return (await this.#worlds.evaluate<T>(session, targetId, expression)).value;
+    } catch (error) {
+      throw new TabpilotError('INVALID_PARAMS', errorMessageOf(error).replace(/^in-page code failed: (Error: )?/, ''), {
+        cause: error,
+      });
+    }
   }
 
   /** Drops what is kept for a page (it closed). */

@@ -90,3 +90,51 @@ export interface CollectResult {
   /** The in-page pass's own time in ms. */
   elapsedMs: number;
 }
+
+export interface MarkdownOptions {
+  extractLinks: boolean;
+  extractImages: boolean;
+  startFromChar: number;
+  maxChars: number;
+}
+
+export interface MarkdownResult {
+  url: string;
+  title: string;
+  markdown: string;
+  total_chars: number;
+  start_from_char: number;
+  /** Where the next chunk starts, or null when this one reached the end. */
+  next_start_char: number | null;
+}
+
+export interface SearchOptions {
+  pattern: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  contextChars: number;
+  cssScope: string | null;
+  maxResults: number;
+}
+
+export interface SearchMatch {
+  match: string;
+  context: string;
+  element_path: string;
+}
+
+export interface FindOptions {
+  selector: string;
+  attributes: string[];
+  maxResults: number;
+  includeText: boolean;
+}
+
+export interface FoundElement {
+  tag: string;
+  attributes: Record<string, string>;
+  children: number;
+  text?: string;
+  /** In-world id when the element was indexed in the latest state (the core maps it to an index). */
+  id: number | null;
+}

@@ -1,4 +1,5 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
+import * as content from './content.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
 import * as state from './state.events';
@@ -17,6 +18,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(navigation),
   ...definitionsOf(tabs),
   ...definitionsOf(state),
+  ...definitionsOf(content),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

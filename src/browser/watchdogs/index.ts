@@ -1,4 +1,5 @@
 import type { AnyWatchdog } from '../define-watchdog';
+import { contentWatchdog } from './content.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 
@@ -6,4 +7,4 @@ import { screenshotWatchdog } from './screenshot.watchdog';
  * The watchdogs every platform registers, in order. Entries add their own (Node: LocalBrowser and
  * AboutBlank) around this list.
  */
-export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [screenshotWatchdog, domWatchdog];
+export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [screenshotWatchdog, domWatchdog, contentWatchdog];

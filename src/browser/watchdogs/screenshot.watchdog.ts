@@ -1,14 +1,19 @@
 import { defineWatchdog } from '../define-watchdog';
 import { saveFile } from '../host';
 import { captureScreenshot } from '../actions/screenshot';
+import { SavePdfEvent } from '../events/content.events';
 import { ScreenshotEvent } from '../events/state.events';
+import { printToPdf } from '../actions/pdf';
 
 const MIME: Record<'png' | 'jpeg' | 'webp', string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
-/** ScreenshotEvent: viewport, full page or a clip; PNG, JPEG or WebP; saved as a file on request. */
+/**
+ * What the page looks like, as an image or a document: ScreenshotEvent (viewport, full page or a clip;
+ * PNG, JPEG or WebP; saved as a file on request) and SavePdfEvent (Page.printToPDF, saved as a file).
+ */
 export const screenshotWatchdog = defineWatchdog({
   name: 'screenshot',
-  listensTo: [ScreenshotEvent],
+  listensTo: [ScreenshotEvent, SavePdfEvent],
   emits: [],
   setup: (ctx) => ({
     ScreenshotEvent: async (event) => {
@@ -20,6 +25,13 @@ export const screenshotWatchdog = defineWatchdog({
       const path =
         file_name === null ? null : await saveFile(ctx.session.host.files, file_name, shot.data, MIME[format]);
       return { data: shot.data, format, width: shot.width, height: shot.height, path };
+    },
+    SavePdfEvent: async (event) => {
+      const { target_id, file_name, ...options } = event.payload;
+      const data = await printToPdf(ctx.session.cdp.requireSession(target_id), options);
+      const name = /\.pdf$/i.test(file_name) ? file_name : `${file_name}.pdf`;
+      const path = await saveFile(ctx.session.host.files, name, data, 'application/pdf');
+      return { path, bytes: Math.floor((data.length * 3) / 4) };
     },
   }),
 });

@@ -401,6 +401,13 @@ export function collect(
   };
 }
 
+/** The in-world id of an element indexed in the latest state, if it was. */
+export function indexedId(element: Element): number | undefined {
+  const state = worldState();
+  const id = state.ids.get(element);
+  return id !== undefined && state.current.has(id) ? id : undefined;
+}
+
 /** The element an id names in the current state, or null when it is gone. */
 export function resolve(id: number): Element | null {
   const element = worldState().current.get(id) ?? worldState().previous.get(id) ?? null;

@@ -1,4 +1,5 @@
-import { collect, COLLECTOR_VERSION, resolve } from './collector';
+import { collect, COLLECTOR_VERSION, indexedId, resolve } from './collector';
+import { find, markdown, search } from './extract';
 import { highlight } from './highlight';
 
 /** Installs the collector in tabpilot's isolated world (the core checks `version` before each use). */
@@ -8,5 +9,8 @@ Object.assign(globalThis, {
     collect,
     resolve,
     highlight: (id: number | null, label: string) => highlight(id === null ? null : resolve(id), label),
+    markdown,
+    search,
+    find: (options: Parameters<typeof find>[0]) => find(options, indexedId),
   },
 });

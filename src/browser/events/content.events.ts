@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { defineEvent } from '../../bus/define-event';
+
+/** Reading a page's content without a model: markdown, a text search, a CSS query; and running script. */
+export const ExtractContentEvent = defineEvent('ExtractContentEvent', {
+  payload: {
+    target_id: z.string(),
+    extract_links: z.boolean().default(true),
+    extract_images: z.boolean().default(false),
+    start_from_char: z.number().int().min(0).default(0),
+    max_chars: z.number().int().positive().default(100_000),
+  },
+  result: z.strictObject({
+    url: z.string(),
+    title: z.string(),
+    markdown: z.string(),
+    total_chars: z.number(),
+    start_from_char: z.number(),
+    next_start_char: z.number().nullable(),
+  }),
+  timeoutMs: 30_000,
+});
+
+export const SearchPageEvent = defineEvent('SearchPageEvent', {
+  payload: {
+    target_id: z.string(),
+    pattern: z.string().min(1),
+    regex: z.boolean().default(false),
+    case_sensitive: z.boolean().default(false),
+    context_chars: z.number().int().min(0).max(2000).default(150),
+    css_scope: z.string().nullable().default(null),
+    max_results: z.number().int().positive().max(1000).default(25),
+  },
+  result: z.strictObject({
+    matches: z.array(z.strictObject({ match: z.string(), context: z.string(), element_path: z.string() })),
+    total: z.number(),
+  }),
+  timeoutMs: 15_000,
+});
+
+export const FindElementsEvent = defineEvent('FindElementsEvent', {
+  payload: {
+    target_id: z.string(),
+    selector: z.string().min(1),
+    attributes: z.array(z.string()).default([]),
+    max_results: z.number().int().positive().max(1000).default(50),
+    include_text: z.boolean().default(true),
+  },
+  result: z.strictObject({
+    elements: z.array(
+      z.strictObject({
+        tag: z.string(),
+        attributes: z.record(z.string(), z.string()),
+        children: z.number(),
+        text: z.string().optional(),
+        id: z.number().nullable(),
+        index: z.number().nullable(),
+      }),
+    ),
+    total: z.number(),
+  }),
+  timeoutMs: 15_000,
+});
+
+export const EvaluateJavaScriptEvent = defineEvent('EvaluateJavaScriptEvent', {
+  payload: { target_id: z.string(), code: z.string().min(1) },
+  result: z.strictObject({ value: z.unknown() }),
+  timeoutMs: 30_000,
+});
+
+export const PaperFormat = z.enum(['Letter', 'Legal', 'A4', 'A3', 'Tabloid']);
+
+export const SavePdfEvent = defineEvent('SavePdfEvent', {
+  payload: {
+    target_id: z.string(),
+    file_name: z.string().min(1),
+    print_background: z.boolean().default(true),
+    landscape: z.boolean().default(false),
+    scale: z.number().min(0.1).max(2).default(1),
+    paper_format: PaperFormat.default('Letter'),
+    display_header_footer: z.boolean().default(true),
+    header_template: z.string().nullable().default(null),
+    footer_template: z.string().nullable().default(null),
+  },
+  result: z.strictObject({ path: z.string(), bytes: z.number() }),
+  timeoutMs: 30_000,
+});

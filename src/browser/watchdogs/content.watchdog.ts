@@ -1,0 +1,78 @@
+import { TabpilotError } from '../../shared/errors';
+import { defineWatchdog } from '../define-watchdog';
+import {
+  EvaluateJavaScriptEvent,
+  ExtractContentEvent,
+  FindElementsEvent,
+  SearchPageEvent,
+} from '../events/content.events';
+
+const MAX_VALUE_CHARS = 20_000;
+
+/**
+ * Reading the page without a model (markdown, text search, CSS queries) and, when the config allows it,
+ * running a script in the page's own world.
+ */
+export const contentWatchdog = defineWatchdog({
+  name: 'content',
+  listensTo: [ExtractContentEvent, SearchPageEvent, FindElementsEvent, EvaluateJavaScriptEvent],
+  emits: [],
+  setup: (ctx) => ({
+    ExtractContentEvent: (event) => {
+      const { target_id, extract_links, extract_images, start_from_char, max_chars } = event.payload;
+      return ctx.session.dom.markdown(target_id, {
+        extractLinks: extract_links,
+        extractImages: extract_images,
+        startFromChar: start_from_char,
+        maxChars: max_chars,
+      });
+    },
+    SearchPageEvent: (event) => {
+      const { target_id, pattern, regex, case_sensitive, context_chars, css_scope, max_results } = event.payload;
+      return ctx.session.dom.searchPage(target_id, {
+        pattern,
+        regex,
+        caseSensitive: case_sensitive,
+        contextChars: context_chars,
+        cssScope: css_scope,
+        maxResults: max_results,
+      });
+    },
+    FindElementsEvent: (event) => {
+      const { target_id, selector, attributes, max_results, include_text } = event.payload;
+      return ctx.session.dom.findElements(target_id, {
+        selector,
+        attributes,
+        maxResults: max_results,
+        includeText: include_text,
+      });
+    },
+    EvaluateJavaScriptEvent: async (event) => {
+      if (!ctx.session.config.allow_evaluate) {
+        throw new TabpilotError(
+          'FORBIDDEN',
+          'evaluate is off: set allow_evaluate in the config to let clients run scripts in pages',
+        );
+      }
+      const session = ctx.session.cdp.requireSession(event.payload.target_id);
+      const response = await session.send('Runtime.evaluate', {
+        expression: event.payload.code,
+        awaitPromise: true,
+        returnByValue: true,
+        userGesture: true,
+        replMode: true,
+      });
+      if (response.exceptionDetails !== undefined) {
+        const description = response.exceptionDetails.exception?.description ?? response.exceptionDetails.text;
+        throw new TabpilotError('INVALID_PARAMS', `The script threw: ${description}`);
+      }
+      const value: unknown =
+        response.result.value ?? (response.result.type === 'undefined' ? null : response.result.description);
+      const text = JSON.stringify(value) ?? 'null';
+      if (text.length > MAX_VALUE_CHARS) {
+        return { value: `${text.slice(0, MAX_VALUE_CHARS)}... (${text.length} characters, truncated)` };
+      }
+      return { value };
+    },
+  }),
+});
