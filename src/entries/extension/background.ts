@@ -6,6 +6,7 @@ import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
 import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
 import { createChromeHost } from '../../platform/extension/chrome-host';
+import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
@@ -37,7 +38,7 @@ const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router),
+  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
   logger: log,
   watchdogs: [...SHARED_WATCHDOGS],
   name: 'extension',

@@ -1,4 +1,4 @@
-import type { BrowserHost, HostTab, TabControl } from '../../browser/host';
+import type { BrowserHost, FileSaver, HostTab, TabControl } from '../../browser/host';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
 import type { TabRouter } from './tab-router';
@@ -6,7 +6,7 @@ import type { TabRouter } from './tab-router';
 /**
  * The extension's BrowserHost: the person's tabs through chrome.tabs, control through the TabRouter.
  */
-export function createChromeHost(chrome: ChromeApi, router: TabRouter): BrowserHost {
+export function createChromeHost(chrome: ChromeApi, router: TabRouter, files?: FileSaver): BrowserHost {
   const tabControl: TabControl = {
     async listAll(): Promise<HostTab[]> {
       const [tabs, targets] = await Promise.all([chrome.tabs.query({}), chrome.debugger.getTargets()]);
@@ -55,5 +55,5 @@ export function createChromeHost(chrome: ChromeApi, router: TabRouter): BrowserH
       await router.detachTab(tabId, 'released');
     },
   };
-  return { tabControl };
+  return files === undefined ? { tabControl } : { tabControl, files };
 }
