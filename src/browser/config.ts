@@ -91,7 +91,9 @@ export const TabpilotConfig = z.strictObject({
     .default({})
     .describe(
       'Secrets by domain pattern: {"*.example.com": {"password": "..."}}. Actions write <secret>password</secret> and the value is filled in only on matching pages; values never appear in logs, history or results.',
-    ),
+    )
+    // JSON Schema's writeOnly: forms built from the schema (the side panel's settings) mask the values.
+    .meta({ writeOnly: true }),
   native_clients_see_all_tabs: z
     .boolean()
     .default(false)
