@@ -165,12 +165,13 @@ export class DomService {
 
   /** The page's main frame content as markdown (no model involved), a chunk at a time. */
   async markdown(targetId: string, options: MarkdownOptions): Promise<MarkdownResult> {
-    return this.#inMainWorld<MarkdownResult>(targetId, `__tabpilot.markdown(${JSON.stringify(options)})`);
+    return (await this.#inMainWorld<MarkdownResult>(targetId, `__tabpilot.markdown(${JSON.stringify(options)})`)).value;
   }
 
   /** Text matches on the page, with their context and where they are. */
   async searchPage(targetId: string, options: SearchOptions): Promise<{ matches: SearchMatch[]; total: number }> {
-    return this.#inMainWorld(targetId, `__tabpilot.search(${JSON.stringify(options)})`);
+    const query = `__tabpilot.search(${JSON.stringify(options)})`;
+    return (await this.#inMainWorld<{ matches: SearchMatch[]; total: number }>(targetId, query)).value;
   }
 
   /** Elements matching a CSS selector; those indexed in the latest state carry their index. */
@@ -178,15 +179,12 @@ export class DomService {
     targetId: string,
     options: FindOptions,
   ): Promise<{ elements: Array<FoundElement & { index: number | null }>; total: number }> {
-    const session = this.#cdp.requireSession(targetId);
-    const { value, contextId } = await this.#worlds.evaluate<{ elements: FoundElement[]; total: number }>(
-      session,
-      targetId,
-      `__tabpilot.find(${JSON.stringify(options)})`,
-    );
+    const query = `__tabpilot.find(${JSON.stringify(options)})`;
+    const { value, contextId } = await this.#inMainWorld<{ elements: FoundElement[]; total: number }>(targetId, query);
+    const sessionId = this.#cdp.requireSession(targetId).sessionId;
     const byLocal = new Map<number, number>();
     for (const entry of this.#pages.get(targetId)?.selectorMap.values() ?? []) {
-      if (entry.sessionId === session.sessionId && entry.contextId === contextId) {
+      if (entry.sessionId === sessionId && entry.contextId === contextId) {
         byLocal.set(entry.localId, entry.index);
       }
     }
@@ -199,10 +197,11 @@ export class DomService {
     };
   }
 
-  async #inMainWorld<T>(targetId: string, expression: string): Promise<T> {
+  /** Runs in the page's main frame world; a script error there is the caller's bad input (a selector, a regex). */
+  async #inMainWorld<T>(targetId: string, expression: string): Promise<{ value: T; contextId: number }> {
     const session = this.#cdp.requireSession(targetId);
     try {
-      return (await this.#worlds.evaluate<T>(session, targetId, expression)).value;
+      return await this.#worlds.evaluate<T>(session, targetId, expression);
     } catch (error) {
       throw new TabpilotError('INVALID_PARAMS', errorMessageOf(error).replace(/^in-page code failed: (Error: )?/, ''), {
         cause: error,

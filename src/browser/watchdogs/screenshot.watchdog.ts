@@ -31,7 +31,13 @@ export const screenshotWatchdog = defineWatchdog({
       const data = await printToPdf(ctx.session.cdp.requireSession(target_id), options);
       const name = /\.pdf$/i.test(file_name) ? file_name : `${file_name}.pdf`;
       const path = await saveFile(ctx.session.host.files, name, data, 'application/pdf');
-      return { path, bytes: Math.floor((data.length * 3) / 4) };
+      return { path, bytes: base64Bytes(data) };
     },
   }),
 });
+
+/** The decoded size of base64 text (3 bytes per 4 characters, less the padding). */
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return (data.length / 4) * 3 - padding;
+}

@@ -1,3 +1,5 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
 import type { Driver } from '../harness/drivers';
@@ -196,6 +198,90 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       const withShot = await driver.ok<BrowserStateSummary>('state', { include_screenshot: true });
       expect(withShot.screenshot_format).toBe('jpeg');
       expect(Buffer.from(withShot.screenshot ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    });
+
+    it('extracts the page as markdown without a model', async () => {
+      await driver.ok('navigate', { url: server.url('/p/visibility.html') });
+      const result = await driver.ok<{ markdown: string; total_chars: number; next_start_char: number | null }>(
+        'extract',
+        {},
+      );
+      expect(result.markdown).toContain('# Visible heading');
+      expect(result.markdown).toContain(`[Read the docs](${server.url('/docs/start?x=1')})`);
+      expect(result.markdown).not.toContain('Display none button');
+      expect(result.markdown).not.toContain('hunter2');
+      expect(result.next_start_char).toBeNull();
+      const chunk = await driver.ok<{ markdown: string; start_from_char: number }>('extract', { start_from_char: 10 });
+      expect(chunk.markdown).toBe(result.markdown.slice(10));
+    });
+
+    it('searches the page text and queries elements by CSS selector', async () => {
+      await driver.ok('navigate', { url: server.url('/p/list.html') });
+      const found = await driver.ok<{ matches: Array<{ match: string; context: string }>; total: number }>(
+        'search_page',
+        {
+          pattern: 'Item number 3',
+          max_results: 5,
+        },
+      );
+      expect(found.total).toBe(12);
+      expect(found.matches).toHaveLength(5);
+      const regex = await driver.ok<{ total: number }>('search_page', { pattern: 'number 29\\b', regex: true });
+      expect(regex.total).toBe(1);
+      expect(await driver.send('search_page', { pattern: '(', regex: true })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS' },
+      });
+      await driver.ok('state');
+      const links = await driver.ok<{
+        total: number;
+        elements: Array<{ tag: string; attributes: Record<string, string>; text?: string; index: number | null }>;
+      }>('find_elements', { selector: 'li > a', attributes: ['href'], max_results: 3 });
+      expect(links.total).toBe(300);
+      expect(links.elements[0]).toMatchObject({
+        tag: 'a',
+        attributes: { href: server.url('/item/1') },
+        text: 'Item number 1',
+      });
+      expect(links.elements[0]?.index).toBeGreaterThan(0);
+      expect(await driver.send('find_elements', { selector: '##' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS' },
+      });
+    });
+
+    it('runs scripts only when the config allows it', async () => {
+      await driver.ok('navigate', { url: server.url('/p/list.html') });
+      expect(await driver.send('evaluate', { code: 'document.title' })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN' },
+      });
+      await driver.setConfig({ allow_evaluate: true });
+      try {
+        expect(await driver.ok('evaluate', { code: 'document.title' })).toEqual({ value: 'Long list' });
+        expect(await driver.ok('evaluate', { code: 'await Promise.resolve(6 * 7)' })).toEqual({ value: 42 });
+        expect(await driver.send('evaluate', { code: 'throw new Error("nope")' })).toMatchObject({
+          ok: false,
+          error: { code: 'INVALID_PARAMS' },
+        });
+      } finally {
+        await driver.setConfig({ allow_evaluate: false });
+      }
+    });
+
+    it('saves a PDF and a screenshot as files that read back', async () => {
+      await driver.ok('navigate', { url: server.url('/p/list.html') });
+      const name = `tabpilot-e2e-${driver.kind}-${Date.now()}`;
+      const pdf = await driver.ok<{ path: string; bytes: number }>('save_as_pdf', {
+        file_name: `${tmpdir()}/${name}.pdf`,
+      });
+      const pdfBytes = readFileSync(pdf.path);
+      expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdfBytes.length).toBe(pdf.bytes);
+      const shot = await driver.ok<{ path: string }>('screenshot', { file_name: `${tmpdir()}/${name}.png` });
+      expect(readFileSync(shot.path).subarray(1, 4).toString()).toBe('PNG');
+      rmSync(pdf.path, { force: true });
+      rmSync(shot.path, { force: true });
     });
 
     it('outlines an element for a person and clears it', async () => {
