@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { SettingsError } from '../../../protocol/panel-messages';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
@@ -15,15 +15,16 @@ export function SettingsView(props: {
   described: Described | undefined;
   config: Record<string, unknown> | undefined;
 }): preact.JSX.Element {
-  const [value, setValue] = useState<Record<string, unknown>>({});
+  const [shown, setShown] = useState(props.config);
+  const [value, setValue] = useState<Record<string, unknown>>(props.config ?? {});
   const [generation, setGeneration] = useState(0);
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: SettingsError } | undefined>(undefined);
-  useEffect(() => {
-    if (props.config !== undefined) {
-      setValue(props.config);
-      setGeneration((current) => current + 1);
-    }
-  }, [props.config]);
+  if (props.config !== shown) {
+    // The worker's config changed (saved here or in another window's panel): show it afresh.
+    setShown(props.config);
+    setValue(props.config ?? {});
+    setGeneration(generation + 1);
+  }
   if (props.described === undefined || props.config === undefined) {
     return <p class="muted">Loading the settings…</p>;
   }
