@@ -275,11 +275,12 @@ export class ExtensionDriver implements Driver {
    * Stops the worker the way Chrome does when it is idle (CDP Target.closeTarget on it), then wakes it
    * with the side panel page (a port connection), re-attaches and reinstalls the test client.
    */
-  async restartWorker(): Promise<void> {
+  async restartWorker(options: { wake?: boolean } = {}): Promise<void> {
     await this.inWorker('globalThis.__e2eOldWorker = true');
     await this.client.root.send('Target.closeTarget', { targetId: this.#worker.targetId });
-    // Wake a new worker the way the panel does: an extension page connecting a port.
-    const panel = await this.client.createTab(PANEL_URL);
+    // Wake a new worker the way the panel does: an extension page connecting a port. With wake: false
+    // the test relies on something of its own (an open panel reconnecting) to start it.
+    const panel = options.wake === false ? undefined : await this.client.createTab(PANEL_URL);
     this.#worker = await pollUntil(
       async () => {
         const worker = await this.client.serviceWorker().catch(() => undefined);
@@ -290,7 +291,9 @@ export class ExtensionDriver implements Driver {
       },
       { timeoutMs: 15_000, intervalMs: 200, onTimeout: () => new Error('no new worker started') },
     );
-    await this.client.root.send('Target.closeTarget', { targetId: panel });
+    if (panel !== undefined) {
+      await this.client.root.send('Target.closeTarget', { targetId: panel });
+    }
     await this.#installTestClient();
   }
 
