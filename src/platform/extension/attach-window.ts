@@ -17,7 +17,8 @@ export async function activeTabOfWindow(
     return { error: { code: 'TAB_NOT_FOUND', message: 'This window has no active tab to attach.' } };
   }
   try {
-    assertAttachable(tab, chrome.extensionOrigin);
+    // A tab still loading has its address in pendingUrl only.
+    assertAttachable({ ...tab, url: tab.url || tab.pendingUrl || '' }, chrome.extensionOrigin);
   } catch (error) {
     return {
       error: {
