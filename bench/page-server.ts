@@ -16,9 +16,15 @@ export class PageServer {
   #portA = 0;
   #portB = 0;
 
+  /** Per page, the strings a complete perception must contain (from the generator's manifest). */
+  readonly markers: Record<string, string[]>;
+
   constructor() {
     this.#dir = mkdtempSync(join(tmpdir(), 'tabpilot-bench-pages-'));
-    (generatePages as (options: { seed: number; outDir: string }) => void)({ seed: 42, outDir: this.#dir });
+    const generate = generatePages as (options: { seed: number; outDir: string }) => {
+      markers: Record<string, string[]>;
+    };
+    this.markers = generate({ seed: 42, outDir: this.#dir }).markers;
   }
 
   async start(): Promise<void> {

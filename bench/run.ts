@@ -1,27 +1,53 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { benchBus } from './bus.bench';
+import { parseArgs } from 'node:util';
 import { benchRoundTrips } from './cdp-rtt.bench';
 import { PageServer } from './page-server';
+import { benchPerception } from './perception.bench';
 
 /**
  * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
  * are printed and written to bench/out/results.json.
  */
 async function main(): Promise<void> {
-  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-  process.stdout.write('Event bus (one handler, middleware and timeout timer on)\n');
-  const bus = await benchBus();
-  console.table(bus);
-  results['bus'] = bus;
-
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      pages: { type: 'string', default: 'form,listing,huge,frames,occlusion' },
+      runs: { type: 'string', default: '7' },
+    },
+  });
+  const only = new Set((values.only ?? 'bus,rtt,perception').split(','));
+  const runs = Number(values.runs);
+  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
+  if (only.has('bus')) {
+    process.stdout.write('Event bus (one handler, middleware and timeout timer on)\n');
+    const bus = await benchBus();
+    console.table(bus);
+    results['bus'] = bus;
+  }
   const pages = new PageServer();
   await pages.start();
   try {
-    process.stdout.write('CDP round trip: Runtime.evaluate("1") on the form page, 200 calls interleaved\n');
-    const rtt = await benchRoundTrips(pages);
-    console.table(rtt);
-    results['cdp_round_trip'] = rtt;
+    if (only.has('rtt')) {
+      process.stdout.write('CDP round trip: Runtime.evaluate("1") on the form page, 200 calls interleaved\n');
+      const rtt = await benchRoundTrips(pages);
+      console.table(rtt);
+      results['cdp_round_trip'] = rtt;
+    }
+    if (only.has('perception')) {
+      process.stdout.write(
+        `Perception: tabpilot state vs Playwright ariaSnapshot({mode: 'ai'}) vs the in-page floor, median of ${runs}\n`,
+      );
+      const perception = await benchPerception(pages, pages.markers, {
+        runs,
+        pageNames: (values.pages ?? '').split(','),
+      });
+      console.table(perception.timings);
+      console.table(perception.sizes);
+      results['perception'] = perception;
+    }
   } finally {
     await pages.stop();
   }

@@ -15,7 +15,7 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle.
-  external: ['bufferutil', 'utf-8-validate'],
+  external: ['bufferutil', 'utf-8-validate', 'playwright-core'],
   // Bundled CommonJS (ws) calls require(); give the ES module a real one.
   banner: {
     js: "import { createRequire as __tabpilotCreateRequire } from 'node:module'; const require = __tabpilotCreateRequire(import.meta.url);",

@@ -56,8 +56,18 @@ function quote(value: string): string {
   return value === '' ? "''" : value;
 }
 
+/** State flags print as a bare name when true and not at all when false (the model reads `checked`). */
+const FLAGS = new Set(['checked', 'required', 'readonly', 'multiple', 'open', 'selected', 'disabled']);
+
+function attributeText([name, value]: [string, string]): string {
+  if (FLAGS.has(name) && (value === 'true' || value === 'false')) {
+    return value === 'true' ? ` ${name}` : '';
+  }
+  return ` ${name}=${quote(value)}`;
+}
+
 function elementText(line: PlacedElement, index: number | undefined): string {
-  const attributes = line.attributes.map(([name, value]) => ` ${name}=${quote(value)}`).join('');
+  const attributes = line.attributes.map(attributeText).join('');
   const prefix =
     (index !== undefined && line.isNew ? '*' : '') +
     (line.shadow !== null ? `|SHADOW(${line.shadow})|` : '') +

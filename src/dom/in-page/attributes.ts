@@ -93,7 +93,13 @@ export function attributesFor(element: Element, tag: string, role: string | null
     if (raw === null) {
       continue;
     }
-    if ((name === 'type' && raw === tag) || (name === 'role' && raw === role && tag !== 'div' && tag !== 'span')) {
+    if (
+      (name === 'type' && (raw === tag || (tag === 'input' && raw === 'text'))) ||
+      (name === 'role' && raw === role && tag !== 'div' && tag !== 'span')
+    ) {
+      continue;
+    }
+    if (name === 'autocomplete' && (raw === 'off' || raw === 'on')) {
       continue;
     }
     out.push([name, raw === '' && BOOLEAN.has(name) ? 'true' : cap(raw)]);
