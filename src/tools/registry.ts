@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BrowserSession } from '../browser/session';
 import { TabpilotError } from '../shared/errors';
+import { toActionResult, type ActionResult } from './action-result';
 
 /** Who is calling: the panel, the CLI, a native client... Events the call causes carry it as `source`. */
 export interface ClientInfo {
@@ -67,6 +68,11 @@ export class ActionRegistry {
       throw paramsError(name, parsed.error);
     }
     return action.run(parsed.data, ctx);
+  }
+
+  /** Runs an action for an agent: the outcome as an ActionResult, failures included, never thrown. */
+  act(name: string, rawParams: unknown, ctx: ActionContext): Promise<ActionResult> {
+    return toActionResult(name, () => this.run(name, rawParams, ctx));
   }
 
   describe(): ActionDescription[] {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { startedFakeSession } from '../../test/fakes/fake-session';
+import { createDefaultRegistry } from './default-actions';
+
+describe('ActionResult', () => {
+  it('reports success with a model-facing summary and the structured result', async () => {
+    const { session } = await startedFakeSession();
+    const result = await createDefaultRegistry().act(
+      'navigate',
+      { url: 'http://a.test/' },
+      { session, client: { id: 'x', kind: 'test' } },
+    );
+    expect(result).toMatchObject({ action: 'navigate', success: true, error: null, result: { url: 'http://a.test/' } });
+    expect(result.extracted_content).toContain('http://a.test/');
+  });
+
+  it('turns a failure into a readable result instead of throwing', async () => {
+    const { session } = await startedFakeSession();
+    const ctx = { session, client: { id: 'x', kind: 'test' as const } };
+    expect(await createDefaultRegistry().act('switch', { tab_id: 'nope' }, ctx)).toMatchObject({
+      success: false,
+      error_code: 'TAB_NOT_FOUND',
+      result: null,
+    });
+    expect(await createDefaultRegistry().act('fly', {}, ctx)).toMatchObject({
+      success: false,
+      error_code: 'UNKNOWN_ACTION',
+    });
+  });
+});
