@@ -27,22 +27,44 @@ export const PANEL_URL = `chrome-extension://${EXTENSION_ID}/src/entries/extensi
 /** Every test browser isolates sites so the fixture's two hosts give out-of-process iframes. */
 export const TEST_FLAGS = ['--site-per-process', '--window-size=1280,800'];
 
-export function extensionFlags(dir = EXTENSION_DIR): string[] {
+/**
+ * Loads the built extension (and any other unpacked extensions a test needs beside it, such as a
+ * fixture that tries to talk to ours). `silent: false` keeps the debugging infobar (headed tests).
+ */
+export function extensionFlags(dir = EXTENSION_DIR, others: readonly string[] = [], silent = true): string[] {
   if (!existsSync(resolve(dir, 'manifest.json'))) {
     throw new Error(`The extension is not built (${dir}): run npm run build first`);
   }
-  return [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`, '--silent-debugger-extension-api'];
+  const all = [dir, ...others].join(',');
+  return [
+    `--disable-extensions-except=${all}`,
+    `--load-extension=${all}`,
+    ...(silent ? ['--silent-debugger-extension-api'] : []),
+  ];
 }
 
 export async function launchTestBrowser(
-  options: { extension?: boolean; headless?: boolean; args?: string[] } = {},
+  options: {
+    extension?: boolean;
+    otherExtensions?: readonly string[];
+    /** Show the "started debugging this browser" infobar (headed tests of its Cancel). */
+    infobar?: boolean;
+    headless?: boolean;
+    args?: string[];
+  } = {},
 ): Promise<LaunchedBrowser> {
   return new ChromiumLauncher().launch({
     headless: options.headless ?? true,
     executablePath: null,
     userDataDir: null,
     remoteDebuggingPort: 0,
-    args: [...TEST_FLAGS, ...(options.extension === true ? extensionFlags() : []), ...(options.args ?? [])],
+    args: [
+      ...TEST_FLAGS,
+      ...(options.extension === true
+        ? extensionFlags(EXTENSION_DIR, options.otherExtensions ?? [], options.infobar !== true)
+        : []),
+      ...(options.args ?? []),
+    ],
   });
 }
 
