@@ -1,0 +1,117 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExtensionDriver } from './harness/drivers';
+import { FixtureServer } from './harness/fixture-server';
+import { encodePng, luminance, pixelAt, type Rgb, type RgbaImage } from './harness/image';
+import { PanelPage, SIDE_PANEL_WIDTH, type Box } from './harness/panel';
+
+const OUT_DIR = resolve(import.meta.dirname, '../../test-results');
+
+/** The controls a person needs first; each must be on screen, inside the panel's width. */
+const KEY_ELEMENTS = [
+  '#status',
+  '#stop',
+  '#debugger-state',
+  '#attach',
+  '#release',
+  '#tabs li',
+  '.views',
+  '#refresh-state',
+];
+
+function contrast(a: Rgb, b: Rgb): number {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** The highest contrast between any pixel in the box and the given background: text drawn there shows. */
+function bestContrast(image: RgbaImage, box: Box, background: Rgb): number {
+  let best = 1;
+  for (let y = Math.ceil(box.y); y < Math.floor(box.y + box.height); y++) {
+    for (let x = Math.ceil(box.x); x < Math.floor(box.x + box.width); x++) {
+      best = Math.max(best, contrast(pixelAt(image, x, y), background));
+    }
+  }
+  return best;
+}
+
+function isRed([r, g, b]: Rgb): boolean {
+  return r > 180 && g < 110 && b < 110;
+}
+
+function isBlue([r, g, b]: Rgb): boolean {
+  return b > 180 && r < 110 && b - g > 40;
+}
+
+/**
+ * A picture of the panel at the side panel's width, in the light and the dark theme: the key controls are
+ * on screen and readable (pixels, not just the DOM), the stop button is red, the attach button blue.
+ */
+describe('side panel look', () => {
+  const server = new FixtureServer();
+  let driver: ExtensionDriver;
+  let panel: PanelPage;
+
+  beforeAll(async () => {
+    await server.start();
+    driver = await ExtensionDriver.start();
+    await driver.client.createTab(server.url('/a.html'));
+    panel = await PanelPage.open(driver.client);
+    await panel.click('#attach');
+    await panel.waitForText('#tabs', 'Page A');
+    mkdirSync(OUT_DIR, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await driver?.close();
+    await server.stop();
+  });
+
+  async function checkLook(theme: 'light' | 'dark'): Promise<void> {
+    await panel.session.send('Emulation.setEmulatedMedia', {
+      features: [{ name: 'prefers-color-scheme', value: theme }],
+    });
+    const image = await panel.screenshot();
+    writeFileSync(resolve(OUT_DIR, `side-panel-${theme}.png`), encodePng(image));
+    expect(image.width).toBe(SIDE_PANEL_WIDTH);
+    expect(await panel.eval<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(SIDE_PANEL_WIDTH);
+
+    const background = pixelAt(image, 2, image.height - 2);
+    if (theme === 'dark') {
+      expect(luminance(background)).toBeLessThan(0.05);
+    } else {
+      expect(luminance(background)).toBeGreaterThan(0.9);
+    }
+    for (const selector of KEY_ELEMENTS) {
+      const box = await panel.box(selector);
+      expect(box, selector).not.toBeNull();
+      if (box === null) {
+        continue;
+      }
+      expect(box.width * box.height, `${selector} has a size`).toBeGreaterThan(0);
+      expect(box.x, `${selector} left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.y, `${selector} top edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${selector} right edge`).toBeLessThanOrEqual(SIDE_PANEL_WIDTH);
+      expect(box.y + box.height, `${selector} bottom edge`).toBeLessThanOrEqual(image.height);
+      expect(bestContrast(image, box, pixelAt(image, box.x + 1, box.y + 1)), `${selector} is readable`).toBeGreaterThan(
+        3,
+      );
+    }
+    const stop = await panel.box('#stop');
+    const attach = await panel.box('#attach');
+    if (stop === null || attach === null) {
+      throw new Error('the stop and attach buttons must be there');
+    }
+    expect(isRed(pixelAt(image, stop.x + 3, stop.y + stop.height / 2)), 'the stop button is red').toBe(true);
+    expect(isBlue(pixelAt(image, attach.x + 3, attach.y + attach.height / 2)), 'the attach button is blue').toBe(true);
+  }
+
+  it('shows its key controls, readable, in the light theme', async () => {
+    await checkLook('light');
+  });
+
+  it('shows its key controls, readable, in the dark theme', async () => {
+    await checkLook('dark');
+  });
+});
