@@ -168,8 +168,11 @@ export class ExtensionDriver implements Driver {
     this.#worker = worker;
   }
 
-  static async start(): Promise<ExtensionDriver> {
-    const browser = await launchTestBrowser({ extension: true });
+  /** `options`: what else the test browser needs (a headed window with the infobar, other extensions). */
+  static async start(
+    options: Omit<Parameters<typeof launchTestBrowser>[0], 'extension'> = {},
+  ): Promise<ExtensionDriver> {
+    const browser = await launchTestBrowser({ ...options, extension: true });
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = await client.serviceWorker();
     const driver = new ExtensionDriver(browser, client, worker);
