@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { asRecord, emptyValueOf, jsonFromText, numberFromText, shapeOf, withKey, type JsonSchema } from '../schema';
+import { JsonInput } from './json-input';
+import { asRecord, emptyValueOf, numberFromText, shapeOf, withKey, type JsonSchema } from '../schema';
 
 interface FieldProps {
   /** Dotted path of the field, as the worker names it in errors ("timeouts.NavigateToUrlEvent"). */
@@ -149,7 +150,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
     case 'record':
       return <RecordInput {...props} schema={shape.schema} />;
     case 'json':
-      return <JsonInput {...props} placeholder={placeholder} />;
+      return <JsonInput value={props.value} placeholder={placeholder} onChange={props.onChange} />;
   }
 }
 
@@ -201,23 +202,5 @@ function RecordInput(props: FieldProps): preact.JSX.Element {
         </button>
       </div>
     </div>
-  );
-}
-
-/** Arrays and anything unusual: edited as JSON text, judged by the worker. */
-function JsonInput(props: FieldProps & { placeholder: string }): preact.JSX.Element {
-  const [text, setText] = useState(props.value === undefined ? '' : JSON.stringify(props.value));
-  return (
-    <textarea
-      rows={2}
-      class="json"
-      spellcheck={false}
-      value={text}
-      placeholder={props.placeholder === '' ? 'JSON' : props.placeholder}
-      onInput={(event) => {
-        setText(event.currentTarget.value);
-        props.onChange(jsonFromText(event.currentTarget.value));
-      }}
-    />
   );
 }
