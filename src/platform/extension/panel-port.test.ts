@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from 'webextension-polyfill';
+import { startedFakeSession } from '../../../test/fakes/fake-session';
+import type { WorkerToPanel } from '../../protocol/panel-messages';
+import { silentLogger } from '../../shared/logger';
+import { CommandServer } from '../../tools/command-server';
+import { createDefaultRegistry } from '../../tools/default-actions';
+import { PanelHub } from './panel-hub';
+import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
+import { secretsOf } from './redact';
+import { SettingsStore } from './settings-store';
+import { TimelineRecorder, type KeyValueStore } from './timeline-recorder';
+
+const ORIGIN = 'chrome-extension://ourextensionid/';
+
+function memoryStore(): KeyValueStore {
+  const data: Record<string, unknown> = {};
+  return {
+    get: (key) => Promise.resolve(data[key]),
+    set: (key, value) => {
+      data[key] = value;
+      return Promise.resolve();
+    },
+  };
+}
+
+interface FakePort {
+  port: Runtime.Port;
+  posted: WorkerToPanel[];
+  disconnected: boolean;
+  send(message: unknown): void;
+}
+
+function fakePort(name: string, sender: { id?: string; url?: string }): FakePort {
+  const messageListeners: Array<(message: unknown) => void> = [];
+  const fake: FakePort = {
+    posted: [],
+    disconnected: false,
+    send: (message) => messageListeners.forEach((listener) => listener(message)),
+    port: undefined as unknown as Runtime.Port,
+  };
+  fake.port = {
+    name,
+    sender,
+    postMessage: (message: WorkerToPanel) => fake.posted.push(message),
+    disconnect: () => {
+      fake.disconnected = true;
+    },
+    onMessage: { addListener: (listener: (message: unknown) => void) => messageListeners.push(listener) },
+    onDisconnect: { addListener: () => undefined },
+  } as unknown as Runtime.Port;
+  return fake;
+}
+
+async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: TimelineRecorder }> {
+  const { session } = await startedFakeSession();
+  const settings = new SettingsStore(memoryStore(), (config) => session.applyConfig(config));
+  const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
+  const timeline = new TimelineRecorder({ store: memoryStore(), secrets, log: silentLogger });
+  let onConnect: ((port: Runtime.Port) => void) | undefined;
+  const runtime: PortRuntime = {
+    id: 'ourextensionid',
+    getURL: (path) => `${ORIGIN}${path}`,
+    onConnect: { addListener: (listener) => (onConnect = listener) },
+  };
+  servePanelPorts(runtime, {
+    server: new CommandServer(session, createDefaultRegistry()),
+    ready: Promise.resolve(),
+    hub: new PanelHub(
+      () => Promise.resolve({ attached: false, user_cancelled: false, tabs: [], focused_tab_id: null }),
+      silentLogger,
+    ),
+    timeline,
+    settings,
+    secrets,
+    attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
+    controlledCount: () => 0,
+    log: silentLogger,
+  });
+  return { connect: (port) => onConnect?.(port.port), timeline };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('panel port', () => {
+  it('refuses ports that are not our pages, or not the panel port', async () => {
+    const { connect } = await serve();
+    const strangers = [
+      fakePort(PANEL_PORT_NAME, { id: 'otherextension', url: 'chrome-extension://otherextension/x.html' }),
+      fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: 'https://example.com/' }),
+      fakePort('something-else', { id: 'ourextensionid', url: `${ORIGIN}page.html` }),
+    ];
+    for (const stranger of strangers) {
+      connect(stranger);
+      stranger.send({ type: 'command', request: { id: 1, action: 'tabs' } });
+    }
+    await settle();
+    for (const stranger of strangers) {
+      expect(stranger.disconnected).toBe(true);
+      expect(stranger.posted).toEqual([]);
+    }
+  });
+
+  it('greets a panel with its state, answers commands by id, and drops messages that do not parse', async () => {
+    const { connect } = await serve();
+    const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
+    connect(panel);
+    await settle();
+    expect(panel.posted.map((message) => message.type)).toEqual(['settings', 'timeline', 'status']);
+    panel.send({ type: 'command', request: { id: 7, action: 'nonsense' }, extra: true });
+    panel.send({ type: 'whatever' });
+    panel.send({ type: 'command', request: { id: 8, action: 'describe' } });
+    await settle();
+    const responses = panel.posted.filter((message) => message.type === 'response');
+    expect(responses).toHaveLength(1);
+    expect(responses[0]).toMatchObject({ response: { id: 8, ok: true } });
+  });
+
+  it('saves settings: a bad value is refused by field; a good one is applied, pushed and noted', async () => {
+    const { connect, timeline } = await serve();
+    const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
+    connect(panel);
+    await settle();
+    panel.send({ type: 'save_settings', id: 1, config: { cdp_timeout_ms: 'soon' } });
+    panel.send({ type: 'save_settings', id: 2, config: { sensitive_data: { '*': { password: 'p4ss' } } } });
+    await settle();
+    const results = panel.posted.filter((message) => message.type === 'settings_result');
+    expect(results[0]).toMatchObject({ id: 1, ok: false, error: { field: 'cdp_timeout_ms' } });
+    expect(results[1]).toMatchObject({ id: 2, ok: true });
+    expect(panel.posted.filter((message) => message.type === 'settings')).toHaveLength(2);
+    expect(JSON.stringify(timeline.entries())).toContain('Settings saved and applied.');
+
+    panel.send({ type: 'command', request: { id: 3, action: 'navigate', params: { url: 'p4ss' } } });
+    await settle();
+    const answer = JSON.stringify(panel.posted.filter((message) => message.type === 'response').at(-1));
+    expect(answer).toContain('<secret>password</secret>');
+    expect(answer).not.toContain('p4ss');
+  });
+});
