@@ -17,6 +17,8 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
   const [options, setOptions] = useState<string[] | undefined>(undefined);
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  /** What Retry does: the last request this view sent. */
+  const [retry, setRetry] = useState<(() => void) | undefined>(undefined);
   const { described, port } = props;
   if (described === undefined) {
     return <p class="muted">Loading…</p>;
@@ -30,6 +32,7 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
     );
   }
   const refresh = async (): Promise<void> => {
+    setRetry(() => () => void refresh());
     setBusy(true);
     const answer = await port.request('state', { include_screenshot: withScreenshot });
     setBusy(false);
@@ -42,6 +45,7 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
     }
   };
   const run = async (action: string, params: Record<string, unknown>): Promise<void> => {
+    setRetry(() => () => void run(action, params));
     setBusy(true);
     const answer = await port.request(action, params);
     setBusy(false);
@@ -49,7 +53,8 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
     if (answer.ok) {
       setSelected(undefined);
       setOptions(undefined);
-      await refresh().then(() => setResponse(answer));
+      await refresh();
+      setResponse(answer);
     }
   };
   const highlight = (index?: number): void => {
@@ -101,7 +106,7 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
           }
         />
       )}
-      <ResponseView id="page-output" response={response} busy={busy} onRetry={() => void refresh()} />
+      <ResponseView id="page-output" response={response} busy={busy} onRetry={retry} />
       {page !== undefined && (
         <ol id="elements" class="elements" onMouseLeave={() => highlight()}>
           {(page.elements ?? []).map((candidate) => (
