@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResponse } from '../../src/protocol/commands';
 import { pollUntil } from '../../src/shared/time';
-import { EXTENSION_ID, evaluate } from './harness/browser';
+import { EXTENSION_ID, evaluate, PANEL_URL } from './harness/browser';
 import { ExtensionDriver } from './harness/drivers';
 import { FixtureServer } from './harness/fixture-server';
 import { PanelPage } from './harness/panel';
@@ -273,6 +273,33 @@ describe('side panel', () => {
     await panel.view('timeline');
     await panel.waitForText('#timeline', 'Emergency stop (panel button)');
     expect(await panel.exists('#timeline > .tl-node[data-type="BrowserStopEvent"]')).toBe(true);
+  });
+
+  it('is per window: a panel attaches the active tab of its own window, and every panel shows the same tabs', async () => {
+    const secondWindow = await inWorker<number>(
+      `chrome.windows.create({ url: ${JSON.stringify(server.url('/c.html?window=2'))}, focused: false }).then((window) => window.id)`,
+    );
+    const known = new Set((await driver.client.targets()).map((target) => target.targetId));
+    await inWorker(
+      `chrome.tabs.create({ windowId: ${secondWindow}, url: ${JSON.stringify(PANEL_URL)}, active: false })`,
+    );
+    const secondPanelTarget = await pollUntil(
+      async () =>
+        (await driver.client.targets()).find((target) => target.url === PANEL_URL && !known.has(target.targetId))
+          ?.targetId,
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the second window has no panel') },
+    );
+    const secondPanel = await PanelPage.connect(driver.client, secondPanelTarget);
+    await secondPanel.click('#attach');
+    expect(await secondPanel.response('output')).toMatchObject({
+      ok: true,
+      result: { url: server.url('/c.html?window=2') },
+    });
+    await secondPanel.waitForText('#tabs', 'Page C');
+    expect(await secondPanel.exists('#tabs .badge.muted')).toBe(false);
+    await panel.waitForText('#tabs', 'Page C');
+    expect(await panel.text('#tabs li .badge.muted')).toBe('other window');
+    expect(await controlledUrls()).toEqual([server.url('/c.html?window=2')]);
   });
 
   it('gives web pages no way to reach the worker', async () => {

@@ -30,6 +30,11 @@ export class PanelPage {
   /** Opens the panel in a background tab, so the person's tab stays the active ("current") one. */
   static async open(client: BrowserClient): Promise<PanelPage> {
     const { targetId } = await client.root.send('Target.createTarget', { url: PANEL_URL, background: true });
+    return PanelPage.connect(client, targetId);
+  }
+
+  /** Drives a panel page that is already open (one opened in another window, say). */
+  static async connect(client: BrowserClient, targetId: string): Promise<PanelPage> {
     const session = await client.attach(targetId);
     await session.send('Emulation.setDeviceMetricsOverride', {
       width: SIDE_PANEL_WIDTH,
