@@ -85,6 +85,19 @@ describe('TimelineRecorder', () => {
     expect(updates.at(-1)).toEqual({ reset: true, entries: [] });
   });
 
+  it('does not repeat the same note back to back (an idle worker woken again and again)', () => {
+    const timeline = recorder(memoryStore());
+    timeline.note('info', 'Extension worker restarted');
+    timeline.note('info', 'Extension worker restarted');
+    timeline.note('warn', 'Emergency stop');
+    timeline.note('info', 'Extension worker restarted');
+    expect(timeline.entries().map((entry) => (entry as { text: string }).text)).toEqual([
+      'Extension worker restarted',
+      'Emergency stop',
+      'Extension worker restarted',
+    ]);
+  });
+
   it('keeps only the newest entries', () => {
     const timeline = recorder(memoryStore(), 3);
     for (const text of ['1', '2', '3', '4', '5']) {

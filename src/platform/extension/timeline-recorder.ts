@@ -79,14 +79,21 @@ export class TimelineRecorder {
     return restored.length;
   }
 
+  /**
+   * Adds a note. The same note right after itself (an idle worker stopped and woken again and again
+   * while a panel stays open) is moved to now instead of repeated.
+   */
   note(level: TimelineNote['level'], text: string, source: string | null = 'extension'): void {
+    const clean = redactString(text, this.#secrets());
+    const last = [...this.#entries.values()].at(-1);
+    const repeated = last?.kind === 'note' && last.text === clean && last.level === level && last.source === source;
     this.#upsert({
       kind: 'note',
-      id: `note-${shortId(10)}`,
+      id: repeated ? last.id : `note-${shortId(10)}`,
       created_at: Date.now(),
       level,
       source,
-      text: redactString(text, this.#secrets()),
+      text: clean,
     });
   }
 
