@@ -48,7 +48,9 @@ export interface ResolvedElement {
 }
 
 interface PageState {
-  readonly indexes: IndexRegistry;
+  indexes: IndexRegistry;
+  /** The main frame's world in the latest state: a new one means a new document. */
+  mainContextId: number | undefined;
   selectorMap: Map<number, SelectorEntry>;
   states: number;
 }
@@ -73,6 +75,12 @@ export class DomService {
     const started = performance.now();
     const page = this.#pageState(targetId);
     const capture = await this.#capture(targetId, page, options);
+    const mainContextId = await this.#worlds.contextFor(this.#cdp.requireSession(targetId), targetId);
+    if (page.mainContextId !== mainContextId) {
+      // A new document numbers its elements from 1 again; indexes of the old one resolve to nothing.
+      page.mainContextId = mainContextId;
+      page.indexes = new IndexRegistry();
+    }
     const seen = new Set<string>();
     const serialized = serialize(
       capture.lines,
@@ -225,7 +233,7 @@ export class DomService {
   #pageState(targetId: string): PageState {
     let page = this.#pages.get(targetId);
     if (page === undefined) {
-      page = { indexes: new IndexRegistry(), selectorMap: new Map(), states: 0 };
+      page = { indexes: new IndexRegistry(), mainContextId: undefined, selectorMap: new Map(), states: 0 };
       this.#pages.set(targetId, page);
     }
     return page;

@@ -1,8 +1,8 @@
 /**
- * Element indexes for one page, stable across states: an element keeps its index for as long as it is
- * the same element in the same document (browser-use numbers by backendNodeId; we number 1, 2, 3... in
- * order of first sight). A navigation gives new documents new keys, so an index from an old page can never
- * name an element of the new one.
+ * Element indexes for one document, stable across states: an element keeps its index for as long as it
+ * is the same element (browser-use numbers by backendNodeId; we number 1, 2, 3... in order of first
+ * sight). Each document gets a registry of its own; an index from an older document names nothing in the
+ * new one, because its frames' worlds (part of every key) are gone.
  */
 export class IndexRegistry {
   #byKey = new Map<string, number>();

@@ -45,13 +45,6 @@ export interface TextLine {
   text: string;
 }
 
-/** Where a shadow root's content begins and ends (open roots inline; closed ones stitched). */
-export interface ShadowLine {
-  kind: 'shadow-start' | 'shadow-end';
-  depth: number;
-  mode: 'open' | 'closed';
-}
-
 /** A host that may have a closed shadow root the page cannot see; the core asks CDP. */
 export interface ClosedHostLine {
   kind: 'closed-host';
@@ -60,7 +53,7 @@ export interface ClosedHostLine {
   id: number;
 }
 
-export type Line = ElementLine | TextLine | ShadowLine | ClosedHostLine;
+export type Line = ElementLine | TextLine | ClosedHostLine;
 
 /** A resource the page is still loading (Performance API entries without a response end). */
 export interface PendingRequest {

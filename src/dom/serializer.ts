@@ -137,12 +137,6 @@ export function serialize(
       case 'text':
         text = line.text;
         break;
-      case 'shadow-start':
-        text = line.mode === 'open' ? 'Open Shadow' : 'Closed Shadow';
-        break;
-      case 'shadow-end':
-        text = 'Shadow End';
-        break;
       case 'closed-host':
         continue;
     }

@@ -214,6 +214,7 @@ function visitElement(
   if (interactive || named || scroll !== null || (isFrame && shown && near)) {
     const indexed = interactive && (isFileInput || reachable(element, rect));
     const id = indexed ? idOf(walk.state, element) : undefined;
+    const name = interactive || named ? accessibleName(element, tag) : '';
     line = {
       kind: 'element',
       depth,
@@ -221,8 +222,8 @@ function visitElement(
       id,
       isNew: id !== undefined && walk.options.markNew && !walk.state.fresh && !walk.state.previous.has(id),
       role,
-      name: indexed || named ? accessibleName(element, tag) : '',
-      attributes: attributesFor(element, tag, role),
+      name,
+      attributes: withoutRedundantId(attributesFor(element, tag, role), tag, name),
       box: [rect.left + offset[0], rect.top + offset[1], rect.width, rect.height],
       scroll,
       shadow: openRoot !== null && openRoot.mode === 'open' ? 'open' : null,
@@ -246,16 +247,9 @@ function visitElement(
     walk.clip = intersect(outerClip, rect, offset[1]);
   }
   if (openRoot !== null) {
+    // Shadow content reads as the host's content: the model acts by index, so the boundary is not printed.
     walk.stats.shadowRoots++;
-    const start = walk.lines.length;
-    walk.lines.push({ kind: 'shadow-start', depth: childDepth, mode: 'open' });
-    walkChildren(walk, openRoot, childDepth + 1, shown && near, offset, clickable);
-    if (walk.lines.length === start + 1) {
-      // Nothing to show inside (a slot, styles): leave the empty markers out.
-      walk.lines.pop();
-    } else {
-      walk.lines.push({ kind: 'shadow-end', depth: childDepth, mode: 'open' });
-    }
+    walkChildren(walk, openRoot, childDepth, shown && near, offset, clickable);
   } else if (near && mayHaveClosedRoot(element, tag, rect)) {
     const host: ClosedHostLine = { kind: 'closed-host', depth: childDepth, id: idOf(walk.state, element) };
     walk.lines.push(host);
@@ -265,6 +259,13 @@ function visitElement(
     walkChildren(walk, element, childDepth, shown && near, offset, clickable);
   }
   walk.clip = outerClip;
+}
+
+const FORM_FIELDS = new Set(['input', 'select', 'textarea']);
+
+/** An element with a name is told apart by it; its id only adds characters (form fields keep theirs). */
+function withoutRedundantId(attributes: Array<[string, string]>, tag: string, name: string): Array<[string, string]> {
+  return name === '' || FORM_FIELDS.has(tag) ? attributes : attributes.filter(([key]) => key !== 'id');
 }
 
 /** A descendant that is just part of a clickable parent (text, icons) gets no index of its own. */
@@ -366,13 +367,8 @@ export function collect(
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
   };
   if (root instanceof ShadowRoot) {
-    walk.lines.push({ kind: 'shadow-start', depth: options.baseDepth, mode: root.mode });
-    walkChildren(walk, root, options.baseDepth + 1, true, [0, 0], null);
-    if (walk.lines.length === 1) {
-      walk.lines.pop();
-    } else {
-      walk.lines.push({ kind: 'shadow-end', depth: options.baseDepth, mode: root.mode });
-    }
+    walk.stats.shadowRoots++;
+    walkChildren(walk, root, options.baseDepth, true, [0, 0], null);
   } else {
     const start = root instanceof Document ? root.documentElement : root;
     if (start !== null) {
