@@ -100,7 +100,7 @@ export default tseslint.config(
   {
     // Core layers run in a service worker and in Node alike: no platform globals, no node:* or ws.
     files: CORE,
-    ignores: ['**/*.test.ts'],
+    ignores: ['**/*.test.ts', 'src/browser/actions/in-page/**'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -141,6 +141,23 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['../../*', '!../payload'], message: 'in-page code imports only ../payload' }] },
+      ],
+    },
+  },
+  {
+    // The action routines' in-page half runs in tabpilot's isolated worlds: DOM globals are its world; it
+    // may import only its own folder and the contract with the core.
+    files: ['src/browser/actions/in-page/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'in-page code runs in the web page' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../../*', '../*', '!../in-page-api'], message: 'in-page code imports only ../in-page-api' },
+          ],
+        },
       ],
     },
   },

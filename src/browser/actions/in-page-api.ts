@@ -1,0 +1,198 @@
+/**
+ * The contract between the action routines (core) and their in-page half (src/browser/actions/in-page),
+ * which runs in tabpilot's isolated worlds. Types only and no DOM types, so both sides compile against it.
+ * Coordinates are CSS px in the viewport of the frame's local root (the top page, or the OOPIF the
+ * element lives in): the core adds the OOPIF's offset.
+ */
+
+/** The global the bundle installs itself under, in each world it is sent to. */
+export const ACTIONS_GLOBAL = '__tabpilotActions';
+
+/** Where a pointer may land on an element, or why it may not. */
+export type PointerTarget = {
+  /** The element, described for messages (`<button#buy> "Buy now"`). */
+  element: string;
+  /** Checkbox and radio state before the action (null for other elements). */
+  checked: boolean | null;
+} & (
+  | { kind: 'point'; x: number; y: number }
+  /** Every candidate point hits `cover` instead (another element painted on top). */
+  | { kind: 'occluded'; cover: string; x: number; y: number }
+  /** No box to aim at: the element has no size, or stays outside the viewport after scrolling. */
+  | { kind: 'no-box'; reason: 'zero-size' | 'outside-viewport' }
+  /** An element a click cannot operate (a file input opens a native picker; a select a native popup). */
+  | { kind: 'refused'; reason: 'file-input' | 'select' }
+);
+
+export interface PointerOptions {
+  /** Scroll the element into view (centred) when it is not fully visible. */
+  scroll: boolean;
+  /** Refuse file inputs and selects (clicks do; hovering and dragging do not). */
+  refuse: boolean;
+}
+
+export type TypingPlan =
+  | {
+      kind: 'text';
+      field: 'input' | 'textarea' | 'contenteditable';
+      /** The editable element has focus (its document's active element). */
+      focused: boolean;
+      /** The URL of the document that receives the text (secrets are checked against it). */
+      url: string;
+      /** Whether the value is hidden by nature (a password field): never read back. */
+      secret: boolean;
+      element: string;
+    }
+  | {
+      /** Set directly: date, time, colour and range inputs, date pickers, and appends where no caret can be placed. */
+      kind: 'value';
+      input_type: string;
+      url: string;
+      secret: boolean;
+      element: string;
+    }
+  | {
+      kind: 'refused';
+      reason: 'select' | 'file-input' | 'checkable' | 'not-editable' | 'disabled' | 'read-only';
+      element: string;
+    };
+
+export interface TypingOptions {
+  clear: boolean;
+}
+
+/** A read-back of a typed value; `actual` is null when the value must not leave the page. */
+export interface ValueCheck {
+  matches: boolean;
+  actual: string | null;
+}
+
+export interface ReadBackOptions {
+  clear: boolean;
+  /** Compare only; never return the value (secrets, password fields). */
+  hide: boolean;
+}
+
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export interface ScrollRequest {
+  direction: ScrollDirection;
+  /** CSS px; when null, `pages` of the container's visible size. */
+  amount: number | null;
+  pages: number;
+}
+
+export type ScrollOutcome =
+  | {
+      kind: 'scrolled';
+      /** 'page' or the container's description. */
+      container: string;
+      moved_x: number;
+      moved_y: number;
+      scroll_x: number;
+      scroll_y: number;
+      /** Nothing more to scroll in that direction. */
+      at_end: boolean;
+    }
+  /** The element is a cross-origin iframe: the core scrolls its document through the frame's session. */
+  | { kind: 'remote-frame' };
+
+export interface DropdownOption {
+  index: number;
+  text: string;
+  value: string;
+  selected: boolean;
+  disabled: boolean;
+}
+
+export type DropdownInfo =
+  | { kind: 'select'; multiple: boolean; options: DropdownOption[]; element: string }
+  | { kind: 'listbox' | 'menu'; options: DropdownOption[]; element: string }
+  /** An ARIA combobox or popup button whose list is not shown: a click opens it. */
+  | { kind: 'collapsed'; element: string }
+  | { kind: 'none'; element: string };
+
+export type NativeSelectOutcome =
+  | { kind: 'selected'; option: DropdownOption }
+  /** The page put the old selection back (a framework that did not take the change). */
+  | { kind: 'reverted'; option: DropdownOption; now: string }
+  | { kind: 'no-match'; options: DropdownOption[] }
+  | { kind: 'disabled'; option: DropdownOption };
+
+export interface FileBytes {
+  name: string;
+  mime_type: string;
+  content_base64: string;
+}
+
+export interface FileSummary {
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** What is under a viewport point of the top frame (coordinate clicks check it first). */
+export interface PointHit {
+  in_viewport: boolean;
+  element: string | null;
+  refused: 'file-input' | 'select' | null;
+  /** The point is over an iframe: what is inside is another document. */
+  frame: boolean;
+}
+
+/** A point moved out of an out-of-process frame, or what covers the frame there. */
+export interface FrameHit {
+  cover: string | null;
+  x: number;
+  y: number;
+}
+
+/** Where keyboard input would go in this (top) frame. */
+export interface FocusInfo {
+  url: string;
+  /** Focus is inside an iframe: the receiving document is another one. */
+  in_frame: boolean;
+  element: string | null;
+}
+
+export interface ElementInfo {
+  tag: string;
+  attributes: Record<string, string>;
+  box: { x: number; y: number; width: number; height: number } | null;
+  text: string;
+}
+
+/** In-page functions that return plain values (`this` is the element, or the world's global). */
+export interface InPageValueFunctions {
+  pointerTarget: { args: [options: PointerOptions]; result: PointerTarget };
+  scriptClick: { args: []; result: boolean };
+  readChecked: { args: []; result: boolean | null };
+  prepareTyping: { args: [options: TypingOptions]; result: TypingPlan };
+  setValue: { args: [value: string, append: boolean]; result: boolean };
+  readBack: { args: [expected: string, options: ReadBackOptions]; result: ValueCheck };
+  scrollElement: { args: [request: ScrollRequest]; result: ScrollOutcome };
+  scrollPage: { args: [request: ScrollRequest]; result: ScrollOutcome };
+  dropdownInfo: { args: []; result: DropdownInfo };
+  selectNative: { args: [text: string]; result: NativeSelectOutcome };
+  setFiles: { args: [files: FileBytes[]]; result: FileSummary[] | { error: 'not-multiple' } };
+  filesOf: { args: []; result: FileSummary[] };
+  clearFiles: { args: []; result: boolean };
+  hitAt: { args: [x: number, y: number]; result: PointHit };
+  focusInfo: { args: []; result: FocusInfo };
+  frameHit: { args: [x: number, y: number]; result: FrameHit };
+  platform: { args: []; result: string };
+  describe: { args: []; result: string };
+  elementInfo: { args: []; result: ElementInfo };
+}
+
+/** In-page functions that return an element (the core gets a handle to it in the same world). */
+export interface InPageHandleFunctions {
+  /** The matching option of an ARIA listbox or menu the element opens or is. */
+  ariaOption: [text: string];
+  /** The file input the element is, labels, contains or sits next to. */
+  fileInputNear: [];
+  /** The deepest visible element showing the text. */
+  findText: [needle: string];
+  /** Elements matching a CSS selector in the world's document (the actor's query). */
+  querySelectorAll: [selector: string];
+}

@@ -1,0 +1,271 @@
+/**
+ * Where a pointer can land on an element: scroll it into view, take its largest visible box, and hit-test
+ * candidate points (centre first) through every same-process frame up to the local root. A point that
+ * hits something else is never used: the caller learns what covers the element instead.
+ */
+import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
+import { composedParent, describeElement } from './describe';
+
+interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const MIN_AREA = 0.5;
+/** Fractions of the visible box tried in order: centre, then towards each corner. */
+const CANDIDATES: ReadonlyArray<[number, number]> = [
+  [0.5, 0.5],
+  [0.25, 0.5],
+  [0.75, 0.5],
+  [0.5, 0.25],
+  [0.5, 0.75],
+  [0.15, 0.15],
+  [0.85, 0.15],
+  [0.15, 0.85],
+  [0.85, 0.85],
+];
+
+function viewOf(element: Element): Window {
+  const view = element.ownerDocument.defaultView;
+  if (view === null) {
+    throw new Error('element is not in a window');
+  }
+  return view;
+}
+
+function area(rect: Rect): number {
+  return Math.max(0, rect.right - rect.left) * Math.max(0, rect.bottom - rect.top);
+}
+
+function intersect(a: Rect, b: Rect): Rect {
+  return {
+    left: Math.max(a.left, b.left),
+    top: Math.max(a.top, b.top),
+    right: Math.min(a.right, b.right),
+    bottom: Math.min(a.bottom, b.bottom),
+  };
+}
+
+/** What of `rect` survives the clipping of scroll containers and the viewport. */
+function clipped(element: Element, rect: Rect): Rect {
+  const view = viewOf(element);
+  let visible = intersect(rect, { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight });
+  for (let parent = composedParent(element); parent !== null; parent = composedParent(parent)) {
+    if (parent === element.ownerDocument.documentElement || parent === element.ownerDocument.body) {
+      break;
+    }
+    const style = getComputedStyle(parent);
+    if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+      visible = intersect(visible, parent.getBoundingClientRect());
+    }
+  }
+  return visible;
+}
+
+/** The largest visible piece of the element's boxes (an inline element has one per line). */
+function visibleBox(element: Element): Rect | 'zero-size' | 'outside-viewport' {
+  const rects = Array.from(element.getClientRects());
+  if (rects.every((rect) => area(rect) < MIN_AREA)) {
+    return 'zero-size';
+  }
+  let best: Rect | undefined;
+  for (const rect of rects) {
+    const piece = clipped(element, rect);
+    if (area(piece) >= MIN_AREA && (best === undefined || area(piece) > area(best))) {
+      best = piece;
+    }
+  }
+  return best ?? 'outside-viewport';
+}
+
+function fullyVisible(element: Element): boolean {
+  const rect = element.getBoundingClientRect();
+  return area(rect) >= MIN_AREA && Math.abs(area(clipped(element, rect)) - area(rect)) < 1;
+}
+
+/** Whether a hit at the pointer would operate `element`: itself, inside it, or its label. */
+export function reaches(element: Element, hit: Element | null): boolean {
+  if (hit === null) {
+    return false;
+  }
+  if (hit === element || element.contains(hit) || hit.contains(element)) {
+    return true;
+  }
+  const label = hit.closest('label');
+  if (label !== null && label.control === element) {
+    return true;
+  }
+  return element instanceof HTMLLabelElement && element.control !== null && element.control === hit;
+}
+
+function hitTest(element: Element, x: number, y: number): Element | null {
+  const root = element.getRootNode();
+  const scope = root instanceof ShadowRoot || root instanceof Document ? root : element.ownerDocument;
+  return scope.elementFromPoint(x, y);
+}
+
+/** Same-process frames between the element's document and the local root, innermost first. */
+function frameChain(element: Element): Element[] {
+  const chain: Element[] = [];
+  let view: Window | null = element.ownerDocument.defaultView;
+  while (view !== null) {
+    let owner: Element | null;
+    try {
+      owner = view.frameElement;
+    } catch {
+      // A cross-origin parent: this frame is the local root (an OOPIF) or an in-process frame we cannot see past.
+      owner = null;
+    }
+    if (owner === null) {
+      break;
+    }
+    chain.push(owner);
+    view = owner.ownerDocument.defaultView;
+  }
+  return chain;
+}
+
+function contentOrigin(frame: Element): [number, number] {
+  const rect = frame.getBoundingClientRect();
+  const style = getComputedStyle(frame);
+  return [
+    rect.left + frame.clientLeft + parseFloat(style.paddingLeft || '0'),
+    rect.top + frame.clientTop + parseFloat(style.paddingTop || '0'),
+  ];
+}
+
+/**
+ * Checks one point through the frame chain; returns the local-root point, or what covers it. `null`
+ * cover with no point means the frame itself is out of its parent's viewport.
+ */
+function tryPoint(element: Element, chain: Element[], x: number, y: number): { x: number; y: number } | Element {
+  const hit = hitTest(element, x, y);
+  if (!reaches(element, hit)) {
+    return hit ?? element.ownerDocument.documentElement;
+  }
+  let px = x;
+  let py = y;
+  for (const frame of chain) {
+    const [ox, oy] = contentOrigin(frame);
+    px += ox;
+    py += oy;
+    const frameHit = hitTest(frame, px, py);
+    if (frameHit !== frame) {
+      return frameHit ?? frame.ownerDocument.documentElement;
+    }
+  }
+  return { x: px, y: py };
+}
+
+function checkedState(element: Element): boolean | null {
+  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
+    return element.checked;
+  }
+  const role = element.getAttribute('role');
+  if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox') {
+    return element.getAttribute('aria-checked') === 'true';
+  }
+  return null;
+}
+
+export function pointerTarget(this: Element, options: PointerOptions): PointerTarget {
+  return targetOf(this, options);
+}
+
+function targetOf(element: Element, options: PointerOptions): PointerTarget {
+  const base = { element: describeElement(element), checked: checkedState(element) };
+  if (options.refuse) {
+    if (element instanceof HTMLInputElement && element.type === 'file') {
+      return { ...base, kind: 'refused', reason: 'file-input' };
+    }
+    if (element instanceof HTMLSelectElement) {
+      return { ...base, kind: 'refused', reason: 'select' };
+    }
+  }
+  if (options.scroll && !fullyVisible(element)) {
+    element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }
+  const box = visibleBox(element);
+  if (typeof box === 'string') {
+    return { ...base, kind: 'no-box', reason: box };
+  }
+  const chain = frameChain(element);
+  let firstCover: Element | undefined;
+  let firstPoint: [number, number] | undefined;
+  for (const [fx, fy] of CANDIDATES) {
+    const x = box.left + (box.right - box.left) * fx;
+    const y = box.top + (box.bottom - box.top) * fy;
+    const outcome = tryPoint(element, chain, x, y);
+    if (!(outcome instanceof Element)) {
+      return { ...base, kind: 'point', x: outcome.x, y: outcome.y };
+    }
+    firstCover ??= outcome;
+    firstPoint ??= [x, y];
+  }
+  const [x, y] = firstPoint ?? [0, 0];
+  return {
+    ...base,
+    kind: 'occluded',
+    cover: firstCover === undefined ? 'another element' : describeElement(firstCover),
+    x,
+    y,
+  };
+}
+
+/** The mouse cannot reach a zero-size element: dispatch the click on it directly. */
+export function scriptClick(this: Element): boolean {
+  if (this instanceof HTMLElement) {
+    this.click();
+    return true;
+  }
+  this.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+  return true;
+}
+
+export function readChecked(this: Element): boolean | null {
+  return checkedState(this);
+}
+
+/** What a coordinate click would hit in this (top) frame. */
+export function hitAt(x: number, y: number): PointHit {
+  const view = window;
+  const inViewport = x >= 0 && y >= 0 && x < view.innerWidth && y < view.innerHeight;
+  let hit = inViewport ? document.elementFromPoint(x, y) : null;
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (inner === null || inner === hit) {
+      break;
+    }
+    hit = inner;
+  }
+  if (hit === null) {
+    return { in_viewport: inViewport, element: null, refused: null, frame: false };
+  }
+  const refused =
+    hit instanceof HTMLInputElement && hit.type === 'file'
+      ? 'file-input'
+      : hit instanceof HTMLSelectElement || hit.closest('select') !== null
+        ? 'select'
+        : null;
+  return {
+    in_viewport: inViewport,
+    element: describeElement(hit),
+    refused,
+    frame: hit instanceof HTMLIFrameElement || hit instanceof HTMLFrameElement,
+  };
+}
+
+/**
+ * For an iframe element (`this`) whose document is in another process: moves a point of that document's
+ * viewport into this frame's local root, checking that the iframe itself is what is hit there.
+ */
+export function frameHit(this: Element, x: number, y: number): FrameHit {
+  const [ox, oy] = contentOrigin(this);
+  const outcome = tryPoint(this, frameChain(this), x + ox, y + oy);
+  if (outcome instanceof Element) {
+    return { cover: describeElement(outcome), x, y };
+  }
+  return { cover: null, x: outcome.x, y: outcome.y };
+}
