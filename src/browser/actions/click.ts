@@ -1,0 +1,119 @@
+import type { CdpSession } from '../../cdp/session';
+import { TabpilotError } from '../../shared/errors';
+import type { ElementHandle, RoutineContext } from './element';
+import { callInFrame, callOn } from './in-page-call';
+import { locatePointer } from './locate';
+import { clickAt, type ClickOptions } from './mouse';
+import { NewTabWatch } from './new-tab';
+
+export interface ClickOutcome {
+  /** Where the click landed in the tab's viewport; null when it was dispatched by script. */
+  click_x: number | null;
+  click_y: number | null;
+  method: 'mouse' | 'script';
+  /** Checkbox and radio state after the click (null for other elements). */
+  checked: boolean | null;
+  /** A tab the click opened. */
+  opened_target_id: string | null;
+}
+
+/**
+ * Clicks an element with trusted mouse events at a point that reaches it (never elsewhere: a covered
+ * element fails with ELEMENT_OCCLUDED naming the cover). The `button` is honoured (browser-use always
+ * clicks left). Only an element the mouse cannot reach at all (no size) is clicked by script.
+ */
+export async function clickElement(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  options: ClickOptions,
+): Promise<ClickOutcome> {
+  const located = await locatePointer(ctx, handle, { scroll: true, refuse: true, allowScript: true });
+  const watch = new NewTabWatch(ctx.cdp, handle.targetId, [handle.pageSession, handle.session]);
+  let clickX: number | null = null;
+  let clickY: number | null = null;
+  try {
+    if (located.kind === 'script') {
+      ctx.log.debug('clicking by script: the element has no box', { element: handle.label, reason: located.reason });
+      await callOn(handle.session, handle.objectId, 'scriptClick');
+    } else {
+      await clickAt(handle.pageSession, located.x, located.y, options);
+      clickX = located.x;
+      clickY = located.y;
+    }
+  } catch (error) {
+    watch.dispose();
+    throw error;
+  }
+  const opened = await watch.opened(ctx.signal);
+  const checked =
+    located.checked === null
+      ? null
+      : await callOn(handle.session, handle.objectId, 'readChecked').catch((error: unknown) => {
+          // The click navigated away or removed the element: there is no state left to read.
+          ctx.log.debug('could not read the checked state after a click', { error: String(error) });
+          return null;
+        });
+  return {
+    click_x: clickX,
+    click_y: clickY,
+    method: located.kind === 'script' ? 'script' : 'mouse',
+    checked,
+    opened_target_id: opened,
+  };
+}
+
+export interface CoordinateClickOutcome {
+  click_x: number;
+  click_y: number;
+  /** What was under the point before the click (null with `force`). */
+  element: string | null;
+  opened_target_id: string | null;
+}
+
+/**
+ * Clicks at a point of the tab's viewport. Unless forced, it first checks what is there: outside the
+ * viewport, a file input or a select is refused (browser-use's tools always force and skip these checks).
+ */
+export async function clickCoordinate(
+  ctx: RoutineContext,
+  targetId: string,
+  pageSession: CdpSession,
+  x: number,
+  y: number,
+  options: ClickOptions & { force: boolean },
+): Promise<CoordinateClickOutcome> {
+  let element: string | null = null;
+  if (!options.force) {
+    const hit = await callInFrame(pageSession, 'hitAt', x, y);
+    if (!hit.in_viewport) {
+      throw new TabpilotError('INVALID_PARAMS', `(${x}, ${y}) is outside the viewport`, {
+        details: { coordinate_x: x, coordinate_y: y },
+      });
+    }
+    if (hit.refused !== null) {
+      throw new TabpilotError(
+        'INVALID_PARAMS',
+        hit.refused === 'select'
+          ? `(${x}, ${y}) is on a select ${hit.element ?? ''}: use dropdown_options and select_dropdown with its index`
+          : `(${x}, ${y}) is on a file input ${hit.element ?? ''}: use upload_file with its index`,
+        { details: { reason: hit.refused } },
+      );
+    }
+    element = hit.element;
+  }
+  const watch = new NewTabWatch(ctx.cdp, targetId, [pageSession, ...childSessions(ctx, targetId)]);
+  try {
+    await clickAt(pageSession, x, y, options);
+  } catch (error) {
+    watch.dispose();
+    throw error;
+  }
+  return { click_x: x, click_y: y, element, opened_target_id: await watch.opened(ctx.signal) };
+}
+
+function childSessions(ctx: RoutineContext, targetId: string): CdpSession[] {
+  return ctx.cdp
+    .childrenOf(targetId)
+    .map((child) => ctx.cdp.sessionFor(child.targetId))
+    .filter((session): session is CdpSession => session !== undefined);
+}
