@@ -1,4 +1,5 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
+import * as actions from './actions.events';
 import * as content from './content.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
@@ -19,6 +20,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(tabs),
   ...definitionsOf(state),
   ...definitionsOf(content),
+  ...definitionsOf(actions),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

@@ -1,5 +1,6 @@
 import type { AnyWatchdog } from '../define-watchdog';
 import { contentWatchdog } from './content.watchdog';
+import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 
@@ -7,4 +8,9 @@ import { screenshotWatchdog } from './screenshot.watchdog';
  * The watchdogs every platform registers, in order. Entries add their own (Node: LocalBrowser and
  * AboutBlank) around this list.
  */
-export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [screenshotWatchdog, domWatchdog, contentWatchdog];
+export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
+  screenshotWatchdog,
+  domWatchdog,
+  contentWatchdog,
+  defaultActionWatchdog,
+];
