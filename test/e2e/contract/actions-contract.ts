@@ -1,0 +1,462 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TabpilotConfigInput } from '../../../src/browser/config';
+import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { CommandResponse } from '../../../src/protocol/commands';
+import { pollUntil } from '../../../src/shared/time';
+import { addActionPages } from '../harness/action-pages';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer } from '../harness/fixture-server';
+
+/** What the contract needs beyond the protocol: setting the config, and reading the bus history. */
+export interface ActionsHooks {
+  configure(driver: Driver, config: TabpilotConfigInput): Promise<void>;
+  /** The session's bus history, serialised (to prove what never reaches it). */
+  history(driver: Driver): Promise<string>;
+}
+
+type Element = BrowserStateSummary['elements'][number];
+
+const SECRET = 'Tr0ub4dor&3-secret-value';
+
+/**
+ * The actions contract, run unchanged over both transports: clicks (by index, by coordinates, covered,
+ * opening tabs), typing (plain, controlled, special inputs, contenteditable, secrets), keys, scrolling,
+ * uploads, dropdowns, hover and drag, background tabs and out-of-process frames. Every result is read
+ * back through the protocol (`state`) or the fixture server.
+ */
+export function defineActionsContract(name: string, start: () => Promise<Driver>, hooks: ActionsHooks): void {
+  describe(`actions contract over ${name}`, () => {
+    let driver: Driver;
+    let tab: string;
+    const server = new FixtureServer();
+    const pages = addActionPages(server);
+
+    beforeAll(async () => {
+      await server.start();
+      driver = await start();
+      tab = await driver.openTab(server.url('/a.html'));
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    async function open(path: string, params: Record<string, unknown> = {}): Promise<BrowserStateSummary> {
+      await driver.ok('navigate', { url: server.url(path) });
+      return driver.ok<BrowserStateSummary>('state', params);
+    }
+
+    function byId(state: BrowserStateSummary, id: string): Element {
+      const found = state.elements.find((element) => element.attributes['id'] === id);
+      if (found === undefined) {
+        throw new Error(`no indexed element #${id} in:\n${state.text}`);
+      }
+      return found;
+    }
+
+    async function failure(action: string, params: Record<string, unknown>): Promise<CommandResponse & { ok: false }> {
+      const response = await driver.send(action, params);
+      if (response.ok) {
+        throw new Error(`${action} succeeded but should have failed: ${JSON.stringify(response.result)}`);
+      }
+      return response;
+    }
+
+    it('clicks a button by index with one trusted mouse click', async () => {
+      const state = await open('/act/buttons.html');
+      const result = await driver.ok<{ clicked: boolean; method: string; x: number; y: number }>('click', {
+        index: byId(state, 'inc').index,
+      });
+      expect(result).toMatchObject({ clicked: true, method: 'mouse' });
+      const box = byId(state, 'inc').box;
+      expect(result.x).toBeGreaterThanOrEqual(box.x);
+      expect(result.x).toBeLessThanOrEqual(box.x + box.width);
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: 1 (');
+    });
+
+    it('honours the mouse button and the click count (browser-use always clicks once, left)', async () => {
+      const state = await open('/act/buttons.html');
+      await driver.ok('click', { index: byId(state, 'which').index, button: 'right' });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('last button: 2');
+      await driver.ok('click', { index: byId(state, 'which').index, button: 'middle' });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('last button: 1');
+      await driver.ok('click', { index: byId(state, 'dbl').index, click_count: 2 });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('double clicks: 1');
+    });
+
+    it('toggles a checkbox and picks a radio, reporting the checked state', async () => {
+      const state = await open('/act/buttons.html');
+      expect(await driver.ok('click', { index: byId(state, 'agree').index })).toMatchObject({ checked: true });
+      expect(await driver.ok('click', { index: byId(state, 'large').index })).toMatchObject({ checked: true });
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(byId(after, 'agree').attributes['checked']).toBe('true');
+      expect(byId(after, 'large').attributes['checked']).toBe('true');
+      expect(byId(after, 'small').attributes['checked']).toBe('false');
+    });
+
+    it('refuses to click a covered button with ELEMENT_OCCLUDED naming the cover; nothing is clicked', async () => {
+      const state = await open('/act/buttons.html');
+      await driver.ok('click', { index: byId(state, 'show-banner').index });
+      const response = await failure('click', { index: byId(state, 'buy').index });
+      expect(response.error.code).toBe('ELEMENT_OCCLUDED');
+      expect(response.error.message).toContain('cookie-banner');
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('buy clicks: 0');
+      expect(after.text).toContain('banner clicks: 0');
+    });
+
+    it('reports the tab a click opened: a target=_blank link and a window.open popup', async () => {
+      const state = await open('/act/buttons.html');
+      for (const [id, path] of [
+        ['open-link', '/c.html'],
+        ['open-popup', '/b.html'],
+      ] as const) {
+        const result = await driver.ok<{ opened_tab_id: string | null }>('click', { index: byId(state, id).index });
+        expect(result.opened_tab_id, id).not.toBeNull();
+        const opened = await pollUntil(
+          async () => {
+            const listing = await driver.ok<{ tabs: Array<{ tab_id: string; url: string }> }>('tabs');
+            return listing.tabs.find((entry) => entry.tab_id === result.opened_tab_id && entry.url.endsWith(path));
+          },
+          { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`the opened tab never showed ${path}`) },
+        );
+        await driver.ok('close', { tab_id: opened.tab_id });
+        await driver.ok('switch', { tab_id: tab });
+      }
+      const plain = await driver.ok<{ opened_tab_id: string | null }>('click', { index: byId(state, 'inc').index });
+      expect(plain.opened_tab_id).toBeNull();
+    });
+
+    it('clicks by coordinates after checking what is there', async () => {
+      const state = await open('/act/buttons.html');
+      const box = byId(state, 'inc').box;
+      const result = await driver.ok<{ element: string }>('click', {
+        coordinate_x: box.x + box.width / 2,
+        coordinate_y: box.y + box.height / 2,
+      });
+      expect(result.element).toContain('button#inc');
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: 1');
+      expect((await failure('click', { coordinate_x: 5000, coordinate_y: 10 })).error.code).toBe('INVALID_PARAMS');
+      const select = byId(await open('/act/select.html'), 'fruit').box;
+      const onSelect = await failure('click', { coordinate_x: select.x + 5, coordinate_y: select.y + 5 });
+      expect(onSelect.error).toMatchObject({ code: 'INVALID_PARAMS' });
+      expect(onSelect.error.message).toContain('dropdown_options');
+    });
+
+    it('answers ELEMENT_NOT_FOUND for an unknown index and INVALID_PARAMS for bad parameters', async () => {
+      await open('/act/buttons.html');
+      expect((await failure('click', { index: 999 })).error.code).toBe('ELEMENT_NOT_FOUND');
+      expect((await failure('click', {})).error.code).toBe('INVALID_PARAMS');
+      expect((await failure('click', { index: 1, coordinate_x: 3, coordinate_y: 4 })).error.code).toBe(
+        'INVALID_PARAMS',
+      );
+      expect((await failure('input', { index: 1, text: 'x', bogus: true })).error.code).toBe('INVALID_PARAMS');
+    });
+
+    it('types into an input (replacing, then appending) and a textarea with real key events', async () => {
+      const state = await open('/act/form.html');
+      const name = byId(state, 'name').index;
+      expect(await driver.ok('input', { index: name, text: 'Ada Lovelace' })).toMatchObject({
+        value: 'Ada Lovelace',
+        value_matches: true,
+        method: 'insert_text',
+      });
+      await driver.ok('input', { index: name, text: ' Byron', clear: false });
+      const bio = byId(state, 'bio').index;
+      expect(
+        await driver.ok('input', { index: bio, text: 'Line one\nLine "two" & <3', typing: 'key_events' }),
+      ).toMatchObject({ value: 'Line one\nLine "two" & <3', value_matches: true, method: 'key_events' });
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(byId(after, 'name').attributes['value']).toBe('Ada Lovelace Byron');
+      expect(after.text).toContain('typed: Ada Lovelace Byron');
+      expect(byId(after, 'bio').attributes['value']).toBe('Line one Line "two" & <3');
+    });
+
+    it('sets date, time, colour and range inputs, and refuses a value the input rejects', async () => {
+      const state = await open('/act/form.html');
+      const values: Record<string, string> = { when: '2024-03-15', at: '13:45', colour: '#ff8800', volume: '75' };
+      for (const [id, text] of Object.entries(values)) {
+        expect(await driver.ok('input', { index: byId(state, id).index, text }), id).toMatchObject({
+          field: 'value',
+          value_matches: true,
+        });
+      }
+      const after = await driver.ok<BrowserStateSummary>('state');
+      for (const [id, text] of Object.entries(values)) {
+        expect(byId(after, id).attributes['value'], id).toBe(text);
+      }
+      const wrong = await failure('input', { index: byId(state, 'when').index, text: '15/03/2024' });
+      expect(wrong.error.code).toBe('INVALID_PARAMS');
+      expect(wrong.error.message).toContain('date');
+    });
+
+    it('types into contenteditable and refuses read-only fields and non-text controls', async () => {
+      const state = await open('/act/form.html');
+      expect(await driver.ok('input', { index: byId(state, 'editor').index, text: 'Fresh words' })).toMatchObject({
+        field: 'contenteditable',
+        value: 'Fresh words',
+        value_matches: true,
+      });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('editor says: Fresh words');
+      expect((await failure('input', { index: byId(state, 'ro').index, text: 'x' })).error.message).toContain(
+        'read-only',
+      );
+      expect((await failure('input', { index: byId(state, 'send').index, text: 'x' })).error.code).toBe(
+        'INVALID_PARAMS',
+      );
+    });
+
+    it('keeps typed text in a React-like controlled input that re-renders from its state', async () => {
+      const state = await open('/act/controlled.html');
+      expect(state.text).toContain('state: React old');
+      const field = byId(state, 'controlled').index;
+      for (const typing of ['insert_text', 'key_events'] as const) {
+        const text = `typed by ${typing}`;
+        expect(await driver.ok('input', { index: field, text, typing })).toMatchObject({
+          value: text,
+          value_matches: true,
+        });
+        // A click elsewhere blurs and re-renders the field from the framework's state.
+        await driver.ok('click', { index: byId(state, 'elsewhere').index });
+        const after = await driver.ok<BrowserStateSummary>('state');
+        expect(after.text).toContain(`state: ${text}`);
+        expect(byId(after, 'controlled').attributes['value']).toBe(text);
+      }
+    });
+
+    it("presses keys and chords with the browser's platform modifier, and types text through send_keys", async () => {
+      const state = await open('/act/form.html');
+      await driver.ok('click', { index: byId(state, 'keys').index });
+      const sent = await driver.ok<{ sent: string[]; platform: string }>('send_keys', {
+        keys: 'ControlOrMeta+a Shift+Tab',
+      });
+      // The test browser runs on Linux: ControlOrMeta is Control there, whatever the host.
+      expect(sent).toEqual({ tab_id: tab, sent: ['Control+a', 'Shift+Tab'], platform: 'other' });
+      await driver.ok('click', { index: byId(state, 'keys').index });
+      await driver.ok('send_keys', { keys: 'hi there' });
+      await driver.ok('send_keys', { keys: 'Enter' });
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('keys: Control+Control Control+a Shift+Shift Shift+Tab');
+      expect(after.text).toContain('h i Space t h e r e Enter');
+      expect(byId(after, 'keys').attributes['value']).toBe('hi there');
+    });
+
+    it('scrolls the page in all four directions and reports where it is', async () => {
+      await open('/act/scroll.html');
+      const moves: Array<[string, 'scroll_x' | 'scroll_y', (info: BrowserStateSummary['page_info']) => number]> = [
+        ['down', 'scroll_y', (info) => info.viewport_height],
+        ['right', 'scroll_x', (info) => info.viewport_width],
+        ['up', 'scroll_y', () => 0],
+        ['left', 'scroll_x', () => 0],
+      ];
+      for (const [direction, axis, expected] of moves) {
+        const result = await driver.ok<Record<string, number | string | boolean>>('scroll', { direction });
+        const info = (await driver.ok<BrowserStateSummary>('state')).page_info;
+        expect(info[axis], direction).toBe(expected(info));
+        expect(result[axis], direction).toBe(info[axis]);
+        expect(result['container']).toBe('page');
+      }
+      const half = await driver.ok<{ moved_y: number }>('scroll', { down: true, pages: 0.5 });
+      const info = (await driver.ok<BrowserStateSummary>('state')).page_info;
+      expect(Math.abs(half.moved_y - info.viewport_height / 2)).toBeLessThanOrEqual(1);
+    });
+
+    it('scrolls a scroll container in all four directions', async () => {
+      const state = await open('/act/scroll.html');
+      const box = byId(state, 'box').index;
+      expect(await driver.ok('scroll', { index: box, direction: 'down' })).toMatchObject({
+        moved_y: 200,
+        moved_x: 0,
+        scroll_y: 200,
+      });
+      expect(await driver.ok('scroll', { index: box, direction: 'right', pages: 2 })).toMatchObject({
+        moved_x: 600,
+        scroll_x: 600,
+      });
+      const marked = (await driver.ok<BrowserStateSummary>('state')).text;
+      expect(marked).toMatch(
+        /\|SCROLL\|\[\d+\]<div[^\n]*\(1\.0 pages above, 3\.0 pages below, 2\.0 pages left, 1\.0 pages right\)/,
+      );
+      expect(await driver.ok('scroll', { index: box, direction: 'up' })).toMatchObject({ scroll_y: 0 });
+      expect(await driver.ok('scroll', { index: box, direction: 'left', pages: 5 })).toMatchObject({
+        scroll_x: 0,
+        at_end: true,
+      });
+    });
+
+    it('finds text full of quotes and markup characters, and says so when it is not there', async () => {
+      await open('/act/scroll.html');
+      const needle = `O'Brien said "hi" </text> & [x] \\' ') or 1=1`;
+      expect(await driver.ok('find_text', { text: needle })).toMatchObject({ found: true });
+      const state = await driver.ok<BrowserStateSummary>('state');
+      expect(state.page_info.scroll_y).toBeGreaterThan(1500);
+      expect(state.text).toContain(`O'Brien said "hi"`);
+      expect(await driver.ok('find_text', { text: 'nowhere to be "found"' })).toMatchObject({ found: false });
+    });
+
+    it('uploads files by their bytes; the page reads them back', async () => {
+      const state = await open('/act/upload.html');
+      const file = { name: 'notes.txt', mime_type: 'text/plain', content_base64: btoa('hello tabpilot') };
+      expect(await driver.ok('upload_file', { index: byId(state, 'file').index, files: [file] })).toMatchObject({
+        method: 'bytes',
+        files: [{ name: 'notes.txt', size: 14, type: 'text/plain' }],
+      });
+      let after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('file: name=notes.txt size=14 type=text/plain content=hello tabpilot');
+      expect(byId(after, 'file').attributes['files']).toBe('notes.txt');
+      // A styled button stands for the hidden input next to it.
+      await driver.ok('upload_file', {
+        index: byId(state, 'styled-upload').index,
+        files: [{ name: 'a.csv', mime_type: 'text/csv', content_base64: btoa('x,y\n1,2') }],
+      });
+      after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('hidden-file: name=a.csv size=7 type=text/csv content=x,y');
+      const two = [file, { ...file, name: 'more.txt' }];
+      expect((await failure('upload_file', { index: byId(state, 'file').index, files: two })).error.code).toBe(
+        'INVALID_PARAMS',
+      );
+      await driver.ok('upload_file', { index: byId(state, 'many').index, files: two });
+      expect(byId(await driver.ok<BrowserStateSummary>('state'), 'many').attributes['files']).toBe(
+        'notes.txt, more.txt',
+      );
+    });
+
+    it('lists and picks options of a native select the way a React app accepts them', async () => {
+      const state = await open('/act/select.html');
+      const fruit = byId(state, 'fruit').index;
+      const listed = await driver.ok<{ type: string; options: Array<{ text: string; disabled: boolean }> }>(
+        'dropdown_options',
+        { index: fruit },
+      );
+      expect(listed.type).toBe('select');
+      expect(listed.options.map((option) => option.text)).toEqual(['Pick one', 'Apple', 'Banana', 'Cherry']);
+      expect(await driver.ok('select_dropdown', { index: fruit, text: 'banana' })).toMatchObject({
+        selected: { text: 'Banana', value: 'b' },
+      });
+      // The page re-renders from its state on any click: the pick must have reached that state.
+      await driver.ok('click', { index: byId(state, 'colour-box').index });
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('fruit: b');
+      expect(byId(after, 'fruit').attributes['value']).toBe('Banana');
+      const missing = await failure('select_dropdown', { index: fruit, text: 'Durian' });
+      expect(missing.error.message).toContain('"Apple"');
+      expect((await failure('select_dropdown', { index: fruit, text: 'Cherry' })).error.message).toContain('disabled');
+      const clicked = await driver.ok<{ clicked: boolean; options: unknown[] }>('click', { index: fruit });
+      expect(clicked.clicked).toBe(false);
+      expect(clicked.options).toHaveLength(4);
+    });
+
+    it('lists and picks options of an ARIA combobox with trusted clicks', async () => {
+      const state = await open('/act/select.html');
+      const combobox = byId(state, 'colour-box').index;
+      const listed = await driver.ok<{ type: string; options: Array<{ text: string; value: string }> }>(
+        'dropdown_options',
+        { index: combobox },
+      );
+      expect(listed.type).toBe('listbox');
+      expect(listed.options.map((option) => option.value)).toEqual(['red', 'green', 'blue']);
+      // Reading the options closes the list again.
+      expect(byId(await driver.ok<BrowserStateSummary>('state'), 'colour-box').attributes['aria-expanded']).toBe(
+        'false',
+      );
+      expect(await driver.ok('select_dropdown', { index: combobox, text: 'Green' })).toMatchObject({
+        type: 'listbox',
+        selected: { text: 'Green', value: 'green' },
+      });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('colour: green');
+    });
+
+    it('hovers to open a menu, drags a card onto a zone (HTML5) and moves a slider (mouse)', async () => {
+      const state = await open('/act/pointer.html');
+      expect(state.text).not.toContain('Laptops');
+      await driver.ok('hover', { index: byId(state, 'menu-button').index });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Laptops');
+      expect(
+        await driver.ok('drag', { index: byId(state, 'card').index, to_index: byId(state, 'zone').index }),
+      ).toMatchObject({ method: 'html5' });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('dropped: card');
+      const slider = byId(state, 'slider').box;
+      expect(
+        await driver.ok('drag', {
+          index: byId(state, 'slider').index,
+          to_x: slider.x + slider.width * 0.75,
+          to_y: slider.y + slider.height / 2,
+        }),
+      ).toMatchObject({ method: 'mouse' });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('slider: 75');
+    });
+
+    it('clicks and types in a background tab without bringing it forward', async () => {
+      const background = await driver.openTab(server.url('/act/buttons.html'));
+      const formTab = await driver.openTab(server.url('/act/form.html'));
+      const front = await driver.openTab(server.url('/act/reporter.html'));
+      const frontBefore = (await driver.ok<BrowserStateSummary>('state', { tab_id: front })).text;
+      expect(frontBefore).toContain('visibility: visible');
+      const buttons = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
+      await driver.ok('click', { index: byId(buttons, 'inc').index, tab_id: background });
+      const form = await driver.ok<BrowserStateSummary>('state', { tab_id: formTab });
+      expect(
+        await driver.ok('input', { index: byId(form, 'name').index, text: 'quietly', tab_id: formTab }),
+      ).toMatchObject({ value: 'quietly', value_matches: true, method: 'insert_text' });
+      // Each page reported, at the moment of the event, that it was still hidden. (Chrome's Input domain
+      // gives the receiving page input focus, so its document.hasFocus() turns true; the tab stays behind.)
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: background })).text).toContain(
+        'clicks: 1 (visibility: hidden',
+      );
+      const typed = await driver.ok<BrowserStateSummary>('state', { tab_id: formTab });
+      expect(typed.text).toContain('typed: quietly (visibility: hidden');
+      expect(byId(typed, 'name').attributes['value']).toBe('quietly');
+      // The tab in front saw nothing: no visibility or focus change, the same report as before.
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: front })).text).toBe(frontBefore);
+      for (const id of [background, formTab, front]) {
+        await driver.ok('close', { tab_id: id });
+      }
+      await driver.ok('switch', { tab_id: tab });
+    });
+
+    it('clicks and types inside a cross-origin iframe, after the page scrolled since the state', async () => {
+      const state = await open('/act/frames.html');
+      const button = state.elements.find((element) => element.name === 'Frame button');
+      const input = state.elements.find((element) => element.attributes['id'] === 'frame-input');
+      expect(button).toBeDefined();
+      expect(input).toBeDefined();
+      // The frame moves up by 100 px: the click must use where it is now, not where the state saw it.
+      await driver.ok('scroll', { direction: 'down', pages: 0.1 });
+      await driver.ok('click', { index: button?.index });
+      expect(await driver.ok('input', { index: input?.index, text: 'inside' })).toMatchObject({ value: 'inside' });
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('frame clicks: 1');
+      expect(after.elements.find((element) => element.attributes['id'] === 'frame-input')?.attributes['value']).toBe(
+        'inside',
+      );
+    });
+
+    it('fills a secret only on a matching page and never lets its value reach history or results', async () => {
+      await hooks.configure(driver, { sensitive_data: { localhost: { password: SECRET } } });
+      await driver.ok('subscribe', { events: ['*'] });
+      const state = await open('/act/form.html');
+      const result = await driver.ok('input', { index: byId(state, 'pw').index, text: '<secret>password</secret>' });
+      expect(result).toMatchObject({ value: null, value_matches: true });
+      await driver.ok('click', { index: byId(state, 'send').index });
+      await pollUntil(() => (pages.submissions.length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error('the form was never posted'),
+      });
+      expect(new URLSearchParams(pages.submissions.at(-1)).get('pw')).toBe(SECRET);
+      // The other site (127.0.0.1) is not covered by the pattern: refused, the value named nowhere.
+      await driver.ok('navigate', { url: server.crossUrl('/act/form.html') });
+      const other = await driver.ok<BrowserStateSummary>('state');
+      const refused = await failure('input', { index: byId(other, 'pw').index, text: '<secret>password</secret>' });
+      expect(refused.error.code).toBe('FORBIDDEN');
+      expect(refused.error.message).toContain('"password"');
+      const unknown = await failure('input', { index: byId(other, 'pw').index, text: '<secret>nope</secret>' });
+      expect(unknown.error.code).toBe('INVALID_PARAMS');
+      const seen = JSON.stringify([result, refused, unknown, await driver.takeEvents(), await hooks.history(driver)]);
+      expect(seen).toContain('<secret>password</secret>');
+      expect(seen).not.toContain(SECRET);
+      await driver.ok('unsubscribe');
+      await hooks.configure(driver, { sensitive_data: {} });
+    });
+  });
+}
