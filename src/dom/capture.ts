@@ -34,6 +34,8 @@ interface CaptureContext {
   readonly signal: AbortSignal | undefined;
   inPageMs: number;
   stats: CollectResult['stats'];
+  /** Sessions that hold objects of this capture, released when it ends. */
+  readonly sessions: Set<CdpSession>;
 }
 
 const OBJECT_GROUP = 'tabpilot-capture';
@@ -43,20 +45,23 @@ const OBJECT_GROUP = 'tabpilot-capture';
  * every out-of-process iframe through its own child session and every closed shadow root through CDP
  * (the page cannot open those), each stitched in place with its frame offset.
  */
-export async function capturePage(ctx: Omit<CaptureContext, 'inPageMs' | 'stats'>): Promise<PageCapture> {
+export async function capturePage(ctx: Omit<CaptureContext, 'inPageMs' | 'stats' | 'sessions'>): Promise<PageCapture> {
   const context: CaptureContext = {
     ...ctx,
     inPageMs: 0,
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
+    sessions: new Set(),
   };
   const session = ctx.cdp.requireSession(ctx.pageTargetId);
   try {
     const { lines, metrics } = await captureDocument(context, session, ctx.pageTargetId, 0, [0, 0]);
     return { lines, metrics, stats: context.stats, inPageMs: context.inPageMs };
   } finally {
-    void session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch((error: unknown) => {
-      ctx.log.debug('could not release capture objects', { error: errorMessageOf(error) });
-    });
+    for (const holder of context.sessions) {
+      void holder.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch((error: unknown) => {
+        ctx.log.debug('could not release capture objects', { error: errorMessageOf(error) });
+      });
+    }
   }
 }
 
@@ -137,6 +142,7 @@ async function elementObject(
   contextId: number,
   id: number,
 ): Promise<string | undefined> {
+  ctx.sessions.add(session);
   const { result } = await session.send('Runtime.evaluate', {
     expression: `__tabpilot.resolve(${id})`,
     contextId,

@@ -47,6 +47,9 @@ export interface ResolvedElement {
   objectId: string;
 }
 
+/** Element handles given to actions; released when the next state makes them stale. */
+const ELEMENT_GROUP = 'tabpilot-element';
+
 interface PageState {
   indexes: IndexRegistry;
   /** The main frame's world in the latest state: a new one means a new document. */
@@ -65,6 +68,8 @@ export class DomService {
   readonly #log: Logger;
   readonly #worlds = new FrameWorlds();
   readonly #pages = new Map<string, PageState>();
+  /** Sessions holding element handles given out by resolve(); a new state makes them stale. */
+  readonly #handleSessions = new Set<CdpSession>();
 
   constructor(cdp: SessionManager, logger: Logger = silentLogger) {
     this.#cdp = cdp;
@@ -73,6 +78,7 @@ export class DomService {
 
   async state(targetId: string, options: DomStateOptions): Promise<DomState> {
     const started = performance.now();
+    this.#releaseHandles();
     const page = this.#pageState(targetId);
     const capture = await this.#capture(targetId, page, options);
     const mainContextId = await this.#worlds.contextFor(this.#cdp.requireSession(targetId), targetId);
@@ -138,7 +144,9 @@ export class DomService {
       const { result } = await session.send('Runtime.evaluate', {
         expression: `globalThis.__tabpilot?.resolve(${entry.localId}) ?? null`,
         contextId: entry.contextId,
+        objectGroup: ELEMENT_GROUP,
       });
+      this.#handleSessions.add(session);
       objectId = result.subtype === 'null' ? undefined : result.objectId;
     } catch (error) {
       if (!isStaleContext(error)) {
@@ -215,6 +223,17 @@ export class DomService {
         cause: error,
       });
     }
+  }
+
+  #releaseHandles(): void {
+    for (const session of this.#handleSessions) {
+      if (!session.detached) {
+        void session.send('Runtime.releaseObjectGroup', { objectGroup: ELEMENT_GROUP }).catch((error: unknown) => {
+          this.#log.debug('could not release element handles', { error: errorMessageOf(error) });
+        });
+      }
+    }
+    this.#handleSessions.clear();
   }
 
   /** Drops what is kept for a page (it closed). */

@@ -11,7 +11,7 @@ const WORLD_NAME = '__tabpilot_world';
  * document; a navigation destroys it and the next use makes a new one.
  */
 export class FrameWorlds {
-  readonly #contexts = new Map<string, number>();
+  readonly #contexts = new Map<string, { session: CdpSession; contextId: number }>();
 
   /** Evaluates in the frame's world, creating it (and installing the collector) when needed. */
   async evaluate<T>(
@@ -59,19 +59,29 @@ export class FrameWorlds {
     const key = `${session.sessionId}|${frameId}`;
     const known = this.#contexts.get(key);
     if (known !== undefined) {
-      return known;
+      return known.contextId;
     }
     const { executionContextId } = await session.send('Page.createIsolatedWorld', {
       frameId,
       worldName: WORLD_NAME,
       grantUniveralAccess: false,
     });
-    this.#contexts.set(key, executionContextId);
+    this.#prune();
+    this.#contexts.set(key, { session, contextId: executionContextId });
     return executionContextId;
   }
 
   forget(session: CdpSession, frameId: string): void {
     this.#contexts.delete(`${session.sessionId}|${frameId}`);
+  }
+
+  /** Worlds of sessions that went away (closed tabs, gone frames, an old connection) are dropped. */
+  #prune(): void {
+    for (const [key, entry] of this.#contexts) {
+      if (entry.session.detached) {
+        this.#contexts.delete(key);
+      }
+    }
   }
 }
 
