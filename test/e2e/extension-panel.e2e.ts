@@ -82,6 +82,7 @@ describe('side panel', () => {
       result: { url: server.url('/a.html'), focused: true },
     });
     await panel.waitForText('#tabs', 'Page A');
+    expect(await panel.text('.header + .response .ok-line')).toBe('✓ Attached Page A');
     expect(await panel.text('#debugger-state')).toBe('Debugger attached to 1 tab');
     expect(await controlledUrls()).toEqual([server.url('/a.html')]);
   });

@@ -24,12 +24,14 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   const state = usePanelState(props.store);
   const [view, setView] = useState<ViewId>('page');
   const [windowId, setWindowId] = useState<number | undefined>(undefined);
-  const [last, setLast] = useState<{ response: CommandResponse; retry: () => void } | undefined>(undefined);
+  const [last, setLast] = useState<
+    { response: CommandResponse; summary: string | undefined; retry: () => void } | undefined
+  >(undefined);
   useEffect(() => {
     void port.currentWindowId().then(setWindowId);
   }, [port]);
   const control = (send: () => Promise<CommandResponse>): void => {
-    void send().then((response) => setLast({ response, retry: () => control(send) }));
+    void send().then((response) => setLast({ response, summary: summarize(response), retry: () => control(send) }));
   };
   return (
     <div class="app">
@@ -41,7 +43,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         onStop={() => control(() => port.emergencyStop())}
       />
-      <ResponseView id="output" compact response={last?.response} onRetry={last?.retry} />
+      <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (
           <button
@@ -67,4 +69,22 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       </footer>
     </div>
   );
+}
+
+/** What attach, release and stop did, in a few words. */
+function summarize(response: CommandResponse): string | undefined {
+  if (!response.ok) {
+    return undefined;
+  }
+  const result = response.result as { title?: string; url?: string; released?: string[]; stopped?: boolean } | null;
+  if (result?.stopped === true) {
+    return 'Stopped: every tab detached';
+  }
+  if (result?.released !== undefined) {
+    return `Released ${result.released.join(', ') || 'nothing'}`;
+  }
+  if (result?.url !== undefined) {
+    return `Attached ${result.title || result.url}`;
+  }
+  return undefined;
 }

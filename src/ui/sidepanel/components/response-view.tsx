@@ -10,6 +10,8 @@ export function ResponseView(props: {
   busy?: boolean;
   /** Show the JSON folded (the header's answers to attach, release, stop). */
   compact?: boolean;
+  /** One line saying what a success did. */
+  summary?: string | undefined;
   onRetry?: () => void;
 }): preact.JSX.Element | null {
   const { response } = props;
@@ -27,7 +29,7 @@ export function ResponseView(props: {
   return (
     <div class="response">
       {response.ok ? (
-        <p class="ok-line">✓ done</p>
+        <p class="ok-line">✓ {props.summary ?? 'done'}</p>
       ) : (
         <p class="error-line" role="alert">
           <strong>{response.error.code}</strong> {response.error.message}
