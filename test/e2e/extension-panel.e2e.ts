@@ -303,6 +303,30 @@ describe('side panel', () => {
     expect(await controlledUrls()).toEqual([server.url('/c.html?window=2')]);
   });
 
+  it('opens as the real side panel (the toolbar button is set to open it) and works there', async () => {
+    expect(await inWorker('chrome.sidePanel.getPanelBehavior()')).toMatchObject({ openPanelOnActionClick: true });
+    const windowId = await panel.eval<number>('chrome.windows.getCurrent().then((window) => window.id)');
+    const known = new Set((await driver.client.targets()).map((target) => target.targetId));
+    // Opening needs a user gesture (platform facts §4), as the toolbar click gives it.
+    await panel.session.send('Runtime.evaluate', {
+      expression: `chrome.sidePanel.open({ windowId: ${windowId} })`,
+      userGesture: true,
+      awaitPromise: true,
+    });
+    const sidePanelTarget = await pollUntil(
+      async () =>
+        (await driver.client.targets()).find((target) => target.url === PANEL_URL && !known.has(target.targetId))
+          ?.targetId,
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the side panel did not open') },
+    );
+    expect(
+      await inWorker<unknown[]>(`chrome.runtime.getContexts({ contextTypes: ['SIDE_PANEL'] })`).then((c) => c.length),
+    ).toBe(1);
+    const sidePanel = await PanelPage.connect(driver.client, sidePanelTarget);
+    await sidePanel.waitForText('#tabs', 'Page C');
+    expect(await sidePanel.text('#debugger-state')).toBe('Debugger attached to 1 tab');
+  });
+
   it('gives web pages no way to reach the worker', async () => {
     const page = await driver.client.attach(await driver.client.createTab(server.url('/c.html')));
     const reachable = await evaluate(
