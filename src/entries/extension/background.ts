@@ -56,6 +56,7 @@ const hub = new PanelHub(
       focusedTargetId: () => session.cdp.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
       page: (targetId) => session.cdp.target(targetId),
+      // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
     }),
   log.child('panels'),
@@ -131,6 +132,7 @@ chrome.commands.onCommand.addListener((command) => {
     return;
   }
   void ready
+    // A failed start-up is logged above; the stop must run all the same.
     .catch(() => undefined)
     .then(() =>
       emergencyStop({

@@ -77,6 +77,7 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
       },
     });
     const removeLink = services.hub.add(link);
+    // A failed start-up is logged by the composition root; the panel still gets answers (errors).
     const started = services.ready.catch(() => undefined);
     void started.then(() => greet(link, services));
     port.onMessage.addListener((raw: unknown) => {
