@@ -47,12 +47,28 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       return driver.ok<BrowserStateSummary>('state', params);
     }
 
-    function byId(state: BrowserStateSummary, id: string): Element {
-      const found = state.elements.find((element) => element.attributes['id'] === id);
+    /** An indexed element by its id (form fields keep theirs in the state) or else its accessible name. */
+    function byId(state: BrowserStateSummary, key: string): Element {
+      const found =
+        state.elements.find((element) => element.attributes['id'] === key) ??
+        state.elements.find((element) => element.name === key);
       if (found === undefined) {
-        throw new Error(`no indexed element #${id} in:\n${state.text}`);
+        throw new Error(`no indexed element "${key}" in:\n${state.text}`);
       }
       return found;
+    }
+
+    /** The next state whose text shows `expected` (the page reacts asynchronously, e.g. reading a File). */
+    async function stateShowing(expected: string): Promise<BrowserStateSummary> {
+      let last = '';
+      return pollUntil(
+        async () => {
+          const state = await driver.ok<BrowserStateSummary>('state');
+          last = state.text;
+          return state.text.includes(expected) ? state : undefined;
+        },
+        { timeoutMs: 5000, intervalMs: 50, onTimeout: () => new Error(`no state showed "${expected}" in:\n${last}`) },
+      );
     }
 
     async function failure(action: string, params: Record<string, unknown>): Promise<CommandResponse & { ok: false }> {
@@ -66,10 +82,10 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
     it('clicks a button by index with one trusted mouse click', async () => {
       const state = await open('/act/buttons.html');
       const result = await driver.ok<{ clicked: boolean; method: string; x: number; y: number }>('click', {
-        index: byId(state, 'inc').index,
+        index: byId(state, 'Add one').index,
       });
       expect(result).toMatchObject({ clicked: true, method: 'mouse' });
-      const box = byId(state, 'inc').box;
+      const box = byId(state, 'Add one').box;
       expect(result.x).toBeGreaterThanOrEqual(box.x);
       expect(result.x).toBeLessThanOrEqual(box.x + box.width);
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: 1 (');
@@ -77,11 +93,11 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
 
     it('honours the mouse button and the click count (browser-use always clicks once, left)', async () => {
       const state = await open('/act/buttons.html');
-      await driver.ok('click', { index: byId(state, 'which').index, button: 'right' });
+      await driver.ok('click', { index: byId(state, 'Which button').index, button: 'right' });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('last button: 2');
-      await driver.ok('click', { index: byId(state, 'which').index, button: 'middle' });
+      await driver.ok('click', { index: byId(state, 'Which button').index, button: 'middle' });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('last button: 1');
-      await driver.ok('click', { index: byId(state, 'dbl').index, click_count: 2 });
+      await driver.ok('click', { index: byId(state, 'Double click me').index, click_count: 2 });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('double clicks: 1');
     });
 
@@ -97,8 +113,8 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
 
     it('refuses to click a covered button with ELEMENT_OCCLUDED naming the cover; nothing is clicked', async () => {
       const state = await open('/act/buttons.html');
-      await driver.ok('click', { index: byId(state, 'show-banner').index });
-      const response = await failure('click', { index: byId(state, 'buy').index });
+      await driver.ok('click', { index: byId(state, 'Show cookie banner').index });
+      const response = await failure('click', { index: byId(state, 'Buy now').index });
       expect(response.error.code).toBe('ELEMENT_OCCLUDED');
       expect(response.error.message).toContain('cookie-banner');
       const after = await driver.ok<BrowserStateSummary>('state');
@@ -109,8 +125,8 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
     it('reports the tab a click opened: a target=_blank link and a window.open popup', async () => {
       const state = await open('/act/buttons.html');
       for (const [id, path] of [
-        ['open-link', '/c.html'],
-        ['open-popup', '/b.html'],
+        ['Open C in a new tab', '/c.html'],
+        ['Open B in a popup', '/b.html'],
       ] as const) {
         const result = await driver.ok<{ opened_tab_id: string | null }>('click', { index: byId(state, id).index });
         expect(result.opened_tab_id, id).not.toBeNull();
@@ -124,13 +140,13 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
         await driver.ok('close', { tab_id: opened.tab_id });
         await driver.ok('switch', { tab_id: tab });
       }
-      const plain = await driver.ok<{ opened_tab_id: string | null }>('click', { index: byId(state, 'inc').index });
+      const plain = await driver.ok<{ opened_tab_id: string | null }>('click', { index: byId(state, 'Add one').index });
       expect(plain.opened_tab_id).toBeNull();
     });
 
     it('clicks by coordinates after checking what is there', async () => {
       const state = await open('/act/buttons.html');
-      const box = byId(state, 'inc').box;
+      const box = byId(state, 'Add one').box;
       const result = await driver.ok<{ element: string }>('click', {
         coordinate_x: box.x + box.width / 2,
         coordinate_y: box.y + box.height / 2,
@@ -193,7 +209,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
 
     it('types into contenteditable and refuses read-only fields and non-text controls', async () => {
       const state = await open('/act/form.html');
-      expect(await driver.ok('input', { index: byId(state, 'editor').index, text: 'Fresh words' })).toMatchObject({
+      expect(await driver.ok('input', { index: byId(state, 'Editor').index, text: 'Fresh words' })).toMatchObject({
         field: 'contenteditable',
         value: 'Fresh words',
         value_matches: true,
@@ -202,7 +218,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect((await failure('input', { index: byId(state, 'ro').index, text: 'x' })).error.message).toContain(
         'read-only',
       );
-      expect((await failure('input', { index: byId(state, 'send').index, text: 'x' })).error.code).toBe(
+      expect((await failure('input', { index: byId(state, 'Send').index, text: 'x' })).error.code).toBe(
         'INVALID_PARAMS',
       );
     });
@@ -218,7 +234,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
           value_matches: true,
         });
         // A click elsewhere blurs and re-renders the field from the framework's state.
-        await driver.ok('click', { index: byId(state, 'elsewhere').index });
+        await driver.ok('click', { index: byId(state, 'Somewhere else').index });
         const after = await driver.ok<BrowserStateSummary>('state');
         expect(after.text).toContain(`state: ${text}`);
         expect(byId(after, 'controlled').attributes['value']).toBe(text);
@@ -264,7 +280,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
 
     it('scrolls a scroll container in all four directions', async () => {
       const state = await open('/act/scroll.html');
-      const box = byId(state, 'box').index;
+      const box = byId(state, 'Scroll box').index;
       expect(await driver.ok('scroll', { index: box, direction: 'down' })).toMatchObject({
         moved_y: 200,
         moved_x: 0,
@@ -302,16 +318,14 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
         method: 'bytes',
         files: [{ name: 'notes.txt', size: 14, type: 'text/plain' }],
       });
-      let after = await driver.ok<BrowserStateSummary>('state');
-      expect(after.text).toContain('file: name=notes.txt size=14 type=text/plain content=hello tabpilot');
+      let after = await stateShowing('file: name=notes.txt size=14 type=text/plain content=hello tabpilot');
       expect(byId(after, 'file').attributes['files']).toBe('notes.txt');
       // A styled button stands for the hidden input next to it.
       await driver.ok('upload_file', {
-        index: byId(state, 'styled-upload').index,
+        index: byId(state, 'Choose a file…').index,
         files: [{ name: 'a.csv', mime_type: 'text/csv', content_base64: btoa('x,y\n1,2') }],
       });
-      after = await driver.ok<BrowserStateSummary>('state');
-      expect(after.text).toContain('hidden-file: name=a.csv size=7 type=text/csv content=x,y');
+      after = await stateShowing('hidden-file: name=a.csv size=7 type=text/csv content=x,y');
       const two = [file, { ...file, name: 'more.txt' }];
       expect((await failure('upload_file', { index: byId(state, 'file').index, files: two })).error.code).toBe(
         'INVALID_PARAMS',
@@ -335,7 +349,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
         selected: { text: 'Banana', value: 'b' },
       });
       // The page re-renders from its state on any click: the pick must have reached that state.
-      await driver.ok('click', { index: byId(state, 'colour-box').index });
+      await driver.ok('click', { index: byId(state, 'Colour').index });
       const after = await driver.ok<BrowserStateSummary>('state');
       expect(after.text).toContain('fruit: b');
       expect(byId(after, 'fruit').attributes['value']).toBe('Banana');
@@ -349,7 +363,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
 
     it('lists and picks options of an ARIA combobox with trusted clicks', async () => {
       const state = await open('/act/select.html');
-      const combobox = byId(state, 'colour-box').index;
+      const combobox = byId(state, 'Colour').index;
       const listed = await driver.ok<{ type: string; options: Array<{ text: string; value: string }> }>(
         'dropdown_options',
         { index: combobox },
@@ -357,9 +371,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(listed.type).toBe('listbox');
       expect(listed.options.map((option) => option.value)).toEqual(['red', 'green', 'blue']);
       // Reading the options closes the list again.
-      expect(byId(await driver.ok<BrowserStateSummary>('state'), 'colour-box').attributes['aria-expanded']).toBe(
-        'false',
-      );
+      expect(byId(await driver.ok<BrowserStateSummary>('state'), 'Colour').attributes['aria-expanded']).toBe('false');
       expect(await driver.ok('select_dropdown', { index: combobox, text: 'Green' })).toMatchObject({
         type: 'listbox',
         selected: { text: 'Green', value: 'green' },
@@ -370,16 +382,16 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
     it('hovers to open a menu, drags a card onto a zone (HTML5) and moves a slider (mouse)', async () => {
       const state = await open('/act/pointer.html');
       expect(state.text).not.toContain('Laptops');
-      await driver.ok('hover', { index: byId(state, 'menu-button').index });
+      await driver.ok('hover', { index: byId(state, 'Products').index });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Laptops');
       expect(
         await driver.ok('drag', { index: byId(state, 'card').index, to_index: byId(state, 'zone').index }),
       ).toMatchObject({ method: 'html5' });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('dropped: card');
-      const slider = byId(state, 'slider').box;
+      const slider = byId(state, 'Slider').box;
       expect(
         await driver.ok('drag', {
-          index: byId(state, 'slider').index,
+          index: byId(state, 'Slider').index,
           to_x: slider.x + slider.width * 0.75,
           to_y: slider.y + slider.height / 2,
         }),
@@ -394,7 +406,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       const frontBefore = (await driver.ok<BrowserStateSummary>('state', { tab_id: front })).text;
       expect(frontBefore).toContain('visibility: visible');
       const buttons = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
-      await driver.ok('click', { index: byId(buttons, 'inc').index, tab_id: background });
+      await driver.ok('click', { index: byId(buttons, 'Add one').index, tab_id: background });
       const form = await driver.ok<BrowserStateSummary>('state', { tab_id: formTab });
       expect(
         await driver.ok('input', { index: byId(form, 'name').index, text: 'quietly', tab_id: formTab }),
@@ -438,7 +450,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       const state = await open('/act/form.html');
       const result = await driver.ok('input', { index: byId(state, 'pw').index, text: '<secret>password</secret>' });
       expect(result).toMatchObject({ value: null, value_matches: true });
-      await driver.ok('click', { index: byId(state, 'send').index });
+      await driver.ok('click', { index: byId(state, 'Send').index });
       await pollUntil(() => (pages.submissions.length > 0 ? true : undefined), {
         timeoutMs: 10_000,
         onTimeout: () => new Error('the form was never posted'),
