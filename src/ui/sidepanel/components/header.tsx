@@ -22,12 +22,8 @@ export function Header(props: {
     <header class="header">
       <div class="title-row">
         <h1>tabpilot</h1>
-        <span
-          id="status"
-          class="status"
-          data-status={props.connection === 'disconnected' ? 'disconnected' : props.connection}
-        >
-          {props.connection === 'connected' ? 'connected' : CONNECTION_TEXT[props.connection]}
+        <span id="status" class="status" data-status={props.connection}>
+          {CONNECTION_TEXT[props.connection]}
         </span>
         <button type="button" id="stop" class="danger" title="Emergency stop (Alt+Shift+S)" onClick={props.onStop}>
           Stop
