@@ -60,7 +60,7 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
 
     it('navigates with wait_until domcontentloaded: returns while the image is still loading', async () => {
       const result = await driver.ok<{ loading_status: string | null }>('navigate', {
-        url: server.url('/slow-load.html?ms=2500'),
+        url: server.url('/slow-load.html?ms=6000'),
         wait_until: 'domcontentloaded',
       });
       expect(result.loading_status).toBeNull();
