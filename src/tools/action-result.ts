@@ -21,14 +21,10 @@ function describe(result: unknown): string | null {
   if (result === undefined || result === null) {
     return null;
   }
-  if (typeof result === 'object' && 'text' in result && typeof (result).text === 'string') {
+  if (typeof result === 'object' && 'text' in result && typeof result.text === 'string') {
     return (result as { text: string }).text;
   }
-  if (
-    typeof result === 'object' &&
-    'markdown' in result &&
-    typeof (result).markdown === 'string'
-  ) {
+  if (typeof result === 'object' && 'markdown' in result && typeof result.markdown === 'string') {
     return (result as { markdown: string }).markdown;
   }
   const json = JSON.stringify(result);
