@@ -144,7 +144,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(plain.opened_tab_id).toBeNull();
     });
 
-    it('clicks by coordinates after checking what is there', async () => {
+    it("clicks by coordinates after checking what is there (browser-use's tools force and skip the checks)", async () => {
       const state = await open('/act/buttons.html');
       const box = byId(state, 'Add one').box;
       const result = await driver.ok<{ element: string }>('click', {
@@ -241,7 +241,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       }
     });
 
-    it("presses keys and chords with the browser's platform modifier, and types text through send_keys", async () => {
+    it("presses keys and chords with the browser's platform modifier (browser-use asks the host OS), and types text", async () => {
       const state = await open('/act/form.html');
       await driver.ok('click', { index: byId(state, 'keys').index });
       const sent = await driver.ok<{ sent: string[]; platform: string }>('send_keys', {
@@ -258,7 +258,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(byId(after, 'keys').attributes['value']).toBe('hi there');
     });
 
-    it('scrolls the page in all four directions and reports where it is', async () => {
+    it("scrolls the page in all four directions and reports where it is (browser-use's left and right scroll up)", async () => {
       await open('/act/scroll.html');
       const moves: Array<[string, 'scroll_x' | 'scroll_y', (info: BrowserStateSummary['page_info']) => number]> = [
         ['down', 'scroll_y', (info) => info.viewport_height],
@@ -301,7 +301,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       });
     });
 
-    it('finds text full of quotes and markup characters, and says so when it is not there', async () => {
+    it('finds text full of quotes and markup characters (browser-use puts it into XPath unescaped)', async () => {
       await open('/act/scroll.html');
       const needle = `O'Brien said "hi" </text> & [x] \\' ') or 1=1`;
       expect(await driver.ok('find_text', { text: needle })).toMatchObject({ found: true });
@@ -336,7 +336,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       );
     });
 
-    it('lists and picks options of a native select the way a React app accepts them', async () => {
+    it("picks a native select option the way a React app accepts it (browser-use's instance setter is ignored)", async () => {
       const state = await open('/act/select.html');
       const fruit = byId(state, 'fruit').index;
       const listed = await driver.ok<{ type: string; options: Array<{ text: string; disabled: boolean }> }>(
