@@ -26,6 +26,22 @@ describe('SettingsStore', () => {
     expect(settings.config.cdp_timeout_ms).toBe(1234);
   });
 
+  it('stores only what differs from the defaults', async () => {
+    const store = memoryStore();
+    const settings = new SettingsStore(store, () => undefined);
+    await settings.save({
+      cdp_timeout_ms: 1234,
+      reconnect: { max_attempts: 5 },
+      timeouts: { NavigateToUrlEvent: 9000 },
+    });
+    expect(store.data['tabpilot.config']).toEqual({
+      cdp_timeout_ms: 1234,
+      reconnect: { max_attempts: 5 },
+      timeouts: { NavigateToUrlEvent: 9000 },
+    });
+    expect(settings.config.reconnect.backoff_ms).toEqual([1000, 2000, 4000]);
+  });
+
   it('refuses an invalid value naming the field, and changes nothing', async () => {
     const store = memoryStore();
     const applied: TabpilotConfig[] = [];

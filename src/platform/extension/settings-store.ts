@@ -50,7 +50,9 @@ export class SettingsStore {
     } catch (error) {
       return { ok: false, error: settingsErrorOf(error) };
     }
-    await this.#store.set(STORAGE_KEY, config);
+    // Only what differs from the defaults is kept, so a later change of a default reaches everyone who
+    // never set that field.
+    await this.#store.set(STORAGE_KEY, differenceFrom(config, defaultConfig()));
     this.#use(config);
     return { ok: true, config };
   }
@@ -65,4 +67,25 @@ function settingsErrorOf(error: unknown): SettingsError {
   return error instanceof ConfigError
     ? { field: error.field, message: error.message }
     : { field: '', message: errorMessageOf(error) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The fields of `value` that are not equal to `base` (objects compared field by field). */
+export function differenceFrom(value: Record<string, unknown>, base: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const baseField = base[key];
+    if (isPlainObject(field) && isPlainObject(baseField) && Object.keys(baseField).length > 0) {
+      const nested = differenceFrom(field, baseField);
+      if (Object.keys(nested).length > 0) {
+        out[key] = nested;
+      }
+    } else if (JSON.stringify(field) !== JSON.stringify(baseField)) {
+      out[key] = field;
+    }
+  }
+  return out;
 }
