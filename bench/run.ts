@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { benchBus } from './bus.bench';
 import { parseArgs } from 'node:util';
+import { benchActions } from './actions.bench';
+import { benchBus } from './bus.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
@@ -16,9 +17,12 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       pages: { type: 'string', default: 'form,listing,huge,frames,occlusion' },
       runs: { type: 'string', default: '7' },
+      'action-pages': { type: 'string', default: 'form,listing,huge' },
+      clicks: { type: 'string', default: '30' },
+      typings: { type: 'string', default: '9' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,actions').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -47,6 +51,18 @@ async function main(): Promise<void> {
       console.table(perception.timings);
       console.table(perception.sizes);
       results['perception'] = perception;
+    }
+    if (only.has('actions')) {
+      process.stdout.write(
+        `Actions: tabpilot tools vs Playwright locators, median of ${values.clicks} clicks and ${values.typings} typings\n`,
+      );
+      const actions = await benchActions(pages, {
+        pageNames: (values['action-pages'] ?? '').split(','),
+        clicks: Number(values.clicks),
+        typings: Number(values.typings),
+      });
+      console.table(actions);
+      results['actions'] = actions;
     }
   } finally {
     await pages.stop();

@@ -63,6 +63,8 @@ export async function launchTwins(): Promise<Twins> {
   );
   const child: ChildProcess = spawn(binary ?? '/usr/lib/chromium/chromium', twinArgs, {
     stdio: ['ignore', 'ignore', 'pipe'],
+    // Its own process group, so closing ends the renderers and helpers too, before the profile goes.
+    detached: true,
   });
   const cdpUrl = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -83,9 +85,31 @@ export async function launchTwins(): Promise<Twins> {
     commandLine: [binary ?? '', ...twinArgs],
     close: async () => {
       await playwright.close();
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      const exited =
+        child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+      if (child.pid !== undefined) {
+        process.kill(-child.pid, 'SIGTERM');
+      }
+      await exited;
+      await waitForGroupToEnd(child.pid);
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+/** Waits (up to 5 s) until no process of the group is left, since helpers may still write to the profile. */
+async function waitForGroupToEnd(pgid: number | undefined): Promise<void> {
+  if (pgid === undefined) {
+    return;
+  }
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      // ESRCH: the group is empty.
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(-pgid, 'SIGKILL');
 }
