@@ -1,3 +1,4 @@
+import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { locatePointer } from './locate';
 import { moveTo } from './mouse';
@@ -6,7 +7,7 @@ import { moveTo } from './mouse';
 export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<{ x: number; y: number }> {
   const located = await locatePointer(ctx, handle, { scroll: true, refuse: false, allowScript: false });
   if (located.kind !== 'point') {
-    throw new Error('unreachable: hover never accepts a script target');
+    throw new TabpilotError('INTERNAL', 'hover got a script target it did not allow');
   }
   await moveTo(handle.pageSession, located.x, located.y);
   return { x: located.x, y: located.y };

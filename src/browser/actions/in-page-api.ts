@@ -181,7 +181,6 @@ export interface InPageValueFunctions {
   focusInfo: { args: []; result: FocusInfo };
   frameHit: { args: [x: number, y: number]; result: FrameHit };
   platform: { args: []; result: string };
-  describe: { args: []; result: string };
   elementInfo: { args: []; result: ElementInfo };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { createLogger, type LogRecord } from '../../shared/logger';
 import { defaultConfig } from '../config';
-import { TypeTextEvent } from '../events/actions.events';
+import { SendKeysEvent, TypeTextEvent } from '../events/actions.events';
 import { BrowserSession } from '../session';
 import { defaultActionWatchdog } from './default-action.watchdog';
 
@@ -55,6 +55,12 @@ describe('DefaultActionWatchdog secrets', () => {
     page.current = 'https://evil.test/phish';
     await expect(session.bus.emit(TypeTextEvent, { text: '<secret>password</secret>' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
+    });
+    expect(typed).toHaveLength(1);
+
+    // Keys are pressed as written: a placeholder there is refused, never typed literally.
+    await expect(session.bus.emit(SendKeysEvent, { keys: '<secret>password</secret>' })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
     });
     expect(typed).toHaveLength(1);
 

@@ -104,6 +104,10 @@ export const defaultActionWatchdog = defineWatchdog({
       },
 
       SendKeysEvent: async (event) => {
+        if (hasSecrets(event.payload.keys)) {
+          // Keys are pressed as written; only input checks the page before filling a secret in.
+          throw new TabpilotError('INVALID_PARAMS', 'send_keys does not fill secrets: type them with input');
+        }
         const page = await pageOf(session, event.payload.target_id);
         const platform = await browserPlatform(page);
         const strokes = parseKeys(event.payload.keys, platform);

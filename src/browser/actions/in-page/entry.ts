@@ -7,7 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
-import { describe, elementInfo, focusInfo, platform, querySelectorAll } from './info';
+import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
@@ -41,7 +41,6 @@ export const api: ValueApi & HandleApi = {
   focusInfo,
   frameHit,
   platform,
-  describe,
   elementInfo,
   ariaOption,
   fileInputNear,

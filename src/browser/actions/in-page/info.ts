@@ -17,10 +17,6 @@ export function elementInfo(this: Element): ElementInfo {
   };
 }
 
-export function describe(this: Element): string {
-  return describeElement(this);
-}
-
 /** The browser's own platform (Cmd or Ctrl for shortcuts), whatever machine tabpilot runs on. */
 export function platform(): string {
   return navigator.platform;
