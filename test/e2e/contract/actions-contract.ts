@@ -241,6 +241,16 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       }
     });
 
+    it('sets the value again when the page moved the caret and the text was appended to the old value', async () => {
+      const state = await open('/act/controlled.html');
+      expect(await driver.ok('input', { index: byId(state, 'sticky').index, text: 'Fresh' })).toMatchObject({
+        value: 'Fresh',
+        value_matches: true,
+        rewritten: true,
+      });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('sticky: Fresh');
+    });
+
     it("presses keys and chords with the browser's platform modifier (browser-use asks the host OS), and types text", async () => {
       const state = await open('/act/form.html');
       await driver.ok('click', { index: byId(state, 'keys').index });

@@ -94,6 +94,8 @@ const CONTROLLED = page(
   'Controlled',
   `<label for="controlled">Search</label><input id="controlled">
 <p id="state-out"></p>
+<label for="sticky">Sticky</label><input id="sticky" value="Old value">
+<p id="sticky-out">sticky: Old value</p>
 <button id="elsewhere">Somewhere else</button>`,
   `const input = document.getElementById('controlled');
 const out = document.getElementById('state-out');
@@ -109,7 +111,13 @@ const render = () => { input.value = state; out.textContent = 'state: ' + state;
 input.addEventListener('input', () => { const now = native.get.call(input); if (now !== tracked) state = now; render(); });
 input.addEventListener('blur', render);
 document.addEventListener('click', render);
-render();`,
+render();
+// A field that re-renders itself right after gaining focus: the caret lands at the end, so text typed
+// over a selection is appended to the old value instead.
+const sticky = document.getElementById('sticky');
+let stickyState = sticky.value;
+sticky.addEventListener('focus', () => queueMicrotask(() => { sticky.value = ''; sticky.value = stickyState; }));
+sticky.addEventListener('input', () => { stickyState = sticky.value; document.getElementById('sticky-out').textContent = 'sticky: ' + stickyState; });`,
 );
 
 const SELECT = page(
