@@ -94,6 +94,12 @@ export const TabpilotConfig = z.strictObject({
     )
     // JSON Schema's writeOnly: forms built from the schema (the side panel's settings) mask the values.
     .meta({ writeOnly: true }),
+  upload_paths: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Directories on the browser's machine that upload_file may take files from by path; empty refuses uploads by path (uploads of the file content always work)",
+    ),
   native_clients_see_all_tabs: z
     .boolean()
     .default(false)

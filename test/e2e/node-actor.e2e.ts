@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actor, type Page } from '../../src/actor/index';
 import type { BrowserStateSummary } from '../../src/browser/events/state.events';
@@ -139,14 +139,29 @@ describe('actor API and Node-only actions', () => {
     expect(text).toContain('dropped: card');
   });
 
-  it('uploads a file by its path on the browser machine, and refuses a path with no file', async () => {
+  it('uploads a file by its path only from the directories in upload_paths, and refuses a path with no file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tabpilot-upload-'));
+    const outside = mkdtempSync(join(tmpdir(), 'tabpilot-outside-'));
     try {
       const path = join(dir, 'report.txt');
       writeFileSync(path, 'from the disk');
+      writeFileSync(join(outside, 'secret.txt'), 'not for the page');
       await driver.ok('navigate', { url: server.url('/act/upload.html') });
       const state = await driver.ok<BrowserStateSummary>('state');
       const input = state.elements.find((element) => element.attributes['id'] === 'file')?.index;
+      // browser-use's upload_file keeps to available_file_paths; by default tabpilot allows no path at all.
+      expect(await driver.send('upload_file', { index: input, path })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringContaining('upload_paths') },
+      });
+      await driver.setConfig({ upload_paths: [dir] });
+      expect(await driver.send('upload_file', { index: input, path: join(outside, 'secret.txt') })).toMatchObject({
+        error: { code: 'FORBIDDEN' },
+      });
+      const climbing = `${dir}/../${basename(outside)}/secret.txt`;
+      expect(await driver.send('upload_file', { index: input, path: climbing })).toMatchObject({
+        error: { code: 'INVALID_PARAMS' },
+      });
       expect(await driver.ok('upload_file', { index: input, path })).toMatchObject({
         method: 'path',
         files: [{ name: 'report.txt', size: 13 }],
@@ -163,8 +178,12 @@ describe('actor API and Node-only actions', () => {
       );
       const missing = await driver.send('upload_file', { index: input, path: join(dir, 'nope.txt') });
       expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      // Nothing from outside reached the page.
+      expect((await driver.ok<BrowserStateSummary>('state')).text).not.toContain('secret.txt');
     } finally {
+      await driver.setConfig({ upload_paths: [] });
       rmSync(dir, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 

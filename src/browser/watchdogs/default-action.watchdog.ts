@@ -11,6 +11,7 @@ import { parseKeys } from '../actions/keys';
 import { scrollElement, scrollPage } from '../actions/scroll';
 import { typeIntoElement, typeIntoFocused } from '../actions/typing';
 import { uploadFiles } from '../actions/upload';
+import { checkUploadPath } from '../actions/upload-policy';
 import { defineWatchdog } from '../define-watchdog';
 import {
   ClickCoordinateEvent,
@@ -124,6 +125,9 @@ export const defaultActionWatchdog = defineWatchdog({
         const { node, file_path, files } = event.payload;
         if ((file_path === null) === (files === null)) {
           throw new TabpilotError('INVALID_PARAMS', 'Give either file_path or files (the bytes), not both or neither');
+        }
+        if (file_path !== null) {
+          checkUploadPath(file_path, session.config.upload_paths);
         }
         const source = file_path === null ? { files: files ?? [] } : { path: file_path };
         return uploadFiles(routine(hctx.signal), await element(node), source);
