@@ -52,6 +52,18 @@ const State = z
   })
   .describe('How the page is shown to the model');
 
+const Dialogs = z
+  .strictObject({
+    auto_answer: z
+      .boolean()
+      .default(true)
+      .describe('Answer JavaScript dialogs at once (a dialog left open blocks the page and every action in it)'),
+    confirm: z
+      .enum(['accept', 'dismiss'])
+      .default('dismiss')
+      .describe('The answer to confirm(); alert and beforeunload are accepted, prompt dismissed'),
+  })
+  .describe('How JavaScript dialogs in controlled tabs are answered; the messages appear in the next state');
 const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 
 export const TabpilotConfig = z.strictObject({
@@ -77,6 +89,7 @@ export const TabpilotConfig = z.strictObject({
     screenshot_format: 'jpeg',
     screenshot_quality: 70,
   }),
+  dialogs: Dialogs.default({ auto_answer: true, confirm: 'dismiss' }),
   output_dir: z
     .string()
     .min(1)

@@ -1,6 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
 import * as content from './content.events';
+import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
 import * as state from './state.events';
@@ -21,6 +22,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(state),
   ...definitionsOf(content),
   ...definitionsOf(actions),
+  ...definitionsOf(dialogs),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

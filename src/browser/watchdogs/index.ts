@@ -2,6 +2,7 @@ import type { AnyWatchdog } from '../define-watchdog';
 import { contentWatchdog } from './content.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 
 /**
@@ -9,6 +10,7 @@ import { screenshotWatchdog } from './screenshot.watchdog';
  * AboutBlank) around this list.
  */
 export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
+  popupsWatchdog,
   screenshotWatchdog,
   domWatchdog,
   contentWatchdog,

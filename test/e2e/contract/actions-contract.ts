@@ -454,6 +454,34 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       );
     });
 
+    it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {
+      const state = await open('/act/dialogs.html');
+      await driver.ok('click', { index: byId(state, 'Save').index });
+      let after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('answers: alert returned undefined');
+      expect(after.closed_popup_messages).toEqual(['[alert] Saved! (accepted)']);
+      // browser-use repeats every past dialog in every later state; here a dialog is reported once.
+      expect((await driver.ok<BrowserStateSummary>('state')).closed_popup_messages).toEqual([]);
+      // browser-use accepts confirm(), approving a destructive "Delete?" behind the model's back.
+      await driver.ok('click', { index: byId(state, 'Delete everything').index });
+      after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('answers: confirm returned false');
+      expect(after.closed_popup_messages).toEqual(['[confirm] Delete everything? (dismissed)']);
+      await hooks.configure(driver, { dialogs: { auto_answer: true, confirm: 'accept' } });
+      await driver.ok('click', { index: byId(state, 'Delete everything').index });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('answers: confirm returned true');
+      await hooks.configure(driver, { dialogs: { auto_answer: true, confirm: 'dismiss' } });
+      await driver.ok('click', { index: byId(state, 'Rename').index });
+      after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('answers: prompt returned null');
+      expect(after.closed_popup_messages).toEqual(['[prompt] New name? (dismissed)']);
+      // An alert in the middle of loading does not stall the navigation.
+      const loaded = await open('/act/alert-on-load.html');
+      expect(loaded.text).toContain('loaded after the alert');
+      expect(loaded.closed_popup_messages).toEqual(['[alert] Welcome (accepted)']);
+      expect(await hooks.history(driver)).toContain('"DialogOpenedEvent"');
+    });
+
     it('fills a secret only on a matching page and never lets its value reach history or results', async () => {
       await hooks.configure(driver, { sensitive_data: { localhost: { password: SECRET } } });
       await driver.ok('subscribe', { events: ['*'] });

@@ -153,6 +153,27 @@ for (const item of list.querySelectorAll('[role=option]')) {
 }`,
 );
 
+const DIALOGS = page(
+  'Dialogs',
+  `<h1>Dialogs</h1>
+<button id="alert">Save</button>
+<button id="confirm">Delete everything</button>
+<button id="prompt">Rename</button>
+<p id="out">answers: none</p>`,
+  `const $ = (id) => document.getElementById(id);
+const report = (text) => { $('out').textContent = 'answers: ' + text; };
+$('alert').addEventListener('click', () => report('alert returned ' + String(alert('Saved!'))));
+$('confirm').addEventListener('click', () => report('confirm returned ' + confirm('Delete everything?')));
+$('prompt').addEventListener('click', () => report('prompt returned ' + prompt('New name?', 'draft')));`,
+);
+
+/** A page whose script stops at an alert before the document finishes loading. */
+const ALERT_ON_LOAD = page(
+  'Alert on load',
+  '<h1>Greeter</h1>',
+  "alert('Welcome'); document.body.append('loaded after the alert');",
+);
+
 const UPLOAD = page(
   'Upload',
   `<label for="file">Document</label><input type="file" id="file">
@@ -238,6 +259,8 @@ export function addActionPages(server: FixtureServer): ActionPages {
     '/act/controlled.html': (_req, res) => send(res, CONTROLLED),
     '/act/select.html': (_req, res) => send(res, SELECT),
     '/act/upload.html': (_req, res) => send(res, UPLOAD),
+    '/act/dialogs.html': (_req, res) => send(res, DIALOGS),
+    '/act/alert-on-load.html': (_req, res) => send(res, ALERT_ON_LOAD),
     '/act/scroll.html': (_req, res) => send(res, SCROLL),
     '/act/pointer.html': (_req, res) => send(res, POINTER),
     '/act/reporter.html': (_req, res) => send(res, REPORTER),
