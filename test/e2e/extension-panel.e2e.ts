@@ -319,9 +319,14 @@ describe('side panel', () => {
           ?.targetId,
       { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the side panel did not open') },
     );
-    expect(
-      await inWorker<unknown[]>(`chrome.runtime.getContexts({ contextTypes: ['SIDE_PANEL'] })`).then((c) => c.length),
-    ).toBe(1);
+    // The target can show before the extension registers the context: Chrome itself must report one panel.
+    await pollUntil(
+      async () =>
+        (await inWorker<unknown[]>(`chrome.runtime.getContexts({ contextTypes: ['SIDE_PANEL'] })`)).length === 1
+          ? true
+          : undefined,
+      { timeoutMs: 5_000, intervalMs: 100, onTimeout: () => new Error('Chrome reports no side panel context') },
+    );
     const sidePanel = await PanelPage.connect(driver.client, sidePanelTarget);
     await sidePanel.waitForText('#tabs', 'Page C');
     expect(await sidePanel.text('#debugger-state')).toBe('Debugger attached to 1 tab');
