@@ -133,14 +133,21 @@ export default tseslint.config(
   },
   {
     // In-page perception code runs in the page's isolated world: DOM globals are its world; it may import
-    // only the shared payload types.
+    // only the shared payload types and wire format.
     files: ['src/dom/in-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-globals': ['error', { name: 'chrome', message: 'in-page code runs in the web page' }],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*', '!../payload'], message: 'in-page code imports only ../payload' }] },
+        {
+          patterns: [
+            {
+              group: ['../../*', '../*', '!../payload', '!../wire'],
+              message: 'in-page code imports only ../payload and ../wire',
+            },
+          ],
+        },
       ],
     },
   },

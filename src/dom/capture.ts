@@ -4,6 +4,7 @@ import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import type { FrameWorlds } from './frame-worlds';
 import type { CollectOptions, CollectResult, ElementLine, Line, PageMetrics } from './payload';
+import { unpackCollectResult } from './wire';
 
 /** An element line placed in the page: its frame's session and world, and a box in top-level px. */
 export interface PlacedElement extends ElementLine {
@@ -73,12 +74,13 @@ async function captureDocument(
   offset: [number, number],
 ): Promise<{ lines: PlacedLine[]; metrics: PageMetrics }> {
   const options: CollectOptions = { ...ctx.options, baseDepth, markNew: ctx.markNew };
-  const { value, contextId } = await ctx.worlds.evaluate<CollectResult>(
+  const { value: packed, contextId } = await ctx.worlds.evaluate<string>(
     session,
     frameId,
     `__tabpilot.collect(document, ${JSON.stringify(options)}, ${JSON.stringify(ctx.stateKey)})`,
     ctx.signal,
   );
+  const value = unpackCollectResult(packed);
   account(ctx, value);
   const lines = await expand(ctx, session, contextId, value.lines, offset);
   return { lines, metrics: value.metrics };
@@ -212,7 +214,7 @@ async function captureClosedRoots(
         arguments: [{ value: options }, { value: ctx.stateKey }],
         returnByValue: true,
       });
-      const result = response.result.value as CollectResult;
+      const result = unpackCollectResult(response.result.value as string);
       account(ctx, result);
       out.push(...(await expand(ctx, session, contextId, result.lines, offset)));
     }

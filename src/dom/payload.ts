@@ -3,7 +3,7 @@
  * reduced in the page (one pass, no AX tree), so the transfer is about the size of the final text.
  * Shared by the in-page code (src/dom/in-page) and the core; types only.
  */
-export const COLLECTOR_VERSION = 1;
+export const COLLECTOR_VERSION = 2;
 
 export interface CollectOptions {
   /** Extra CSS px around the viewport that still counts as in view; -1 takes the whole page. */
