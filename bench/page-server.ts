@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,7 @@ export class PageServer {
 
   async stop(): Promise<void> {
     await Promise.all(this.#servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    rmSync(this.#dir, { recursive: true, force: true });
   }
 
   async #listen(host: string): Promise<number> {

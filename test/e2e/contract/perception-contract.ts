@@ -272,16 +272,23 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
     it('saves a PDF and a screenshot as files that read back', async () => {
       await driver.ok('navigate', { url: server.url('/p/list.html') });
       const name = `tabpilot-e2e-${driver.kind}-${Date.now()}`;
-      const pdf = await driver.ok<{ path: string; bytes: number }>('save_as_pdf', {
-        file_name: `${tmpdir()}/${name}.pdf`,
-      });
-      const pdfBytes = readFileSync(pdf.path);
-      expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
-      expect(pdfBytes.length).toBe(pdf.bytes);
-      const shot = await driver.ok<{ path: string }>('screenshot', { file_name: `${tmpdir()}/${name}.png` });
-      expect(readFileSync(shot.path).subarray(1, 4).toString()).toBe('PNG');
-      rmSync(pdf.path, { force: true });
-      rmSync(shot.path, { force: true });
+      const saved: string[] = [];
+      try {
+        const pdf = await driver.ok<{ path: string; bytes: number }>('save_as_pdf', {
+          file_name: `${tmpdir()}/${name}.pdf`,
+        });
+        saved.push(pdf.path);
+        const pdfBytes = readFileSync(pdf.path);
+        expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
+        expect(pdfBytes.length).toBe(pdf.bytes);
+        const shot = await driver.ok<{ path: string }>('screenshot', { file_name: `${tmpdir()}/${name}.png` });
+        saved.push(shot.path);
+        expect(readFileSync(shot.path).subarray(1, 4).toString()).toBe('PNG');
+      } finally {
+        for (const path of saved) {
+          rmSync(path, { force: true });
+        }
+      }
     });
 
     it('outlines an element for a person and clears it', async () => {
