@@ -141,6 +141,11 @@ export class ChromiumLauncher implements BrowserLauncher {
       }
     };
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Should this process end without stopping the session (process.exit, an uncaught error), the
+    // browser it launched goes with it instead of running on, detached, with its profile.
+    const killOnExit = (): void => signalGroup(child, 'SIGKILL');
+    process.once('exit', killOnExit);
+    void exited.then(() => process.off('exit', killOnExit));
     let cdpUrl: string;
     try {
       cdpUrl = await readDevToolsUrl(child);
