@@ -12,6 +12,7 @@ import { typeIntoElement, type TypeOutcome, type TypingMethod } from '../browser
 import { uploadFiles, type UploadOutcome, type UploadSource } from '../browser/actions/upload';
 import { toTabPoint } from '../browser/actions/frame-offset';
 import { TabpilotError } from '../shared/errors';
+import { describeException } from '../cdp/errors';
 import type { Page } from './page';
 
 export type { ElementInfo };
@@ -116,10 +117,7 @@ export class Element {
       awaitPromise: true,
     });
     if (response.exceptionDetails !== undefined) {
-      throw new TabpilotError(
-        'INVALID_PARAMS',
-        `evaluate failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`,
-      );
+      throw new TabpilotError('INVALID_PARAMS', `evaluate failed: ${describeException(response.exceptionDetails)}`);
     }
     return response.result.value as T;
   }

@@ -18,6 +18,7 @@ import {
 import type { BrowserSession } from '../browser/session';
 import type { CdpSession } from '../cdp/session';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
+import { describeException } from '../cdp/errors';
 import { bestEffort } from '../shared/logger';
 import { Element } from './element';
 import { Mouse } from './mouse';
@@ -102,10 +103,7 @@ export class Page {
       awaitPromise: true,
     });
     if (response.exceptionDetails !== undefined) {
-      throw new TabpilotError(
-        'INVALID_PARAMS',
-        `evaluate failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`,
-      );
+      throw new TabpilotError('INVALID_PARAMS', `evaluate failed: ${describeException(response.exceptionDetails)}`);
     }
     return response.result.value as T;
   }

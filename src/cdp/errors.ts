@@ -1,5 +1,5 @@
 import { TabpilotError } from '../shared/errors';
-import type { CdpErrorPayload } from '../protocol/cdp';
+import type { CdpErrorPayload, Protocol } from '../protocol/cdp';
 
 /** The browser answered a command with an error. */
 export class CdpProtocolError extends TabpilotError {
@@ -80,4 +80,9 @@ export function errorFromPayload(method: string, payload: CdpErrorPayload): Tabp
     return new CdpUnsupportedError(method, payload.message);
   }
   return new CdpProtocolError(method, payload);
+}
+
+/** What a script that threw in the page says: the exception's description, else the console text. */
+export function describeException(details: Protocol.Runtime.ExceptionDetails): string {
+  return details.exception?.description ?? details.text;
 }

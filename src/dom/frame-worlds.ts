@@ -1,5 +1,6 @@
 import type { CdpSession } from '../cdp/session';
 import { TabpilotError } from '../shared/errors';
+import { describeException } from '../cdp/errors';
 import { COLLECTOR_SOURCE } from './generated/collector-source';
 import { COLLECTOR_VERSION } from './payload';
 
@@ -37,10 +38,7 @@ export class FrameWorlds {
           );
         }
         if (response.exceptionDetails !== undefined) {
-          throw new TabpilotError(
-            'INTERNAL',
-            `in-page code failed: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`,
-          );
+          throw new TabpilotError('INTERNAL', `in-page code failed: ${describeException(response.exceptionDetails)}`);
         }
         return { value: response.result.value as T, contextId };
       } catch (error) {

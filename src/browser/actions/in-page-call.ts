@@ -1,6 +1,7 @@
 import type { CdpSession } from '../../cdp/session';
 import type { Protocol } from '../../protocol/cdp';
 import { TabpilotError } from '../../shared/errors';
+import { describeException } from '../../cdp/errors';
 import { uuid7 } from '../../shared/ids';
 import { ACTIONS_SOURCE, ACTIONS_VERSION } from './generated/actions-source';
 import { ACTIONS_GLOBAL, type InPageHandleFunctions, type InPageValueFunctions } from './in-page-api';
@@ -74,7 +75,7 @@ function isGoneObject(error: unknown): boolean {
 type Where = { objectId: string } | { frame: true };
 
 function failure(name: string, details: Protocol.Runtime.ExceptionDetails): TabpilotError {
-  const description = details.exception?.description ?? details.text;
+  const description = describeException(details);
   return new TabpilotError('INTERNAL', `in-page ${name} failed: ${description.split('\n')[0] ?? description}`);
 }
 

@@ -1,4 +1,5 @@
 import { TabpilotError } from '../../shared/errors';
+import { describeException } from '../../cdp/errors';
 import { defineWatchdog } from '../define-watchdog';
 import {
   EvaluateJavaScriptEvent,
@@ -63,8 +64,7 @@ export const contentWatchdog = defineWatchdog({
         replMode: true,
       });
       if (response.exceptionDetails !== undefined) {
-        const description = response.exceptionDetails.exception?.description ?? response.exceptionDetails.text;
-        throw new TabpilotError('INVALID_PARAMS', `The script threw: ${description}`);
+        throw new TabpilotError('INVALID_PARAMS', `The script threw: ${describeException(response.exceptionDetails)}`);
       }
       const value: unknown =
         response.result.value ?? (response.result.type === 'undefined' ? null : response.result.description);
