@@ -1,13 +1,7 @@
-import type { Page } from 'playwright-core';
-import type { BrowserSession } from '../src/browser/session';
-import { defaultConfig } from '../src/browser/config';
-import { composeNodeSession } from '../src/entries/node/compose';
-import type { ClientConnection } from '../src/tools/command-server';
 import type { PageServer } from './page-server';
+import { openSides, SETTLE, type Sides } from './sides';
 import { median, round } from './stats';
-import { launchTwins } from './twin-browser';
 
-const SETTLE = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))';
 /** The in-page floor: touch every element once (visibility and box), open shadow roots included. */
 const FLOOR = `(() => { let n = 0; const visit = (root) => { for (const el of root.querySelectorAll('*')) { el.checkVisibility(); el.getBoundingClientRect(); n++; if (el.shadowRoot) visit(el.shadowRoot); } }; visit(document); return n; })()`;
 
@@ -32,44 +26,15 @@ export interface SizeRow {
   playwright_markers: string;
 }
 
-interface Adapters {
-  session: BrowserSession;
-  client: ClientConnection;
-  page: Page;
-  targetId: string;
-}
-
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await work();
   return { ms: performance.now() - started, value };
 }
 
-let requestId = 0;
-async function command<T>(client: ClientConnection, action: string, params: Record<string, unknown> = {}): Promise<T> {
-  const response = await client.handle({ id: ++requestId, action, params });
-  if (!response.ok) {
-    throw new Error(`${action}: ${response.error.code} ${response.error.message}`);
-  }
-  return response.result as T;
-}
-
-async function settleTabpilot(adapters: Adapters): Promise<void> {
-  await adapters.session.cdp
-    .requireSession(adapters.targetId)
-    .send('Runtime.evaluate', { expression: SETTLE, awaitPromise: true });
-}
-
-async function tabpilotState(adapters: Adapters, wholePage: boolean): Promise<string> {
+async function tabpilotState(sides: Sides, wholePage: boolean): Promise<string> {
   const params = wholePage ? { viewport_expansion: -1, max_chars: 0 } : {};
-  return (await command<{ text: string }>(adapters.client, 'state', params)).text;
-}
-
-async function floor(adapters: Adapters): Promise<number> {
-  const response = await adapters.session.cdp
-    .requireSession(adapters.targetId)
-    .send('Runtime.evaluate', { expression: FLOOR, returnByValue: true });
-  return response.result.value as number;
+  return (await sides.command<{ text: string }>('state', params)).text;
 }
 
 /**
@@ -83,26 +48,16 @@ export async function benchPerception(
   markers: Record<string, string[]>,
   options: { runs: number; pageNames: string[] },
 ): Promise<{ timings: PerceptionRow[]; sizes: SizeRow[]; commandLine: string[] }> {
-  const twins = await launchTwins();
-  const base = defaultConfig();
-  const { session, server } = composeNodeSession({
-    config: { ...base, viewport: { width: 1280, height: 720 }, timeouts: { BrowserStateRequestEvent: 120_000 } },
-    cdpUrl: twins.tabpilotCdpUrl,
-  });
-  await session.start();
-  const client = server.connect({ id: 'bench', kind: 'test' }, { send: () => undefined });
-  const context = await twins.playwright.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(0);
-  const adapters: Adapters = { session, client, page, targetId: await session.focusedTargetId() };
+  const sides = await openSides('bench-perception');
+  const { page } = sides;
   const timings: PerceptionRow[] = [];
   const sizes: SizeRow[] = [];
   try {
     for (const name of options.pageNames) {
       const url = pages.url(name);
       const goTabpilot = async (): Promise<void> => {
-        await command(client, 'navigate', { url, timeout_ms: 60_000 });
-        await settleTabpilot(adapters);
+        await sides.command('navigate', { url, timeout_ms: 60_000 });
+        await sides.evaluate(SETTLE);
       };
       const goPlaywright = async (): Promise<void> => {
         await page.goto(url, { waitUntil: 'load', timeout: 0 });
@@ -133,16 +88,16 @@ export async function benchPerception(
           } else {
             await goTabpilot();
             if (who === 'tp') {
-              const { ms, value } = await timed(() => tabpilotState(adapters, true));
+              const { ms, value } = await timed(() => tabpilotState(sides, true));
               samples.tp.push(ms);
               run_.tp = ms;
               lastTp = value;
             } else if (who === 'tpDefault') {
-              const { ms, value } = await timed(() => tabpilotState(adapters, false));
+              const { ms, value } = await timed(() => tabpilotState(sides, false));
               samples.tpDefault.push(ms);
               lastTpDefault = value;
             } else {
-              samples.floor.push((await timed(() => floor(adapters))).ms);
+              samples.floor.push((await timed(() => sides.evaluate<number>(FLOOR))).ms);
             }
           }
         }
@@ -153,7 +108,7 @@ export async function benchPerception(
       await goPlaywright();
       await goTabpilot();
       await page.ariaSnapshot({ mode: 'ai', timeout: 0 });
-      await tabpilotState(adapters, true);
+      await tabpilotState(sides, true);
       const warm = {
         tp: [] as number[],
         tpDefault: [] as number[],
@@ -168,16 +123,16 @@ export async function benchPerception(
           return (await timed(() => page.ariaSnapshot({ mode: 'ai', timeout: 0 }))).ms;
         };
         const measureTp = async (): Promise<number> => {
-          await settleTabpilot(adapters);
-          return (await timed(() => tabpilotState(adapters, true))).ms;
+          await sides.evaluate(SETTLE);
+          return (await timed(() => tabpilotState(sides, true))).ms;
         };
         const pw = first ? await measurePw() : 0;
         const tp = await measureTp();
         const pwAfter = first ? pw : await measurePw();
-        await settleTabpilot(adapters);
-        warm.tpDefault.push((await timed(() => tabpilotState(adapters, false))).ms);
-        await settleTabpilot(adapters);
-        warm.floor.push((await timed(() => floor(adapters))).ms);
+        await sides.evaluate(SETTLE);
+        warm.tpDefault.push((await timed(() => tabpilotState(sides, false))).ms);
+        await sides.evaluate(SETTLE);
+        warm.floor.push((await timed(() => sides.evaluate<number>(FLOOR))).ms);
         warm.tp.push(tp);
         warm.pw.push(pwAfter);
         warm.ratio.push(tp / pwAfter);
@@ -198,11 +153,9 @@ export async function benchPerception(
       process.stdout.write(`  ${name}: done\n`);
     }
   } finally {
-    client.close();
-    await session.stop();
-    await twins.close();
+    await sides.close();
   }
-  return { timings, sizes, commandLine: twins.commandLine };
+  return { timings, sizes, commandLine: sides.commandLine };
 }
 
 function row(
