@@ -24,5 +24,14 @@ export default defineManifest({
       description: 'Emergency stop: cancel queued work and detach tabpilot from every tab',
     },
   },
-  permissions: ['debugger', 'sidePanel', 'tabs', 'storage', 'nativeMessaging', 'downloads', 'contentSettings'],
+  permissions: [
+    'debugger',
+    'sidePanel',
+    'tabs',
+    'webNavigation',
+    'storage',
+    'nativeMessaging',
+    'downloads',
+    'contentSettings',
+  ],
 });

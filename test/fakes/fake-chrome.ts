@@ -5,6 +5,7 @@ import type {
   DebuggerTarget,
   DebuggerTargetInfo,
   DetachReason,
+  NavigationTarget,
 } from '../../src/platform/extension/chrome-api';
 
 type Listener = (...args: never[]) => void;
@@ -13,9 +14,6 @@ class FakeEvent<F extends Listener> implements ChromeEvent<F> {
   readonly listeners = new Set<F>();
   addListener(listener: F): void {
     this.listeners.add(listener);
-  }
-  removeListener(listener: F): void {
-    this.listeners.delete(listener);
   }
   fire(...args: Parameters<F>): void {
     for (const listener of this.listeners) {
@@ -45,7 +43,7 @@ export class FakeChrome implements ChromeApi {
     (source: { tabId?: number; sessionId?: string }, method: string, params?: object) => void
   >();
   readonly onDetach = new FakeEvent<(source: { tabId?: number }, reason: DetachReason) => void>();
-  readonly onCreated = new FakeEvent<(tab: ChromeTab) => void>();
+  readonly onCreatedNavigationTarget = new FakeEvent<(details: NavigationTarget) => void>();
   readonly onRemoved = new FakeEvent<(tabId: number) => void>();
   readonly onUpdated = new FakeEvent<
     (tabId: number, change: { url?: string; title?: string }, tab: ChromeTab) => void
@@ -117,11 +115,7 @@ export class FakeChrome implements ChromeApi {
     },
     query: async (query) =>
       [...this.tabsById.values()].filter((tab) => query.active === undefined || tab.active === query.active),
-    create: async (properties) =>
-      this.addTab(properties.url, {
-        active: properties.active,
-        ...(properties.openerTabId === undefined ? {} : { openerTabId: properties.openerTabId }),
-      }),
+    create: async (properties) => this.addTab(properties.url, { active: properties.active }),
     remove: async (tabId) => {
       this.closeTab(tabId);
     },
@@ -134,9 +128,12 @@ export class FakeChrome implements ChromeApi {
       }
       return tab;
     },
-    onCreated: this.onCreated,
     onRemoved: this.onRemoved,
     onUpdated: this.onUpdated,
+  };
+
+  readonly webNavigation: ChromeApi['webNavigation'] = {
+    onCreatedNavigationTarget: this.onCreatedNavigationTarget,
   };
 
   readonly windows: ChromeApi['windows'] = { update: async () => ({}) };
@@ -148,7 +145,8 @@ export class FakeChrome implements ChromeApi {
     },
   };
 
-  addTab(url: string, options: { active?: boolean; openerTabId?: number } = {}): FakeTab {
+  /** A new tab; `openedBy`: a page in that tab opened it (window.open, a target=_blank link). */
+  addTab(url: string, options: { active?: boolean; openedBy?: number } = {}): FakeTab {
     const id = this.#nextTabId++;
     const tab: FakeTab = {
       id,
@@ -157,10 +155,11 @@ export class FakeChrome implements ChromeApi {
       title: url,
       active: options.active ?? false,
       targetId: `TARGET${String(id).padStart(26, '0')}`,
-      ...(options.openerTabId === undefined ? {} : { openerTabId: options.openerTabId }),
     };
     this.tabsById.set(id, tab);
-    this.onCreated.fire({ ...tab });
+    if (options.openedBy !== undefined) {
+      this.onCreatedNavigationTarget.fire({ sourceTabId: options.openedBy, tabId: id, url });
+    }
     return tab;
   }
 

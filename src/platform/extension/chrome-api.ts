@@ -24,12 +24,17 @@ export interface ChromeTab {
   pendingUrl?: string;
   title?: string;
   active: boolean;
-  openerTabId?: number;
 }
 
 export interface ChromeEvent<F extends (...args: never[]) => void> {
   addListener(listener: F): void;
-  removeListener(listener: F): void;
+}
+
+/** A tab created to host a navigation a page started (window.open, a target=_blank link). */
+export interface NavigationTarget {
+  sourceTabId: number;
+  tabId: number;
+  url: string;
 }
 
 export type DetachReason = 'canceled_by_user' | 'target_closed';
@@ -48,14 +53,20 @@ export interface ChromeApi {
   readonly tabs: {
     get(tabId: number): Promise<ChromeTab>;
     query(query: { active?: boolean; lastFocusedWindow?: boolean; windowId?: number }): Promise<ChromeTab[]>;
-    create(properties: { url: string; active: boolean; openerTabId?: number }): Promise<ChromeTab>;
+    create(properties: { url: string; active: boolean }): Promise<ChromeTab>;
     remove(tabId: number): Promise<void>;
     update(tabId: number, properties: { active: boolean }): Promise<ChromeTab | undefined>;
-    readonly onCreated: ChromeEvent<(tab: ChromeTab) => void>;
     readonly onRemoved: ChromeEvent<(tabId: number) => void>;
     readonly onUpdated: ChromeEvent<
       (tabId: number, change: { url?: string; title?: string; status?: string }, tab: ChromeTab) => void
     >;
+  };
+  readonly webNavigation: {
+    /**
+     * Unlike a tab's openerTabId, which Chrome also sets on tabs the person opens with Ctrl+T or another
+     * client creates while a controlled tab is active, this fires only for tabs a page opened.
+     */
+    readonly onCreatedNavigationTarget: ChromeEvent<(details: NavigationTarget) => void>;
   };
   readonly windows: {
     update(windowId: number, properties: { focused: boolean }): Promise<unknown>;

@@ -11,7 +11,6 @@ function toTab(tab: browser.Tabs.Tab): ChromeTab {
     ...((tab as { pendingUrl?: string }).pendingUrl === undefined
       ? {}
       : { pendingUrl: (tab as { pendingUrl?: string }).pendingUrl }),
-    ...(tab.openerTabId === undefined ? {} : { openerTabId: tab.openerTabId }),
     active: tab.active,
   };
 }
@@ -36,13 +35,8 @@ export function realChromeApi(): ChromeApi {
       create: async (properties) => toTab(await browser.tabs.create(properties)),
       remove: (tabId) => browser.tabs.remove(tabId),
       update: async (tabId, properties) => toTab(await browser.tabs.update(tabId, properties)),
-      onCreated: {
-        addListener: (listener) => browser.tabs.onCreated.addListener((tab) => listener(toTab(tab))),
-        removeListener: () => undefined,
-      },
       onRemoved: {
         addListener: (listener) => browser.tabs.onRemoved.addListener((tabId) => listener(tabId)),
-        removeListener: () => undefined,
       },
       onUpdated: {
         addListener: (listener) =>
@@ -57,7 +51,14 @@ export function realChromeApi(): ChromeApi {
               toTab(tab),
             ),
           ),
-        removeListener: () => undefined,
+      },
+    },
+    webNavigation: {
+      onCreatedNavigationTarget: {
+        addListener: (listener) =>
+          browser.webNavigation.onCreatedNavigationTarget.addListener(({ sourceTabId, tabId, url }) =>
+            listener({ sourceTabId, tabId, url }),
+          ),
       },
     },
     windows: {

@@ -97,10 +97,12 @@ describe('TabRouter over a fake chrome', () => {
 
   it('takes control of tabs that a controlled tab opens, not of others', async () => {
     const { chrome, router, manager } = await setup();
-    const tab = chrome.addTab('https://a.example/');
+    const tab = chrome.addTab('https://a.example/', { active: true });
     await router.attachTab(tab.id);
-    const popup = chrome.addTab('https://a.example/popup', { openerTabId: tab.id });
-    const stranger = chrome.addTab('https://other.example/');
+    const popup = chrome.addTab('https://a.example/popup', { openedBy: tab.id });
+    // A tab the person opens (Ctrl+T) while the controlled tab is active: Chrome gives it that tab as its
+    // openerTabId, but no page opened it.
+    const stranger = chrome.addTab('https://other.example/', { active: true });
     await manager.waitForPage(popup.targetId);
     expect(manager.pages().map((p) => p.targetId)).toEqual([tab.targetId, popup.targetId]);
     expect(chrome.attachedTabs.has(stranger.id)).toBe(false);
@@ -118,7 +120,7 @@ describe('TabRouter over a fake chrome', () => {
     await tick(400);
     expect(manager.pages()).toEqual([]);
     expect(onUserCancel).toHaveBeenCalledOnce();
-    chrome.addTab('https://a.example/popup', { openerTabId: a.id });
+    chrome.addTab('https://a.example/popup', { openedBy: a.id });
     await tick(400);
     expect(chrome.attachedTabs.size).toBe(0);
   });

@@ -2,7 +2,7 @@ import type { CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
-import type { ChromeApi, ChromeTab, DetachReason } from './chrome-api';
+import type { ChromeApi, ChromeTab, DetachReason, NavigationTarget } from './chrome-api';
 import { assertAttachable, RouterError, SERVER_ERROR, toRouterError } from './router-errors';
 
 export { RouterError, toRouterError } from './router-errors';
@@ -67,7 +67,7 @@ export class TabRouter {
       this.#onDebuggerEvent(source, method, params),
     );
     this.#chrome.debugger.onDetach.addListener((source, reason) => this.#onDebuggerDetach(source.tabId, reason));
-    this.#chrome.tabs.onCreated.addListener((tab) => this.#onTabCreated(tab));
+    this.#chrome.webNavigation.onCreatedNavigationTarget.addListener((opened) => this.#onNavigationTarget(opened));
     this.#chrome.tabs.onRemoved.addListener((tabId) => this.#dropTab(tabId, 'tab closed'));
     this.#chrome.tabs.onUpdated.addListener((tabId, change, tab) => this.#onTabUpdated(tabId, change, tab));
   }
@@ -432,15 +432,12 @@ export class TabRouter {
     this.#emit({ method, params, sessionId });
   }
 
-  #onTabCreated(created: ChromeTab): void {
-    if (created.id === undefined || created.openerTabId === undefined || this.#userCancelled) {
-      return;
-    }
-    if (!this.#tabs.has(created.openerTabId)) {
+  #onNavigationTarget(opened: NavigationTarget): void {
+    if (this.#userCancelled || !this.#tabs.has(opened.sourceTabId)) {
       return;
     }
     // A popup or target=_blank tab of a controlled tab is ours too (DESIGN §4).
-    const tabId = created.id;
+    const tabId = opened.tabId;
     this.attachTab(tabId).catch((error: unknown) =>
       this.#log.warn('could not attach an opened tab', { tabId, error: errorMessageOf(error) }),
     );

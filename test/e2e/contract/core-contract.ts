@@ -132,8 +132,8 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       await driver.ok('switch', { tab_id: opener.tab_id });
       events.length = 0;
       await driver.ok('navigate', { url: server.url('/blank-link.html') });
-      // Chrome opens a target=_blank link only for a trusted click (the click action is the perception
-      // issue's; until then the test clicks through tabpilot's own CDP session).
+      // Chrome opens a target=_blank link only for a trusted click; the core contract clicks through
+      // tabpilot's own CDP session, so it does not rest on the click action.
       await driver.clickInTab(opener.tab_id, '#out');
       await waitForEvent(events, openedBy(opener.tab_id));
       await pollUntil(

@@ -79,11 +79,18 @@ describe('headed: the debugging bar Cancel and the keyboard emergency stop', () 
     expect(stopped).toContain('canceled_by_user');
 
     // Everything that could bring it back: reloads, and a tab opened from a once-controlled tab.
-    const [first] = await fixtureTabIds();
-    await driver.inWorker(`Promise.all(${JSON.stringify(await fixtureTabIds())}.map((id) => chrome.tabs.reload(id)))`);
-    await driver.inWorker(
-      `chrome.tabs.create({ url: ${JSON.stringify(server.url('/c.html'))}, openerTabId: ${first} })`,
+    // The page opens a popup (window.open, with a user gesture), as a controlled page's popup is adopted.
+    const opener = await driver.client.attach(
+      (await driver.client.pageTargets()).find((target) => target.url.endsWith('/a.html'))?.targetId ?? '',
     );
+    const popup = await opener.send('Runtime.evaluate', {
+      expression: `window.open(${JSON.stringify(server.url('/c.html'))}) !== null`,
+      userGesture: true,
+      returnByValue: true,
+    });
+    expect(popup.result.value, 'the page opened its popup').toBe(true);
+    await driver.client.root.send('Target.detachFromTarget', { sessionId: opener.sessionId });
+    await driver.inWorker(`Promise.all(${JSON.stringify(await fixtureTabIds())}.map((id) => chrome.tabs.reload(id)))`);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await controlledCount()).toBe(0);
     const attached = await driver.inWorker<string[]>(
