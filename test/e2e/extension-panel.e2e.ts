@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { EXTENSION_ID, evaluate, PANEL_URL } from './harness/browser';
 import { ExtensionDriver } from './harness/drivers';
 import { FixtureServer } from './harness/fixture-server';
 import { PanelPage } from './harness/panel';
-import { addFormPage, describes, elementIndex } from './harness/panel-fixtures';
+import { addFormPage, elementIndex } from './harness/panel-fixtures';
 
 /**
  * The side panel page, opened as a tab (platform facts §4) and driven as a person would: attach the
@@ -128,11 +128,7 @@ describe('side panel', () => {
     });
   });
 
-  it('clicks an element from the list and shows the result', async (ctx) => {
-    ctx.skip(
-      !(await describes(panel, ['state', 'click'])),
-      'needs the click action (issue 3: actions), which describe does not list yet',
-    );
+  it('clicks an element from the list and shows the result', async () => {
     await panel.view('page');
     await panel.click('#refresh-state');
     const index = await elementIndex(panel, '"Go"');
@@ -141,6 +137,34 @@ describe('side panel', () => {
     expect(await panel.response('page-output')).toMatchObject({ ok: true });
     const formTab = await tabIdOf('/panel-form.html');
     expect(await driver.evaluateInTab(formTab, `document.getElementById('out').textContent`)).toBe('clicked 1');
+  });
+
+  it('uploads a file the person picks in the panel, sent as its content (no path, no upload_paths)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabpilot-panel-upload-'));
+    try {
+      const file = join(dir, 'notes.txt');
+      writeFileSync(file, 'picked in the panel');
+      await panel.view('page');
+      await panel.click('#refresh-state');
+      const index = await elementIndex(panel, '"Attachment"');
+      await panel.click(`#elements li[data-index="${index}"]`);
+      await panel.chooseFiles('#element-file', [file]);
+      expect(await panel.response('page-output')).toMatchObject({
+        ok: true,
+        result: { method: 'bytes', files: [{ name: 'notes.txt', size: 19 }] },
+      });
+      const formTab = await tabIdOf('/panel-form.html');
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(formTab, `document.getElementById('attachment-out').textContent`)) ===
+          'notes.txt: picked in the panel'
+            ? true
+            : undefined,
+        { timeoutMs: 5_000, onTimeout: () => new Error('the page never read the uploaded file') },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows the timeline as a lineage tree labelled by source, with search, filter and a JSON-lines export', async () => {

@@ -8,7 +8,13 @@ export const FORM_PAGE = `<!doctype html><html><head><meta charset="utf-8"><titl
 <p id="out">waiting</p>
 <label>Name <input id="name" type="text"></label>
 <label>Colour <select id="colour"><option>red</option><option>green</option><option>blue</option></select></label>
-<script>window.clicks = 0;</script>
+<label>Attachment <input id="attachment" type="file"></label>
+<p id="attachment-out">no file</p>
+<script>window.clicks = 0;
+document.getElementById('attachment').addEventListener('change', async (event) => {
+  const file = event.target.files[0];
+  document.getElementById('attachment-out').textContent = file.name + ': ' + (await file.text());
+});</script>
 </body></html>`;
 
 export function addFormPage(server: FixtureServer): void {
@@ -16,24 +22,6 @@ export function addFormPage(server: FixtureServer): void {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(FORM_PAGE);
   });
-}
-
-/** Whether the worker's `describe` lists every one of these actions (some come with later issues). */
-export async function describes(panel: PanelPage, actions: readonly string[]): Promise<boolean> {
-  await panel.waitFor(`document.getElementById('view-actions')`, 'the panel');
-  const listed = await panel.eval<string[]>(`(async () => {
-    const port = chrome.runtime.connect({ name: 'tabpilot-panel' });
-    return new Promise((resolve) => {
-      port.onMessage.addListener((message) => {
-        if (message.type === 'response' && message.response.id === 'probe-describe') {
-          port.disconnect();
-          resolve(message.response.ok ? message.response.result.actions.map((action) => action.name) : []);
-        }
-      });
-      port.postMessage({ type: 'command', request: { id: 'probe-describe', action: 'describe' } });
-    });
-  })()`);
-  return actions.every((action) => listed.includes(action));
 }
 
 /** The index the page view lists for the element whose line contains `text`. */

@@ -86,6 +86,15 @@ export class PanelPage {
     await this.eval(`document.querySelector(${JSON.stringify(selector)}).click()`);
   }
 
+  /** Picks files in a file input, as the file chooser does (CDP sets them and fires input and change). */
+  async chooseFiles(selector: string, paths: string[]): Promise<void> {
+    await this.waitFor(`document.querySelector(${JSON.stringify(selector)})`, `${selector} to exist`);
+    const { result } = await this.session.send('Runtime.evaluate', {
+      expression: `document.querySelector(${JSON.stringify(selector)})`,
+    });
+    await this.session.send('DOM.setFileInputFiles', { objectId: result.objectId, files: paths });
+  }
+
   /** Sets a field's value and fires `input`, as typing does. */
   async type(selector: string, text: string): Promise<void> {
     await this.waitFor(`document.querySelector(${JSON.stringify(selector)})`, `${selector} to exist`);

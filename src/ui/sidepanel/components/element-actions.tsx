@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Described } from '../describe';
+import { fileContent } from '../file-bytes';
 import { actionsFor, describeElement, type ElementActionName, type PageElement } from '../page-state';
 
 const LABELS: Record<ElementActionName, string> = {
@@ -19,10 +20,21 @@ export function ElementActions(props: {
 }): preact.JSX.Element {
   const [text, setText] = useState('');
   const [option, setOption] = useState('');
-  const [path, setPath] = useState('');
+  const [uploadError, setUploadError] = useState('');
   const { element, described } = props;
   const index = element.index;
   const available = (action: string): boolean => described.has(action);
+  const upload = async (input: HTMLInputElement): Promise<void> => {
+    setUploadError('');
+    try {
+      const files = await Promise.all(Array.from(input.files ?? [], fileContent));
+      if (files.length > 0) {
+        props.run('upload_file', { index, files });
+      }
+    } catch (error) {
+      setUploadError(error instanceof Error ? error.message : String(error));
+    }
+  };
   return (
     <div id="element-actions" class="element-actions" data-index={index}>
       <p class="element-line">
@@ -98,19 +110,17 @@ export function ElementActions(props: {
             return (
               <div key={action} class="row">
                 <input
-                  id="element-path"
-                  type="text"
-                  placeholder="/path/to/file"
-                  value={path}
-                  onInput={(event) => setPath(event.currentTarget.value)}
+                  id="element-file"
+                  type="file"
+                  multiple
+                  aria-label="files to upload"
+                  onChange={(event) => void upload(event.currentTarget)}
                 />
-                <button
-                  type="button"
-                  data-action="upload_file"
-                  onClick={() => props.run('upload_file', { index, path })}
-                >
-                  Upload
-                </button>
+                {uploadError === '' ? null : (
+                  <p class="error-line" role="alert">
+                    {uploadError}
+                  </p>
+                )}
               </div>
             );
         }
