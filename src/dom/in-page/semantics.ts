@@ -186,7 +186,7 @@ function labelsOf(root: Document | ShadowRoot): Map<string, string> {
     for (const label of root.querySelectorAll('label[for]')) {
       const target = label.getAttribute('for') ?? '';
       if (!labels.has(target)) {
-        labels.set(target, label.textContent ?? '');
+        labels.set(target, labelContent(label));
       }
     }
     labelsByScope.set(root, labels);
@@ -204,7 +204,26 @@ function labelText(element: Element): string {
     }
   }
   const wrapping = element.closest('label');
-  return wrapping === null ? '' : (wrapping.textContent ?? '');
+  return wrapping === null ? '' : labelContent(wrapping);
+}
+
+/** Controls whose own text is not part of a label around them (a select's every option, say). */
+const EMBEDDED_CONTENT = 'select, textarea, datalist, script, style';
+
+/** A label's text without the content of the controls inside it ("Colour", not "Colour redgreenblue"). */
+function labelContent(label: Element): string {
+  if (label.querySelector(EMBEDDED_CONTENT) === null) {
+    return label.textContent ?? '';
+  }
+  let text = '';
+  const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent === null || parent.closest(EMBEDDED_CONTENT) === null) {
+      text += node.nodeValue ?? '';
+    }
+  }
+  return text;
 }
 
 export function accessibleName(element: Element, tag: string): string {

@@ -68,7 +68,12 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
         name: 'I agree',
         attributes: { checked: 'true' },
       });
-      expect(state.elements.find((entry) => entry.attributes['id'] === 'size')?.attributes['value']).toBe('Medium');
+      // A label around a control names it by its own text, not the control's options or content.
+      expect(state.elements.find((entry) => entry.attributes['id'] === 'size')).toMatchObject({
+        name: 'Size',
+        attributes: { value: 'Medium' },
+      });
+      expect(state.elements.find((entry) => entry.attributes['id'] === 'comment')?.name).toBe('Comment');
       expect(state.elements.find((entry) => entry.name === 'Read the docs')?.attributes['href']).toBe(
         '/docs/start?x=1',
       );

@@ -31,7 +31,8 @@ export function addPerceptionPages(server: FixtureServer): void {
 <label for="email">Email address</label><input id="email" type="email" value="a@b.test">
 <input id="pw" type="password" value="hunter2">
 <label><input type="checkbox" id="agree" checked> I agree</label>
-<select id="size"><option>Small</option><option selected>Medium</option><option>Large</option></select>
+<label>Size <select id="size"><option>Small</option><option selected>Medium</option><option>Large</option></select></label>
+<label>Comment <textarea id="comment">draft text</textarea></label>
 <a id="docs" href="/docs/start?x=1">Read the docs</a>
 <textarea id="notes">typed notes</textarea>`,
         ),
