@@ -139,6 +139,34 @@ describe('side panel', () => {
     expect(await driver.evaluateInTab(formTab, `document.getElementById('out').textContent`)).toBe('clicked 1');
   });
 
+  it('types into a field and picks a select option from the list, as the element actions offer', async () => {
+    await panel.view('page');
+    await panel.click('#refresh-state');
+    const formTab = await tabIdOf('/panel-form.html');
+    const name = await elementIndex(panel, '"Name"');
+    await panel.click(`#elements li[data-index="${name}"]`);
+    await panel.type('#element-text', 'Ada Lovelace');
+    let before = await panel.shown('page-output');
+    await panel.click('#element-actions [data-action="input"]');
+    expect(await panel.response('page-output', before)).toMatchObject({ ok: true });
+    expect(await driver.evaluateInTab(formTab, `document.getElementById('name').value`)).toBe('Ada Lovelace');
+
+    const colour = await elementIndex(panel, '"Colour"');
+    await panel.click(`#elements li[data-index="${colour}"]`);
+    before = await panel.shown('page-output');
+    await panel.click('#element-actions [data-action="dropdown_options"]');
+    expect(await panel.response('page-output', before)).toMatchObject({ ok: true });
+    await panel.waitFor(
+      `[...document.querySelectorAll('#element-option option')].some((option) => option.value === 'blue')`,
+      'the options to show',
+    );
+    await panel.select('#element-option', 'blue');
+    before = await panel.shown('page-output');
+    await panel.click('#element-actions [data-action="select_dropdown"]');
+    expect(await panel.response('page-output', before)).toMatchObject({ ok: true });
+    expect(await driver.evaluateInTab(formTab, `document.getElementById('colour').value`)).toBe('blue');
+  });
+
   it('uploads a file the person picks in the panel, sent as its content (no path, no upload_paths)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tabpilot-panel-upload-'));
     try {
@@ -148,8 +176,9 @@ describe('side panel', () => {
       await panel.click('#refresh-state');
       const index = await elementIndex(panel, '"Attachment"');
       await panel.click(`#elements li[data-index="${index}"]`);
+      const before = await panel.shown('page-output');
       await panel.chooseFiles('#element-file', [file]);
-      expect(await panel.response('page-output')).toMatchObject({
+      expect(await panel.response('page-output', before)).toMatchObject({
         ok: true,
         result: { method: 'bytes', files: [{ name: 'notes.txt', size: 19 }] },
       });
