@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Makes a fresh clone ready to build and test: the npm packages (npm ci when node_modules is missing or
-// older than the lock file) and a Chromium (apt-get when run as root on Debian/Ubuntu, else the exact
-// command is printed). No dependencies: this runs before they exist.
+// older than the lock file), a Chromium, and with --tests Xvfb and xdotool for the headed tests (apt-get
+// when run as root on Debian/Ubuntu, else the exact command is printed). No dependencies: this runs
+// before they exist.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -43,23 +44,39 @@ function executable(path) {
 }
 const configured = process.env.TABPILOT_CHROME || process.env.CHROME_PATH;
 const chromium = configured && executable(configured) ? configured : CANDIDATES.find(executable);
+const onPath = (name) => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && executable(join(dir, name)));
+
+// Debian packages to install: Chromium when none is found; for the tests (--tests) also the X server and
+// the key presser the headed end-to-end tests drive a visible window with.
+const packages = [];
 if (chromium === undefined && process.platform === 'linux') {
+  packages.push('chromium');
+}
+if (process.argv.includes('--tests') && process.platform === 'linux') {
+  if (!onPath('Xvfb')) {
+    packages.push('xvfb');
+  }
+  if (!onPath('xdotool')) {
+    packages.push('xdotool');
+  }
+}
+if (packages.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && executable('/usr/bin/apt-get')) {
-    say('installing Chromium (apt-get install chromium)');
+    say(`installing ${packages.join(', ')} (apt-get install)`);
     execFileSync('apt-get', ['update'], { stdio: quiet ? 'ignore' : 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...packages], {
       stdio: quiet ? 'ignore' : 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   } else {
     process.stderr.write(
-      'tabpilot needs Chromium. Install it with:\n\n    sudo apt-get update && sudo apt-get install -y chromium\n\n' +
-        'or point TABPILOT_CHROME at a Chrome or Chromium binary.\n',
+      `tabpilot needs ${packages.join(', ')}. Install with:\n\n    sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}\n\n` +
+        (packages.includes('chromium') ? 'or point TABPILOT_CHROME at a Chrome or Chromium binary.\n' : ''),
     );
     process.exit(1);
   }
-} else if (chromium === undefined && process.platform !== 'linux' && !configured) {
+} else if (chromium === undefined && !configured) {
   say('no Chromium in the usual Linux places; set TABPILOT_CHROME if the launcher does not find Chrome');
 }
 say('ready');
