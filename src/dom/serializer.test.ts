@@ -110,6 +110,54 @@ describe('serializer', () => {
     expect(result.text.startsWith('[Start of page]')).toBe(true);
   });
 
+  it("puts an element's only text on its line and drops a label that repeats its first text", () => {
+    const lines: PlacedLine[] = [
+      base({ id: 1, attributes: [['aria-label', 'Save draft']] }),
+      { kind: 'text', depth: 1, text: 'Save draft' },
+      base({ id: 2, tag: 'aside', attributes: [['aria-label', 'Cart']] }),
+      { kind: 'text', depth: 1, text: 'cart' },
+      { kind: 'text', depth: 1, text: 'Two items' },
+      base({ id: 3, depth: 1, attributes: [['title', 'Pay now']] }),
+      { kind: 'text', depth: 2, text: 'Checkout' },
+      base({ id: undefined, tag: 'div', scroll: [0, 1, 0, 0] }),
+      { kind: 'text', depth: 1, text: 'Reviews' },
+    ];
+    const { text, entries } = serialize(lines, metrics, 'T', indexOf, {
+      maxChars: 0,
+      wholePage: true,
+      viewportExpansion: -1,
+    });
+    expect(text.split('\n')).toEqual([
+      '[Start of page]',
+      '[1]<button /> Save draft',
+      '[2]<aside />',
+      '\tcart',
+      '\tTwo items',
+      '\t[3]<button title=Pay now /> Checkout',
+      '|SCROLL|<div /> (0.0 pages above, 1.0 pages below)',
+      '\tReviews',
+      '[End of page]',
+    ]);
+    expect(entries.map((entry) => [entry.index, entry.attributes])).toEqual([
+      [1, { 'aria-label': 'Save draft' }],
+      [2, { 'aria-label': 'Cart' }],
+      [3, { title: 'Pay now' }],
+    ]);
+  });
+
+  it('counts an element and its inlined text as one cut when the budget runs out', () => {
+    const lines: PlacedLine[] = [
+      base({ id: 1 }),
+      { kind: 'text', depth: 1, text: 'A fairly long button caption' },
+      base({ id: 2 }),
+      { kind: 'text', depth: 1, text: 'Another fairly long caption' },
+    ];
+    const result = serialize(lines, metrics, 'T', indexOf, { maxChars: 60, wholePage: true, viewportExpansion: -1 });
+    expect(result.text).toContain('[1]<button /> A fairly long button caption');
+    expect(result.text).toContain('truncated at 60 characters: 2 more lines with 1 more elements');
+    expect(result.entries.map((entry) => entry.index)).toEqual([1]);
+  });
+
   it('prints empty attribute values visibly', () => {
     const { text } = serialize([base({ attributes: [['value', '']] })], metrics, 'T', indexOf, {
       maxChars: 0,

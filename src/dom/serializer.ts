@@ -66,8 +66,15 @@ function attributeText([name, value]: [string, string]): string {
   return ` ${name}=${quote(value)}`;
 }
 
-function elementText(line: PlacedElement, index: number | undefined): string {
-  const attributes = line.attributes.map(attributeText).join('');
+/** Attributes that only name the element: left out when its first text already says the same. */
+const NAMING = new Set(['aria-label', 'title']);
+
+function elementText(line: PlacedElement, index: number | undefined, firstText: string | null): string {
+  const said = firstText?.trim().toLowerCase();
+  const attributes = line.attributes
+    .filter(([name, value]) => !(NAMING.has(name) && value.trim().toLowerCase() === said))
+    .map(attributeText)
+    .join('');
   const prefix =
     (index !== undefined && line.isNew ? '*' : '') +
     (line.shadow !== null ? `|SHADOW(${line.shadow})|` : '') +
@@ -75,6 +82,22 @@ function elementText(line: PlacedElement, index: number | undefined): string {
     (line.scroll !== null ? SCROLL_MARK : '');
   const suffix = line.scroll === null ? '' : scrollSuffix(line.scroll);
   return `${prefix}${index === undefined ? '' : `[${index}]`}<${line.tag}${attributes} />${suffix}`;
+}
+
+/**
+ * The text of an element whose whole content is one text line (most buttons and links), which then
+ * follows the tag on the same line: `[4]<button /> Save` rather than the tag, a newline and the text
+ * indented below it, a few characters less per element for the same reading. Scroll containers keep
+ * their text below the scroll note.
+ */
+function soleText(lines: readonly PlacedLine[], position: number): string | null {
+  const line = lines[position] as PlacedElement;
+  const next = lines[position + 1];
+  const after = lines[position + 2];
+  if (line.scroll !== null || line.frame !== null || next?.kind !== 'text' || next.depth !== line.depth + 1) {
+    return null;
+  }
+  return after === undefined || after.depth <= line.depth ? next.text : null;
 }
 
 /** Where the page stands relative to the captured window: the first and last line of the text. */
@@ -109,13 +132,21 @@ export function serialize(
   const entries: SelectorEntry[] = [];
   let length = start.length;
   let truncatedAt = -1;
-  for (const [position, line] of lines.entries()) {
+  for (let position = 0; position < lines.length; position++) {
+    const first = position;
+    const line = lines[position] as PlacedLine;
     let text: string;
     let entry: SelectorEntry | undefined;
     switch (line.kind) {
       case 'element': {
         const index = line.id === undefined || line.frame !== null ? undefined : indexOf(line);
-        text = elementText(line, index);
+        const next = lines[position + 1];
+        text = elementText(line, index, next?.kind === 'text' && next.depth === line.depth + 1 ? next.text : null);
+        const only = soleText(lines, position);
+        if (only !== null) {
+          text += ` ${only}`;
+          position++;
+        }
         if (index !== undefined && line.id !== undefined) {
           entry = {
             index,
@@ -142,7 +173,7 @@ export function serialize(
     }
     const rendered = `${'\t'.repeat(line.depth)}${text}`;
     if (options.maxChars > 0 && length + rendered.length + 1 > options.maxChars) {
-      truncatedAt = position;
+      truncatedAt = first;
       break;
     }
     out.push(rendered);

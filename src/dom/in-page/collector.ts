@@ -148,23 +148,57 @@ function walkChildren(
   inClickable: DOMRect | null,
 ): void {
   for (let child = (parent as Node).firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType === TEXT_NODE) {
-      if (visible) {
-        const text = textOf(child as Text, walk.options.maxTextLength);
-        if (text.length > 1) {
-          walk.lines.push({ kind: 'text', depth, text });
-        }
-      }
-    } else if (child.nodeType === ELEMENT_NODE) {
-      visitElement(walk, child as Element, depth, offset, inClickable);
-    }
+    visitNode(walk, child, depth, visible, offset, inClickable);
   }
+}
+
+function visitNode(
+  walk: Walk,
+  node: Node,
+  depth: number,
+  visible: boolean,
+  offset: [number, number],
+  inClickable: DOMRect | null,
+): void {
+  if (node.nodeType === TEXT_NODE) {
+    if (visible) {
+      const text = textOf(node as Text, walk.options.maxTextLength);
+      if (text.length > 1) {
+        walk.lines.push({ kind: 'text', depth, text });
+      }
+    }
+  } else if (node.nodeType === ELEMENT_NODE) {
+    visitElement(walk, node as Element, depth, visible, offset, inClickable);
+  }
+}
+
+/**
+ * An element with `display: contents` has no box (checkVisibility says false) but its children are laid
+ * out as its parent's: they are walked in its place. A `<slot>` (display: contents by default) stands
+ * for the light-DOM nodes assigned to it, or its fallback content, which is where they render.
+ */
+function visitContents(
+  walk: Walk,
+  element: Element,
+  depth: number,
+  visible: boolean,
+  offset: [number, number],
+  inClickable: DOMRect | null,
+): void {
+  if (element.localName === 'slot') {
+    for (const node of (element as HTMLSlotElement).assignedNodes({ flatten: true })) {
+      visitNode(walk, node, depth, visible, offset, inClickable);
+    }
+    return;
+  }
+  walkChildren(walk, element, depth, visible, offset, inClickable);
 }
 
 function visitElement(
   walk: Walk,
   element: Element,
   depth: number,
+  parentVisible: boolean,
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
@@ -175,7 +209,10 @@ function visitElement(
   walk.stats.elements++;
   const isFileInput = tag === 'input' && (element as HTMLInputElement).type === 'file';
   if (!element.checkVisibility() && !isFileInput) {
-    // display:none (or content-visibility) hides the whole subtree.
+    if (getComputedStyle(element).display === 'contents') {
+      visitContents(walk, element, depth, parentVisible, offset, inClickable);
+    }
+    // Otherwise display:none (or content-visibility) hides the whole subtree.
     return;
   }
   if (tag === 'svg') {
@@ -211,10 +248,12 @@ function visitElement(
   const scroll = shown && near ? scrollInfo(element) : null;
   const isFrame = tag === 'iframe' || tag === 'frame';
   const openRoot = element.shadowRoot;
-  if (interactive || named || scroll !== null || (isFrame && shown && near)) {
-    const indexed = interactive && (isFileInput || reachable(element, rect));
+  // A control something else is painted over cannot be acted on: it prints no tag, only its text (as
+  // browser-use's paint-order filter does), so the model is not shown an element it cannot use.
+  const indexed = interactive && (isFileInput || reachable(element, rect));
+  if (indexed || named || scroll !== null || (isFrame && shown && near)) {
     const id = indexed ? idOf(walk.state, element) : undefined;
-    const name = interactive || named ? accessibleName(element, tag) : '';
+    const name = indexed || named ? accessibleName(element, tag) : '';
     line = {
       kind: 'element',
       depth,
@@ -248,15 +287,18 @@ function visitElement(
   }
   if (openRoot !== null) {
     // Shadow content reads as the host's content: the model acts by index, so the boundary is not printed.
+    // The host's own children render only where the root's slots place them, so they are walked there.
     walk.stats.shadowRoots++;
     walkChildren(walk, openRoot, childDepth, shown && near, offset, clickable);
-  } else if (near && mayHaveClosedRoot(element, tag, rect)) {
-    const host: ClosedHostLine = { kind: 'closed-host', depth: childDepth, id: idOf(walk.state, element) };
-    walk.lines.push(host);
-  }
-  if (!OPAQUE.has(tag)) {
-    // Text shows when its element is shown and in view (text nodes have no box of their own to test).
-    walkChildren(walk, element, childDepth, shown && near, offset, clickable);
+  } else {
+    if (near && mayHaveClosedRoot(element, tag, rect)) {
+      const host: ClosedHostLine = { kind: 'closed-host', depth: childDepth, id: idOf(walk.state, element) };
+      walk.lines.push(host);
+    }
+    if (!OPAQUE.has(tag)) {
+      // Text shows when its element is shown and in view (text nodes have no box of their own to test).
+      walkChildren(walk, element, childDepth, shown && near, offset, clickable);
+    }
   }
   walk.clip = outerClip;
 }

@@ -135,6 +135,18 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       }
     });
 
+    it('places slotted light DOM where its slot renders it, and walks display:contents wrappers', async () => {
+      const state = await stateOf(server.url('/p/shadow.html'));
+      const slotted = element(state, 'Slotted button');
+      expect(slotted).toBeDefined();
+      expect(element(state, 'Button in a contents wrapper')).toBeDefined();
+      // Inside the named group the slot sits in, between the shadow root's header and footer, once.
+      expect(state.text).toMatch(
+        /Card header\n<div role=group aria-label=Card body \/>\n\t\[\d+\]<button \/> Slotted button\nCard fallback\nCard footer/,
+      );
+      expect(state.text.split('Slotted button').length).toBe(2);
+    });
+
     it('does not index a button an overlay covers', async () => {
       const state = await stateOf(server.url('/p/overlay.html'));
       expect(state.text).toContain('Covered button');

@@ -84,6 +84,8 @@ export function addPerceptionPages(server: FixtureServer): void {
 <open-widget><template shadowrootmode="open"><p>Open shadow text</p><button>Open shadow button</button></template></open-widget>
 <closed-widget></closed-widget>
 <div id="closed-div"></div>
+<slotted-card><template shadowrootmode="open"><p>Card header</p><div role="group" aria-label="Card body"><slot></slot></div><slot name="none">Card fallback</slot><p>Card footer</p></template><button>Slotted button</button></slotted-card>
+<div style="display:contents"><button>Button in a contents wrapper</button></div>
 <script>
   customElements.define('closed-widget', class extends HTMLElement {
     constructor() {
