@@ -1,8 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { LaunchedBrowser } from '../../src/browser/launcher';
 import type { CommandResponse } from '../../src/protocol/commands';
 import { ChromiumLauncher } from '../../src/platform/node/chromium-launcher';
@@ -114,6 +115,32 @@ describe('tabpilot launch', () => {
     expect(pid).toBeGreaterThan(0);
     expect(await cli.end()).toBe(0);
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('takes its Chromium down with it when the CLI itself is killed with SIGKILL', async () => {
+    // A profile of the test's own: a killed CLI cannot remove a temporary one.
+    const profile = mkdtempSync(join(tmpdir(), 'tabpilot-cli-kill-'));
+    onTestFinished(() => rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
+    const cli = new CliProcess(['launch', '--headless', '--user-data-dir', profile]);
+    expect(await cli.request(1, 'tabs')).toMatchObject({ ok: true });
+    const pid = Number(/launched Chromium \{"pid":(\d+)/.exec(cli.stderr)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    const exited = new Promise((done) => cli.child.once('exit', done));
+    cli.child.kill('SIGKILL');
+    await exited;
+    // No cleanup code ran: the browser's end of its DevTools pipe closed, and that is what stops it.
+    await pollUntil(
+      () => {
+        try {
+          process.kill(-pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error(`Chromium ${pid} outlived its killed CLI`) },
+    );
   });
 
   it('removes the temporary profile on kill', async () => {

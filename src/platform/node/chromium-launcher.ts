@@ -102,6 +102,10 @@ export function chromiumArgs(options: LaunchOptions & { userDataDir: string; hea
     ...BASE_FLAGS,
     `--user-data-dir=${options.userDataDir}`,
     `--remote-debugging-port=${options.remoteDebuggingPort}`,
+    // A DevTools pipe on fds 3 and 4 that this process holds and never writes: Chromium exits when it
+    // closes, so the browser goes with this process however it ends, SIGKILL included (the WebSocket
+    // stays the transport).
+    '--remote-debugging-pipe',
   ];
   if (options.headless) {
     args.push('--headless=new', '--disable-gpu', '--hide-scrollbars', '--mute-audio');
@@ -131,7 +135,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     const args = chromiumArgs({ ...options, userDataDir, headless });
     this.#log.debug('spawning Chromium', { executablePath, args });
     const child = spawn(executablePath, args, {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     });
     const removeProfile = (): void => {
