@@ -7,8 +7,10 @@ import { validationError } from './define-event';
 import { DeadlineTimer } from './deadline-timer';
 import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
 import { EventHandle, type RecordWaiter } from './event-handle';
+import { EventQueue } from './event-queue';
 import { EventRecord, viewOfRecord, type EventRecordView, type HandlerRun } from './event-record';
 import { Context, Invocation, type ChildEmitter } from './handler-context';
+import { HandlerRegistry, type RegisteredHandler } from './handler-registry';
 import { EventHistory, type FindOptions } from './history';
 import type { BusChange, BusMiddleware, BusObserver, Handler } from './types';
 
@@ -32,11 +34,6 @@ export interface EmitOptions {
   source?: string;
 }
 
-interface RegisteredHandler {
-  readonly name: string;
-  readonly fn: Handler<AnyEventDefinition>;
-}
-
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -52,14 +49,13 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   readonly #validate: boolean;
   readonly #maxDepth: number;
   readonly #log: Logger;
-  readonly #handlers = new Map<string, RegisteredHandler[]>();
+  readonly #handlers = new HandlerRegistry();
   readonly #middleware: BusMiddleware[] = [];
   readonly #observers = new Set<BusObserver>();
   readonly #history: EventHistory;
   #timeouts: Readonly<Record<string, number>>;
   readonly #deadlines = new DeadlineTimer();
-  #queue: EventRecord[] = [];
-  #queueHead = 0;
+  readonly #queue = new EventQueue();
   #draining = false;
   #idleWaiters: Array<() => void> = [];
 
@@ -86,23 +82,11 @@ export class EventBus implements RecordWaiter, ChildEmitter {
    * which catches a watchdog attached twice. Returns a disposer.
    */
   on<D extends AnyEventDefinition>(definition: D, handler: Handler<D>, options: { name: string }): () => void {
-    const list = this.#handlers.get(definition.type) ?? [];
-    if (list.some((entry) => entry.name === options.name)) {
-      throw new Error(`Duplicate handler ${options.name} for ${definition.type}: was it attached twice?`);
-    }
-    const entry: RegisteredHandler = { name: options.name, fn: handler as Handler<AnyEventDefinition> };
-    this.#handlers.set(definition.type, [...list, entry]);
-    return () => {
-      const current = this.#handlers.get(definition.type) ?? [];
-      this.#handlers.set(
-        definition.type,
-        current.filter((candidate) => candidate !== entry),
-      );
-    };
+    return this.#handlers.add(definition, handler, options.name);
   }
 
   handlerNames(definition: AnyEventDefinition): string[] {
-    return (this.#handlers.get(definition.type) ?? []).map((entry) => entry.name);
+    return this.#handlers.names(definition);
   }
 
   use(middleware: BusMiddleware): () => void {
@@ -161,7 +145,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   }
 
   get queuedCount(): number {
-    return this.#queue.length - this.#queueHead;
+    return this.#queue.size;
   }
 
   /** Resolves once the queue is empty and nothing is being processed. */
@@ -178,9 +162,8 @@ export class EventBus implements RecordWaiter, ChildEmitter {
    */
   cancelQueued(reason: string): number {
     let cancelled = 0;
-    for (let i = this.#queueHead; i < this.#queue.length; i++) {
-      const record = this.#queue[i];
-      if (record !== undefined && record.status === 'queued') {
+    for (const record of this.#queue.waiting()) {
+      if (record.status === 'queued') {
         this.#failWithoutRunning(record, new EventCancelledError(record.event.type, reason), '(cancelled)');
         cancelled++;
       }
@@ -209,7 +192,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   async #drain(): Promise<void> {
     try {
       for (;;) {
-        const record = this.#nextQueued();
+        const record = this.#queue.next();
         if (record === undefined) {
           break;
         }
@@ -232,22 +215,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
         }
       }
     }
-  }
-
-  #nextQueued(): EventRecord | undefined {
-    while (this.#queueHead < this.#queue.length) {
-      const record = this.#queue[this.#queueHead];
-      this.#queue[this.#queueHead] = undefined as unknown as EventRecord;
-      this.#queueHead++;
-      if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
-        this.#queue = this.#queue.slice(this.#queueHead);
-        this.#queueHead = 0;
-      }
-      if (record !== undefined && record.status === 'queued') {
-        return record;
-      }
-    }
-    return undefined;
   }
 
   /** Runs a queued record and then its queued descendants right away, for an awaiting parent handler. */
@@ -277,7 +244,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     record.status = 'started';
     record.startedAt = Date.now();
     this.#notify('started', record);
-    const handlers = this.#handlers.get(record.event.type) ?? [];
+    const handlers = this.#handlers.of(record.event.type);
     for (let index = 0; index < handlers.length; index++) {
       const pending = this.#runHandler(record, handlers[index] as RegisteredHandler);
       if (pending !== undefined) {
