@@ -88,6 +88,10 @@ interface Walk {
   readonly viewportWidth: number;
   readonly viewportHeight: number;
   readonly stats: CollectResult['stats'];
+  /** The open modal `<dialog>`: everything outside it is inert while it is open. */
+  readonly modal: Element | null;
+  /** Inside an inert subtree (the `inert` attribute, or outside the modal): no clicks or focus land. */
+  inert: boolean;
 }
 
 function worldState(): WorldState {
@@ -168,7 +172,11 @@ function visitNode(
       }
     }
   } else if (node.nodeType === ELEMENT_NODE) {
-    visitElement(walk, node as Element, depth, visible, offset, inClickable);
+    const element = node as Element;
+    const outerInert = walk.inert;
+    walk.inert = element === walk.modal ? false : outerInert || element.hasAttribute('inert');
+    visitElement(walk, element, depth, visible, offset, inClickable);
+    walk.inert = outerInert;
   }
 }
 
@@ -242,6 +250,7 @@ function visitElement(
       role === 'dialog');
   const interactive =
     near &&
+    !walk.inert &&
     (shown || isFileInput) &&
     isInteractive(element, tag, role) &&
     !containedBy(inClickable, rect, element, tag);
@@ -399,6 +408,7 @@ export function collect(
   const view = doc.defaultView ?? window;
   const scroller = doc.scrollingElement ?? doc.documentElement;
   resetLabelCache();
+  const modal = root instanceof Document ? root.querySelector('dialog:modal') : null;
   const walk: Walk = {
     options,
     clip: null,
@@ -407,6 +417,8 @@ export function collect(
     viewportWidth: view.innerWidth,
     viewportHeight: view.innerHeight,
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
+    modal,
+    inert: modal !== null,
   };
   if (root instanceof ShadowRoot) {
     walk.stats.shadowRoots++;

@@ -147,6 +147,19 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text.split('Slotted button').length).toBe(2);
     });
 
+    it('indexes nothing inert: an inert subtree, and the page behind a modal dialog, far parts included', async () => {
+      const inert = await stateOf(server.url('/p/inert.html'));
+      expect(inert.text).toContain('Inert text');
+      expect(element(inert, 'Inert button')).toBeUndefined();
+      expect(element(inert, 'Inert link')).toBeUndefined();
+      expect(element(inert, 'Live button')).toBeDefined();
+      const modal = await stateOf(server.url('/p/modal.html'), { viewport_expansion: -1 });
+      expect(modal.text).toContain('Modal text');
+      expect(element(modal, 'Modal button')).toBeDefined();
+      expect(element(modal, 'Button behind the modal')).toBeUndefined();
+      expect(element(modal, 'Button far below the modal')).toBeUndefined();
+    });
+
     it('does not index a button an overlay covers', async () => {
       const state = await stateOf(server.url('/p/overlay.html'));
       expect(state.text).toContain('Covered button');

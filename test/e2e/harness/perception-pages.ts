@@ -104,6 +104,26 @@ export function addPerceptionPages(server: FixtureServer): void {
 </script>`,
         ),
       ),
+    '/p/inert.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Inert',
+          `<div inert><p>Inert text</p><button>Inert button</button><a href="/x">Inert link</a></div>
+<button>Live button</button>`,
+        ),
+      ),
+    '/p/modal.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Modal',
+          `<button>Button behind the modal</button>
+<button style="position:absolute;top:2400px">Button far below the modal</button>
+<dialog id="modal"><p>Modal text</p><button>Modal button</button></dialog>
+<script>document.getElementById('modal').showModal();</script>`,
+        ),
+      ),
     '/p/overlay.html': (_req, res) =>
       send(
         res,
