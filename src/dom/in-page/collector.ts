@@ -19,17 +19,7 @@ import { accessibleName, isInteractive, resetLabelCache, roleOf } from './semant
 import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { pendingRequests } from './pending-requests';
-
-interface WorldState {
-  readonly ids: WeakMap<Element, number>;
-  nextId: number;
-  /** Elements indexed in the state being built, and in the one before (for "new" marks). */
-  current: Map<number, Element>;
-  previous: Map<number, Element>;
-  stateKey: string;
-  /** True for the first state taken in this document: nothing counts as new then. */
-  fresh: boolean;
-}
+import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
 /** Elements that may carry a shadow root (attachShadow's allow list) besides custom elements. */
@@ -92,29 +82,6 @@ interface Walk {
   readonly modal: Element | null;
   /** Inside an inert subtree (the `inert` attribute, or outside the modal): no clicks or focus land. */
   inert: boolean;
-}
-
-function worldState(): WorldState {
-  const holder = globalThis as unknown as { __tabpilotState?: WorldState };
-  holder.__tabpilotState ??= {
-    ids: new WeakMap(),
-    nextId: 1,
-    current: new Map(),
-    previous: new Map(),
-    stateKey: '',
-    fresh: true,
-  };
-  return holder.__tabpilotState;
-}
-
-function idOf(state: WorldState, element: Element): number {
-  let id = state.ids.get(element);
-  if (id === undefined) {
-    id = state.nextId++;
-    state.ids.set(element, id);
-  }
-  state.current.set(id, element);
-  return id;
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -386,15 +353,6 @@ function visitFrame(
   walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
 }
 
-function rotateState(state: WorldState, key: string): void {
-  if (state.stateKey !== key) {
-    state.fresh = state.stateKey === '';
-    state.previous = state.current;
-    state.current = new Map();
-    state.stateKey = key;
-  }
-}
-
 /** Collects one document (or shadow root) as lines. `stateKey` groups sub-collections of one state. */
 export function collect(
   root: Document | ShadowRoot | Element,
@@ -451,17 +409,4 @@ export function collect(
   };
 }
 
-/** The in-world id of an element indexed in the latest state, if it was. */
-export function indexedId(element: Element): number | undefined {
-  const state = worldState();
-  const id = state.ids.get(element);
-  return id !== undefined && state.current.has(id) ? id : undefined;
-}
-
-/** The element an id names in the current state, or null when it is gone. */
-export function resolve(id: number): Element | null {
-  const element = worldState().current.get(id) ?? worldState().previous.get(id) ?? null;
-  return element !== null && element.isConnected ? element : null;
-}
-
-export { COLLECTOR_VERSION };
+export { COLLECTOR_VERSION, indexedId, resolve };
