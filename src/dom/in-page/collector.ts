@@ -15,7 +15,7 @@ import {
   type ElementLine,
   type Line,
 } from '../payload';
-import { accessibleName, isInteractive, resetLabelCache, roleOf } from './semantics';
+import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { pendingRequests } from './pending-requests';
@@ -215,21 +215,28 @@ function visitElement(
       element.hasAttribute('aria-labelledby') ||
       tag === 'dialog' ||
       role === 'dialog');
-  const interactive =
+  const control =
     near &&
     !walk.inert &&
     (shown || isFileInput) &&
-    isInteractive(element, tag, role) &&
+    isControl(element, tag, role) &&
     !containedBy(inClickable, rect, element, tag);
+  const disabled = control && isDisabled(element);
+  const interactive = control && !disabled;
   const scroll = shown && near ? scrollInfo(element) : null;
   const isFrame = tag === 'iframe' || tag === 'frame';
   const openRoot = element.shadowRoot;
   // A control something else is painted over cannot be acted on: it prints no tag, only its text (as
-  // browser-use's paint-order filter does), so the model is not shown an element it cannot use.
-  const indexed = interactive && (isFileInput || reachable(element, rect));
-  if (indexed || named || scroll !== null || (isFrame && shown && near)) {
+  // browser-use's paint-order filter does), so the model is not shown an element it cannot use. A
+  // disabled one prints its tag, marked disabled and without an index: the model learns the form's
+  // Submit exists but waits for something (and does not go looking for it).
+  const reached = control && (isFileInput || reachable(element, rect));
+  const indexed = reached && !disabled;
+  const greyed = reached && disabled;
+  if (reached || named || scroll !== null || (isFrame && shown && near)) {
     const id = indexed ? idOf(walk.state, element) : undefined;
-    const name = indexed || named ? accessibleName(element, tag) : '';
+    const name = reached || named ? accessibleName(element, tag) : '';
+    const attributes = withoutRedundantId(attributesFor(element, tag, role), tag, name);
     line = {
       kind: 'element',
       depth,
@@ -238,7 +245,7 @@ function visitElement(
       isNew: id !== undefined && walk.options.markNew && !walk.state.fresh && !walk.state.previous.has(id),
       role,
       name,
-      attributes: withoutRedundantId(attributesFor(element, tag, role), tag, name),
+      attributes: greyed ? [...attributes, ['disabled', 'true']] : attributes,
       box: [rect.left + offset[0], rect.top + offset[1], rect.width, rect.height],
       scroll,
       shadow: openRoot !== null && openRoot.mode === 'open' ? 'open' : null,

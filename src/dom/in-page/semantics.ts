@@ -107,13 +107,17 @@ export function roleOf(element: Element, tag: string): string | null {
   return TAG_ROLES[tag] ?? null;
 }
 
-function disabled(element: Element): boolean {
-  return (element as HTMLButtonElement).disabled === true || element.getAttribute('aria-disabled') === 'true';
+/** Disabled itself, by a disabled fieldset around it (`:disabled`), or by ARIA. */
+export function isDisabled(element: Element): boolean {
+  return element.matches(':disabled') || element.getAttribute('aria-disabled') === 'true';
 }
 
-/** browser-use's ClickableElementDetector, reordered for speed: cheap checks first, computed style last. */
-export function isInteractive(element: Element, tag: string, role: string | null): boolean {
-  if (tag === 'html' || tag === 'body' || disabled(element)) {
+/**
+ * browser-use's ClickableElementDetector, reordered for speed: cheap checks first, computed style last.
+ * A disabled control still counts: the collector shows it, greyed out, without an index.
+ */
+export function isControl(element: Element, tag: string, role: string | null): boolean {
+  if (tag === 'html' || tag === 'body') {
     return false;
   }
   switch (tag) {

@@ -147,6 +147,17 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text.split('Slotted button').length).toBe(2);
     });
 
+    it('shows disabled controls marked disabled and without an index', async () => {
+      const state = await stateOf(server.url('/p/disabled.html'));
+      expect(state.text).toContain('\n<button disabled /> Disabled submit\n');
+      expect(state.text).toContain('\n<input placeholder=Inside a disabled fieldset disabled />\n');
+      expect(state.text).toContain('\n<a href=/x disabled /> Disabled link\n');
+      for (const name of ['Disabled submit', 'Inside a disabled fieldset', 'Disabled link']) {
+        expect(element(state, name), name).toBeUndefined();
+      }
+      expect(element(state, 'Enabled button')).toBeDefined();
+    });
+
     it('indexes nothing inert: an inert subtree, and the page behind a modal dialog, far parts included', async () => {
       const inert = await stateOf(server.url('/p/inert.html'));
       expect(inert.text).toContain('Inert text');

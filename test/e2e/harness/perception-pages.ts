@@ -104,6 +104,17 @@ export function addPerceptionPages(server: FixtureServer): void {
 </script>`,
         ),
       ),
+    '/p/disabled.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Disabled',
+          `<form><button disabled>Disabled submit</button>
+<fieldset disabled><input placeholder="Inside a disabled fieldset"></fieldset>
+<a href="/x" aria-disabled="true">Disabled link</a>
+<button type="button">Enabled button</button></form>`,
+        ),
+      ),
     '/p/inert.html': (_req, res) =>
       send(
         res,
