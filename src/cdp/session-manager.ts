@@ -1,16 +1,16 @@
-import type { CdpEventMessage, CdpEventName, CdpEventParams, Protocol } from '../protocol/cdp';
+import type { CdpEventMessage, CdpEventName, CdpEventParams } from '../protocol/cdp';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { bestEffort, silentLogger } from '../shared/logger';
 import { pollUntil } from '../shared/time';
 import type { CdpConnection } from './connection';
 import { FocusKeeper } from './focus';
-import { LifecycleBuffer, trackLifecycle } from './lifecycle';
+import { trackLifecycle, type LifecycleBuffer } from './lifecycle';
 import { CdpSession } from './session';
-import { setUpSession } from './session-setup';
 import { CdpSubscriptions, type EventSource, type SessionSetup } from './subscriptions';
-import { CHILD_TARGET_TYPES, isPageType, type TargetRecord } from './target';
+import { isPageType, type TargetRecord } from './target';
 import { TargetRegistry } from './target-registry';
+import { TargetTracker } from './target-tracker';
 
 export type { TargetRecord } from './target';
 export type { EventSource, SessionSetup } from './subscriptions';
@@ -44,13 +44,9 @@ export class SessionManager {
   readonly #log: Logger;
   readonly #attachTimeoutMs: number;
   readonly #registry = new TargetRegistry();
-  readonly #lifecycle = new Map<string, LifecycleBuffer>();
   readonly #subscriptions: CdpSubscriptions;
+  readonly #tracker: TargetTracker;
   readonly #observers = new Set<(event: SessionManagerEvent) => void>();
-  /** Page targets seen on an earlier connection, so a reconnect restores rather than announces them. */
-  readonly #known = new Map<string, TargetRecord>();
-  /** Pages reported as targetAdded on this connection and not removed since. */
-  readonly #announced = new Set<string>();
   #connection: CdpConnection | undefined;
   #root: CdpSession | undefined;
   #disposeConnection: Array<() => void> = [];
@@ -59,6 +55,17 @@ export class SessionManager {
   constructor(options: SessionManagerOptions = {}) {
     this.#log = options.logger ?? silentLogger;
     this.#subscriptions = new CdpSubscriptions(this.#log);
+    this.#tracker = new TargetTracker(
+      {
+        connection: () => this.#connection,
+        root: () => this.#root,
+        notify: (event) => this.#notify(event),
+        pageRemoved: (targetId) => this.#focus.lost(targetId),
+      },
+      this.#registry,
+      this.#subscriptions,
+      this.#log,
+    );
     this.#focus = new FocusKeeper(
       {
         readyPages: () => this.#registry.readyPages(),
@@ -116,13 +123,7 @@ export class SessionManager {
       filter: ROOT_AUTO_ATTACH_FILTER,
     });
     await this.#waitForDiscoveredPages();
-    // Pages that were there before a drop and did not come back closed while we were away.
-    for (const [targetId, record] of [...this.#known]) {
-      if (!this.#registry.has(targetId)) {
-        this.#known.delete(targetId);
-        this.#notify({ type: 'targetRemoved', target: record });
-      }
-    }
+    this.#tracker.removeVanishedPages();
     await this.#focus.restore(previousFocus);
   }
 
@@ -130,7 +131,7 @@ export class SessionManager {
   stop(reason: string): void {
     this.#detachFromConnection(reason);
     // A deliberate stop forgets the pages: the next start announces what it finds as new.
-    this.#known.clear();
+    this.#tracker.forgetKnownPages();
     this.#focus.set(undefined);
   }
 
@@ -198,7 +199,7 @@ export class SessionManager {
   }
 
   lifecycle(targetId: string): LifecycleBuffer | undefined {
-    return this.#lifecycle.get(targetId);
+    return this.#tracker.lifecycle(targetId);
   }
 
   // ---- focus ---------------------------------------------------------------------------------
@@ -309,13 +310,7 @@ export class SessionManager {
       dispose();
     }
     this.#disposeConnection = [];
-    for (const target of this.#registry.all()) {
-      if (isPageType(target.type)) {
-        this.#known.set(target.targetId, { ...target });
-      }
-    }
-    this.#registry.clear(reason);
-    this.#announced.clear();
+    this.#tracker.connectionLost(reason);
     this.#root?.markDetached(reason);
     this.#root = undefined;
     this.#connection = undefined;
@@ -355,36 +350,15 @@ export class SessionManager {
   }
 
   #onEvent(event: CdpEventMessage): void {
-    switch (event.method) {
-      case 'Target.attachedToTarget':
-        this.#onAttached(event.params as Protocol.Target.AttachedToTargetEvent, event.sessionId);
-        break;
-      case 'Target.detachedFromTarget':
-        this.#onDetached(event.params as Protocol.Target.DetachedFromTargetEvent);
-        break;
-      case 'Target.targetCreated':
-        this.#onTargetInfo((event.params as Protocol.Target.TargetCreatedEvent).targetInfo, false);
-        break;
-      case 'Target.targetInfoChanged':
-        this.#onTargetInfo((event.params as Protocol.Target.TargetInfoChangedEvent).targetInfo, true);
-        break;
-      case 'Target.targetDestroyed':
-        this.#onTargetDestroyed((event.params as Protocol.Target.TargetDestroyedEvent).targetId);
-        break;
-      case 'Target.targetCrashed':
-        this.#onCrashed((event.params as Protocol.Target.TargetCrashedEvent).targetId);
-        break;
-      default:
-        break;
-    }
+    this.#tracker.handle(event);
     const sourceEntry = event.sessionId === undefined ? undefined : this.#registry.session(event.sessionId);
     if (sourceEntry !== undefined) {
-      const buffer = this.#lifecycle.get(sourceEntry.targetId);
+      const buffer = this.#tracker.lifecycle(sourceEntry.targetId);
       if (buffer !== undefined) {
         trackLifecycle(buffer, event, sourceEntry.targetId);
       }
       if (event.method === 'Inspector.targetCrashed') {
-        this.#onCrashed(sourceEntry.targetId);
+        this.#tracker.crashed(sourceEntry.targetId);
       }
     }
     if (!this.#subscriptions.hasListeners(event.method)) {
@@ -400,128 +374,6 @@ export class SessionManager {
         target: this.#registry.target(sourceEntry.targetId),
       });
     }
-  }
-
-  #onTargetInfo(info: Protocol.Target.TargetInfo, changed: boolean): void {
-    const existing = this.#registry.target(info.targetId);
-    if (existing === undefined) {
-      if (isPageType(info.type) && !changed) {
-        this.#registry.upsert(info, undefined);
-      }
-      return;
-    }
-    const urlOrTitleChanged = existing.url !== info.url || existing.title !== info.title;
-    this.#registry.upsert(info, existing.pageTargetId);
-    if (urlOrTitleChanged && this.#registry.readySessionOf(info.targetId) !== undefined) {
-      this.#notify({ type: 'targetChanged', target: { ...existing } });
-    }
-  }
-
-  #onTargetDestroyed(targetId: string): void {
-    if (this.#registry.sessionIdsOf(targetId).length > 0) {
-      return;
-    }
-    this.#removeTarget(targetId);
-  }
-
-  #onCrashed(targetId: string): void {
-    const target = this.#registry.target(targetId);
-    if (target !== undefined) {
-      this.#notify({ type: 'targetCrashed', target: { ...target } });
-    }
-  }
-
-  #onAttached(params: Protocol.Target.AttachedToTargetEvent, parentSessionId: string | undefined): void {
-    const connection = this.#connection;
-    if (connection === undefined) {
-      return;
-    }
-    const info = params.targetInfo;
-    const session = new CdpSession(connection, params.sessionId, info.targetId);
-    const parentTarget = parentSessionId === undefined ? undefined : this.#registry.session(parentSessionId)?.targetId;
-    const isPage = isPageType(info.type) && parentSessionId === undefined;
-    const isChild = parentTarget !== undefined && (CHILD_TARGET_TYPES as readonly string[]).includes(info.type);
-    if (!isPage && !isChild) {
-      // Not ours to drive (a service worker, a portal...): let it run and let go of it.
-      const owner = parentSessionId === undefined ? this.#root : this.#registry.session(parentSessionId)?.session;
-      void bestEffort(
-        this.#release(session, owner, params.waitingForDebugger),
-        this.#log,
-        `releasing ${info.type} target`,
-      );
-      return;
-    }
-    const pageTargetId = isChild ? (this.#registry.target(parentTarget)?.pageTargetId ?? parentTarget) : undefined;
-    const target = this.#registry.upsert(info, pageTargetId);
-    this.#registry.addSession(session, info.targetId);
-    if (isPage && !this.#lifecycle.has(info.targetId)) {
-      this.#lifecycle.set(info.targetId, new LifecycleBuffer());
-    }
-    void this.#setUpSession(session, target, isPage, params.waitingForDebugger);
-  }
-
-  async #release(session: CdpSession, owner: CdpSession | undefined, waiting: boolean): Promise<void> {
-    if (waiting) {
-      await session.send('Runtime.runIfWaitingForDebugger');
-    }
-    await owner?.send('Target.detachFromTarget', { sessionId: session.sessionId });
-  }
-
-  async #setUpSession(session: CdpSession, target: TargetRecord, isPage: boolean, waiting: boolean): Promise<void> {
-    await setUpSession({
-      session,
-      target,
-      isPage,
-      waitingForDebugger: waiting,
-      lifecycle: this.#lifecycle.get(target.targetId),
-      setups: this.#subscriptions.setups,
-      log: this.#log,
-    });
-    const entry = this.#registry.session(session.sessionId);
-    if (entry === undefined || session.detached) {
-      return;
-    }
-    entry.ready = true;
-    // A second session of a page already announced (a re-attach) is not a new tab.
-    if (isPage && this.#announced.has(target.targetId)) {
-      return;
-    }
-    if (isPage) {
-      this.#announced.add(target.targetId);
-      const restored = this.#known.delete(target.targetId);
-      this.#notify({ type: 'targetAdded', target: { ...target }, restored });
-    } else {
-      this.#notify({ type: 'childAttached', target: { ...target }, session });
-    }
-  }
-
-  #onDetached(params: Protocol.Target.DetachedFromTargetEvent): void {
-    const removed = this.#registry.removeSession(params.sessionId);
-    if (removed === undefined) {
-      return;
-    }
-    removed.entry.session.markDetached('target detached');
-    this.#connection?.disposeSession(params.sessionId, 'target detached');
-    if (removed.targetOrphaned) {
-      this.#removeTarget(removed.entry.targetId);
-    }
-  }
-
-  #removeTarget(targetId: string): void {
-    const [target, ...children] = this.#registry.removeTarget(targetId);
-    if (target === undefined) {
-      return;
-    }
-    for (const gone of [target, ...children]) {
-      this.#announced.delete(gone.targetId);
-      this.#lifecycle.delete(gone.targetId);
-      this.#known.delete(gone.targetId);
-    }
-    if (!isPageType(target.type)) {
-      return;
-    }
-    this.#notify({ type: 'targetRemoved', target: { ...target } });
-    this.#focus.lost(targetId);
   }
 
   /** For tests and diagnostics: the session ids a target has. */
