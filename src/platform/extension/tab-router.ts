@@ -2,12 +2,13 @@ import type { CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { BrowserLevel, PROTOCOL_VERSION } from './browser-level';
 import type { ChromeApi, ChromeTab, DetachReason, NavigationTarget } from './chrome-api';
 import { assertAttachable, RouterError, SERVER_ERROR, toRouterError } from './router-errors';
 
 export { RouterError, toRouterError } from './router-errors';
 
-interface ControlledTab {
+export interface ControlledTab {
   readonly tabId: number;
   readonly targetId: string;
   /** Synthetic: chrome.debugger addresses a tab by tabId, the SessionManager by session id. */
@@ -29,9 +30,7 @@ export interface TabRouterHooks {
   onChange?(): void;
 }
 
-const PROTOCOL_VERSION = '1.3';
 const REVERIFY_DELAY_MS = 300;
-const NOT_FOUND = -32601;
 
 /**
  * The browser-level CDP facade over chrome.debugger (DESIGN §4), pure logic over ChromeApi. It controls
@@ -48,9 +47,8 @@ export class TabRouter {
   readonly #sessionToTab = new Map<string, number>();
   readonly #reverify = new Map<number, ReturnType<typeof setTimeout>>();
   readonly #attaching = new Map<number, Promise<string>>();
+  readonly #browser: BrowserLevel;
   #sink: ((message: CdpIncoming) => void) | undefined;
-  #discover = false;
-  #autoAttach = false;
   /** Set by the infobar's Cancel: nothing is attached again until someone asks (attach). */
   #userCancelled = false;
   #sessionCounter = 0;
@@ -59,6 +57,15 @@ export class TabRouter {
     this.#chrome = chrome;
     this.#hooks = hooks;
     this.#log = logger;
+    this.#browser = new BrowserLevel(chrome, {
+      tabs: () => this.#tabs.values(),
+      tab: (tabId) => this.#tabs.get(tabId),
+      tabOfSession: (sessionId) => this.#tabOfSession(sessionId),
+      attachTab: (tabId) => this.attachTab(tabId),
+      detachTab: (tabId, reason) => this.detachTab(tabId, reason),
+      send: (target, method, params) => this.#send(target, method, params),
+      emit: (message) => this.#emit(message),
+    });
   }
 
   /** Registers the chrome listeners; call synchronously at worker start-up so events wake the worker. */
@@ -76,8 +83,7 @@ export class TabRouter {
   setSink(sink: ((message: CdpIncoming) => void) | undefined): void {
     this.#sink = sink;
     if (sink === undefined) {
-      this.#discover = false;
-      this.#autoAttach = false;
+      this.#browser.reset();
     }
   }
 
@@ -184,113 +190,15 @@ export class TabRouter {
   async handle(request: CdpRequest): Promise<unknown> {
     const params = (request.params ?? {}) as Record<string, unknown>;
     if (request.sessionId === undefined || request.sessionId === '') {
-      return this.#handleBrowserLevel(request.method, params);
+      return this.#browser.handle(request.method, params);
     }
-    const tabId = this.#sessionToTab.get(request.sessionId);
-    const tab = tabId === undefined ? undefined : this.#tabs.get(tabId);
+    const tab = this.#tabOfSession(request.sessionId);
     if (tab === undefined) {
       throw new RouterError(-32001, 'Session with given id not found.');
     }
     const target =
       request.sessionId === tab.sessionId ? { tabId: tab.tabId } : { tabId: tab.tabId, sessionId: request.sessionId };
     return this.#send(target, request.method, params);
-  }
-
-  async #handleBrowserLevel(method: string, params: Record<string, unknown>): Promise<unknown> {
-    switch (method) {
-      case 'Target.setDiscoverTargets':
-        this.#discover = params['discover'] === true;
-        if (this.#discover) {
-          for (const tab of this.#tabs.values()) {
-            this.#emit({ method: 'Target.targetCreated', params: { targetInfo: tab.info } });
-          }
-        }
-        return {};
-      case 'Target.setAutoAttach':
-        this.#autoAttach = params['autoAttach'] === true;
-        if (this.#autoAttach) {
-          for (const tab of this.#tabs.values()) {
-            this.#announce(tab);
-          }
-        }
-        return {};
-      case 'Target.getTargets':
-        return { targetInfos: [...this.#tabs.values()].map((tab) => tab.info) };
-      case 'Target.getTargetInfo': {
-        const tab = this.#tabByTarget(params['targetId']);
-        return { targetInfo: tab.info };
-      }
-      case 'Target.attachToTarget': {
-        const targetId = String(params['targetId']);
-        const known = [...this.#tabs.values()].find((tab) => tab.targetId === targetId);
-        if (known !== undefined) {
-          return { sessionId: known.sessionId };
-        }
-        const page = (await this.#chrome.debugger.getTargets()).find(
-          (info) => info.id === targetId && info.tabId !== undefined,
-        );
-        if (page?.tabId === undefined) {
-          throw new RouterError(SERVER_ERROR, `No tab with target id ${targetId}`);
-        }
-        await this.attachTab(page.tabId);
-        return { sessionId: this.#tabs.get(page.tabId)?.sessionId };
-      }
-      case 'Target.detachFromTarget': {
-        const sessionId = String(params['sessionId']);
-        const tabId = this.#sessionToTab.get(sessionId);
-        const tab = tabId === undefined ? undefined : this.#tabs.get(tabId);
-        if (tab === undefined) {
-          throw new RouterError(-32001, 'Session with given id not found.');
-        }
-        if (sessionId === tab.sessionId) {
-          await this.detachTab(tab.tabId, 'detached by client');
-          return {};
-        }
-        return this.#send({ tabId: tab.tabId }, 'Target.detachFromTarget', { sessionId });
-      }
-      case 'Target.createTarget': {
-        const url = typeof params['url'] === 'string' && params['url'] !== '' ? params['url'] : 'about:blank';
-        const created = await this.#chrome.tabs.create({ url, active: params['background'] !== true });
-        if (created.id === undefined) {
-          throw new RouterError(SERVER_ERROR, 'chrome.tabs.create returned no tab id');
-        }
-        return { targetId: await this.attachTab(created.id) };
-      }
-      case 'Target.closeTarget': {
-        const tab = this.#tabByTarget(params['targetId']);
-        await this.#chrome.tabs.remove(tab.tabId);
-        return { success: true };
-      }
-      case 'Target.activateTarget': {
-        const tab = this.#tabByTarget(params['targetId']);
-        const updated = await this.#chrome.tabs.update(tab.tabId, { active: true });
-        if (updated !== undefined) {
-          await this.#chrome.windows.update(updated.windowId, { focused: true });
-        }
-        return {};
-      }
-      case 'Browser.getVersion':
-        return {
-          protocolVersion: PROTOCOL_VERSION,
-          product: /(?:Headless)?Chrome\/[\d.]+/.exec(this.#chrome.userAgent)?.[0] ?? 'Chrome',
-          revision: '',
-          userAgent: this.#chrome.userAgent,
-          jsVersion: '',
-        };
-      default:
-        if (method.startsWith('Browser.')) {
-          throw new RouterError(NOT_FOUND, `'${method}' wasn't found`);
-        }
-        throw new RouterError(SERVER_ERROR, `${method} is not available at the browser level through chrome.debugger`);
-    }
-  }
-
-  #tabByTarget(targetId: unknown): ControlledTab {
-    const tab = [...this.#tabs.values()].find((candidate) => candidate.targetId === targetId);
-    if (tab === undefined) {
-      throw new RouterError(-32602, 'No target with given id found');
-    }
-    return tab;
   }
 
   #register(tabId: number, info: Protocol.Target.TargetInfo): void {
@@ -303,19 +211,12 @@ export class TabRouter {
     };
     this.#tabs.set(tabId, tab);
     this.#sessionToTab.set(tab.sessionId, tabId);
-    if (this.#discover) {
-      this.#emit({ method: 'Target.targetCreated', params: { targetInfo: tab.info } });
-    }
-    if (this.#autoAttach) {
-      this.#announce(tab);
-    }
+    this.#browser.tabAdded(tab);
   }
 
-  #announce(tab: ControlledTab): void {
-    this.#emit({
-      method: 'Target.attachedToTarget',
-      params: { sessionId: tab.sessionId, targetInfo: tab.info, waitingForDebugger: false },
-    });
+  #tabOfSession(sessionId: string): ControlledTab | undefined {
+    const tabId = this.#sessionToTab.get(sessionId);
+    return tabId === undefined ? undefined : this.#tabs.get(tabId);
   }
 
   #newSessionId(tabId: number): string {
@@ -335,9 +236,7 @@ export class TabRouter {
     }
     this.#tabs.delete(tabId);
     this.#emitDetached(tab);
-    if (this.#discover) {
-      this.#emit({ method: 'Target.targetDestroyed', params: { targetId: tab.targetId } });
-    }
+    this.#browser.tabRemoved(tab);
     this.#log.info('tab left control', { tabId, reason });
     this.#hooks.onChange?.();
   }
@@ -404,9 +303,7 @@ export class TabRouter {
       tab.sessionId = this.#newSessionId(tabId);
       tab.info = { ...info, attached: true };
       this.#sessionToTab.set(tab.sessionId, tabId);
-      if (this.#autoAttach) {
-        this.#announce(tab);
-      }
+      this.#browser.sessionReplaced(tab);
       this.#emitDetached(oldTab);
       this.#log.info('re-attached tab after target_closed', { tabId });
     } catch (error) {
@@ -449,9 +346,7 @@ export class TabRouter {
       return;
     }
     tab.info = { ...tab.info, url: chromeTab.url ?? tab.info.url, title: chromeTab.title ?? tab.info.title };
-    if (this.#discover) {
-      this.#emit({ method: 'Target.targetInfoChanged', params: { targetInfo: tab.info } });
-    }
+    this.#browser.tabChanged(tab);
   }
 
   async #targetInfo(tabId: number): Promise<Protocol.Target.TargetInfo> {
