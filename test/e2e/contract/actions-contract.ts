@@ -437,7 +437,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       await driver.ok('switch', { tab_id: tab });
     });
 
-    it('clicks and types inside a cross-origin iframe, after the page scrolled since the state', async () => {
+    it('clicks, types and finds text inside a cross-origin iframe, after the page scrolled since the state', async () => {
       const state = await open('/act/frames.html');
       const button = state.elements.find((element) => element.name === 'Frame button');
       const input = state.elements.find((element) => element.attributes['id'] === 'frame-input');
@@ -452,6 +452,10 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(after.elements.find((element) => element.attributes['id'] === 'frame-input')?.attributes['value']).toBe(
         'inside',
       );
+      // Text only the out-of-process frame holds, below its fold: found there and scrolled into its view.
+      expect(after.text).toContain('frame at top');
+      expect(await driver.ok('find_text', { text: 'Deep inside the frame' })).toMatchObject({ found: true });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('frame scrolled down');
     });
 
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {

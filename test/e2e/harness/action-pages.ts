@@ -238,8 +238,11 @@ function frameChild(): string {
   return page(
     'Frame child',
     `<button id="frame-button">Frame button</button><p id="frame-out">frame clicks: 0</p>
-<label for="frame-input">Frame input</label><input id="frame-input">`,
-    `let n = 0; document.getElementById('frame-button').addEventListener('click', (e) => { if (e.isTrusted) n++; document.getElementById('frame-out').textContent = 'frame clicks: ' + n; });`,
+<label for="frame-input">Frame input</label><input id="frame-input">
+<p id="frame-scroll" style="position:fixed;right:0;top:0;margin:0">frame at top</p>
+<div style="height:900px"></div><p>Deep inside the frame</p>`,
+    `let n = 0; document.getElementById('frame-button').addEventListener('click', (e) => { if (e.isTrusted) n++; document.getElementById('frame-out').textContent = 'frame clicks: ' + n; });
+addEventListener('scroll', () => { document.getElementById('frame-scroll').textContent = scrollY > 500 ? 'frame scrolled down' : 'frame at top'; });`,
   );
 }
 
