@@ -183,7 +183,10 @@ function visitElement(
   }
   walk.stats.elements++;
   const isFileInput = tag === 'input' && (element as HTMLInputElement).type === 'file';
-  if (!element.checkVisibility() && !isFileInput) {
+  // One check for the common case (the element is painted); only a hidden one is asked again whether
+  // its whole subtree is gone or only the element itself (visibility, opacity) is invisible.
+  const painted = element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  if (!painted && !element.checkVisibility() && !isFileInput) {
     if (getComputedStyle(element).display === 'contents') {
       visitContents(walk, element, depth, parentVisible, offset, inClickable);
     }
@@ -195,8 +198,7 @@ function visitElement(
     walk.stats.images++;
   }
   const rect = element.getBoundingClientRect();
-  const shown =
-    (rect.width > 0 || rect.height > 0) && element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const shown = (rect.width > 0 || rect.height > 0) && painted;
   const near = inRange(walk, rect, offset[1]);
   const role = roleOf(element, tag);
   if (tag === 'a') {

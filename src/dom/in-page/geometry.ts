@@ -50,8 +50,15 @@ function labelFor(hit: Element): Element | null {
 /** Pages of content beyond each edge of a scroll container (above, below, left, right). */
 export function scrollInfo(element: Element): [number, number, number, number] | null {
   const el = element as HTMLElement;
-  const canY = el.scrollHeight > el.clientHeight + 1;
-  const canX = el.scrollWidth > el.clientWidth + 1;
+  const clientHeight = el.clientHeight;
+  const clientWidth = el.clientWidth;
+  if (clientHeight === 0 && clientWidth === 0) {
+    // Inline boxes (links, spans, most of a page) report no client area: nothing to scroll, and two
+    // layout reads fewer per element on the hot path.
+    return null;
+  }
+  const canY = el.scrollHeight > clientHeight + 1;
+  const canX = el.scrollWidth > clientWidth + 1;
   if (!canY && !canX) {
     return null;
   }
