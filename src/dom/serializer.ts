@@ -85,19 +85,13 @@ function elementText(line: PlacedElement, index: number | undefined, firstText: 
 }
 
 /**
- * The text of an element whose whole content is one text line (most buttons and links), which then
- * follows the tag on the same line: `[4]<button /> Save` rather than the tag, a newline and the text
- * indented below it, a few characters less per element for the same reading. Scroll containers keep
- * their text below the scroll note.
+ * Whether an element's first text is all it holds (the line after that is back at the element's depth),
+ * so it follows the tag on the same line: `[4]<button /> Save` rather than the tag, a newline and the
+ * text indented below it; a few characters less per element (most buttons and links) for the same
+ * reading. Scroll containers and iframes keep their content below them.
  */
-function soleText(lines: readonly PlacedLine[], position: number): string | null {
-  const line = lines[position] as PlacedElement;
-  const next = lines[position + 1];
-  const after = lines[position + 2];
-  if (line.scroll !== null || line.frame !== null || next?.kind !== 'text' || next.depth !== line.depth + 1) {
-    return null;
-  }
-  return after === undefined || after.depth <= line.depth ? next.text : null;
+function holdsOnlyText(line: PlacedElement, after: PlacedLine | undefined): boolean {
+  return line.scroll === null && line.frame === null && (after === undefined || after.depth <= line.depth);
 }
 
 /** Where the page stands relative to the captured window: the first and last line of the text. */
@@ -133,7 +127,7 @@ export function serialize(
   let length = start.length;
   let truncatedAt = -1;
   for (let position = 0; position < lines.length; position++) {
-    const first = position;
+    const lineStart = position;
     const line = lines[position] as PlacedLine;
     let text: string;
     let entry: SelectorEntry | undefined;
@@ -141,10 +135,10 @@ export function serialize(
       case 'element': {
         const index = line.id === undefined || line.frame !== null ? undefined : indexOf(line);
         const next = lines[position + 1];
-        text = elementText(line, index, next?.kind === 'text' && next.depth === line.depth + 1 ? next.text : null);
-        const only = soleText(lines, position);
-        if (only !== null) {
-          text += ` ${only}`;
+        const firstText = next?.kind === 'text' && next.depth === line.depth + 1 ? next.text : null;
+        text = elementText(line, index, firstText);
+        if (firstText !== null && holdsOnlyText(line, lines[position + 2])) {
+          text += ` ${firstText}`;
           position++;
         }
         if (index !== undefined && line.id !== undefined) {
@@ -173,7 +167,7 @@ export function serialize(
     }
     const rendered = `${'\t'.repeat(line.depth)}${text}`;
     if (options.maxChars > 0 && length + rendered.length + 1 > options.maxChars) {
-      truncatedAt = first;
+      truncatedAt = lineStart;
       break;
     }
     out.push(rendered);
