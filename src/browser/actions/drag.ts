@@ -3,7 +3,7 @@ import { TabpilotError } from '../../shared/errors';
 import { bestEffort } from '../../shared/logger';
 import type { ElementHandle, RoutineContext } from './element';
 import { locatePointer } from './locate';
-import { moveTo, press } from './mouse';
+import { moveTo, pageHidden, press } from './mouse';
 
 export interface DragOutcome {
   from: { x: number; y: number };
@@ -41,6 +41,14 @@ export async function dragAndDrop(
   target: DropTarget,
   steps: number,
 ): Promise<DragOutcome> {
+  if (await pageHidden(source.pageSession)) {
+    // Measured on Chromium 156: a hidden page gets held-button moves only with a rendered frame, which it
+    // does not render, and forcing one (a screenshot) with a button held sometimes never returns.
+    throw new TabpilotError(
+      'UNSUPPORTED',
+      'Cannot drag in a background tab: Chrome does not deliver mouse moves with a button held to a hidden page. Switch to the tab first',
+    );
+  }
   const from = await locatePointer(ctx, source, { scroll: true, refuse: false, allowScript: false });
   if (from.kind !== 'point') {
     throw new TabpilotError('INVALID_PARAMS', `${source.label} is not in view to drag`);

@@ -1,4 +1,5 @@
 import type { CdpSession } from '../../cdp/session';
+import type { Protocol } from '../../protocol/cdp';
 import type { Modifier } from './keys';
 
 /**
@@ -43,18 +44,50 @@ export async function clickAt(session: CdpSession, x: number, y: number, options
   await Promise.all(sent);
 }
 
+/** Whether the tab's page is hidden: a background tab, or a minimized window. */
+export async function pageHidden(session: CdpSession): Promise<boolean> {
+  const { result } = await session.send('Runtime.evaluate', {
+    expression: 'document.visibilityState',
+    returnByValue: true,
+  });
+  return result.value === 'hidden';
+}
+
+/**
+ * Sends a move (no button held) or a wheel turn and waits until the page has it. Chrome hands these to
+ * the page with its next rendered frame (rAF-aligned input), and a hidden page renders none, so the call
+ * would wait seconds; there a 1 px screenshot sent with it makes the page render one.
+ */
+async function deliverAligned(session: CdpSession, params: Protocol.Input.DispatchMouseEventRequest): Promise<void> {
+  const hidden = await pageHidden(session);
+  const delivered = session.send('Input.dispatchMouseEvent', params);
+  if (hidden) {
+    await Promise.all([
+      delivered,
+      session.send('Page.captureScreenshot', { clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } }),
+    ]);
+  } else {
+    await delivered;
+  }
+}
+
 export async function moveTo(
   session: CdpSession,
   x: number,
   y: number,
   pressed: MouseButton | null = null,
 ): Promise<void> {
+  if (pressed === null) {
+    await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 });
+    return;
+  }
+  // With a button held the page is not asked anything (it may not answer until the move is delivered).
   await session.send('Input.dispatchMouseEvent', {
     type: 'mouseMoved',
     x,
     y,
-    buttons: pressed === null ? 0 : BUTTON_MASK[pressed],
-    ...(pressed === null ? {} : { button: pressed }),
+    buttons: BUTTON_MASK[pressed],
+    button: pressed,
   });
 }
 
@@ -78,5 +111,5 @@ export async function press(
 
 /** A wheel turn at a point: what the page under it does with it is up to the page (the actor's Mouse.scroll). */
 export async function wheel(session: CdpSession, x: number, y: number, deltaX: number, deltaY: number): Promise<void> {
-  await session.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX, deltaY });
+  await deliverAligned(session, { type: 'mouseWheel', x, y, deltaX, deltaY });
 }

@@ -437,6 +437,42 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       await driver.ok('switch', { tab_id: tab });
     });
 
+    it('hovers and scrolls in a background tab without bringing it forward; a drag there says to switch first', async () => {
+      const background = await driver.openTab(server.url('/act/pointer.html'));
+      const front = await driver.openTab(server.url('/act/reporter.html'));
+      const frontBefore = (await driver.ok<BrowserStateSummary>('state', { tab_id: front })).text;
+      const state = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
+      // A hidden page gets mouse moves only with a rendered frame: the hover makes it render one.
+      await driver.ok('hover', { index: byId(state, 'Products').index, tab_id: background });
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: background })).text).toContain('Laptops');
+      expect(await driver.ok('scroll', { direction: 'down', pages: 0.5, tab_id: background })).toMatchObject({
+        moved_y: expect.any(Number) as number,
+      });
+      expect(
+        (await driver.ok<BrowserStateSummary>('state', { tab_id: background })).page_info.scroll_y,
+      ).toBeGreaterThan(0);
+      const drag = { index: byId(state, 'card').index, to_index: byId(state, 'zone').index, tab_id: background };
+      const refused = await driver.send('drag', drag);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
+      expect(JSON.stringify(refused)).toMatch(/Switch to the tab first/);
+      // The person's tab in front saw nothing: no visibility or focus change, the same report as before.
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: front })).text).toBe(frontBefore);
+      await driver.ok('switch', { tab_id: background });
+      const shown = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
+      expect(
+        await driver.ok('drag', {
+          index: byId(shown, 'card').index,
+          to_index: byId(shown, 'zone').index,
+          tab_id: background,
+        }),
+      ).toMatchObject({ method: 'html5' });
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: background })).text).toContain('dropped: card');
+      for (const id of [background, front]) {
+        await driver.ok('close', { tab_id: id });
+      }
+      await driver.ok('switch', { tab_id: tab });
+    });
+
     it('clicks, types and finds text inside a cross-origin iframe, after the page scrolled since the state', async () => {
       const state = await open('/act/frames.html');
       const button = state.elements.find((element) => element.name === 'Frame button');
@@ -453,9 +489,12 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
         'inside',
       );
       // Text only the out-of-process frame holds, below its fold: found there and scrolled into its view.
-      expect(after.text).toContain('frame at top');
+      const frameScroll = async (): Promise<unknown[]> =>
+        (await driver.evaluateInChildren(tab, 'scrollY')).map((child) => child.value);
+      expect(await frameScroll()).toEqual([0]);
       expect(await driver.ok('find_text', { text: 'Deep inside the frame' })).toMatchObject({ found: true });
-      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('frame scrolled down');
+      const [scrolled] = await frameScroll();
+      expect(scrolled).toBeGreaterThan(500);
     });
 
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {
