@@ -122,6 +122,12 @@ export function attributesFor(element: Element, tag: string, role: string | null
     selectSummary(element as HTMLSelectElement, out);
   } else if (tag === 'details') {
     out.push(['open', String((element as HTMLDetailsElement).open)]);
+  } else if (tag === 'label') {
+    // A label printed stands in for a hidden checkbox or radio: its state is the control's.
+    const control = (element as HTMLLabelElement).control as HTMLInputElement | null;
+    if (control?.localName === 'input' && (control.type === 'checkbox' || control.type === 'radio')) {
+      out.push(['checked', String(control.checked)]);
+    }
   }
   return out;
 }

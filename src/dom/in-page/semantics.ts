@@ -112,6 +112,36 @@ export function isDisabled(element: Element): boolean {
   return element.matches(':disabled') || element.getAttribute('aria-disabled') === 'true';
 }
 
+/** Whether a form control is drawn where a person could click it (not 1 px clipped, hidden or far off-screen). */
+function painted(control: Element): boolean {
+  const rect = control.getBoundingClientRect();
+  return (
+    rect.width > 1 &&
+    rect.height > 1 &&
+    rect.right > 0 &&
+    rect.bottom > 0 &&
+    control.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+  );
+}
+
+function isToggle(control: Element | null): control is HTMLInputElement {
+  const type = (control as HTMLInputElement | null)?.type;
+  return control?.localName === 'input' && (type === 'checkbox' || type === 'radio');
+}
+
+/**
+ * The checkbox or radio a label stands in for when the control itself is not painted: custom
+ * checkboxes, radios and switches hide the real input (opacity 0, `hidden`, a 1 px clip, far
+ * off-screen) and style the label, which is then what a person clicks.
+ */
+export function labelStandsInFor(label: Element): HTMLInputElement | null {
+  const control = (label as HTMLLabelElement).control;
+  if (!isToggle(control) || isDisabled(control)) {
+    return null;
+  }
+  return painted(control) ? null : control;
+}
+
 /**
  * browser-use's ClickableElementDetector, reordered for speed: cheap checks first, computed style last.
  * A disabled control still counts: the collector shows it, greyed out, without an index.
@@ -128,12 +158,19 @@ export function isControl(element: Element, tag: string, role: string | null): b
     case 'textarea':
     case 'summary':
       return true;
-    case 'input':
-      return (element as HTMLInputElement).type !== 'hidden';
+    case 'input': {
+      const input = element as HTMLInputElement;
+      // A hidden checkbox or radio is reached through the label that stands in for it (`labels` only on
+      // this rare path: it is slow on big pages, perf-facts).
+      return input.type !== 'hidden' && (!isToggle(input) || painted(input) || (input.labels?.length ?? 0) === 0);
+    }
     case 'label':
+      // A label's control carries the index (indexing both would double-click), unless the control is
+      // not painted and the label is what a person clicks.
+      return labelStandsInFor(element) !== null;
     case 'option':
     case 'optgroup':
-      // A label's control (and a select's options) carry the index; indexing both would double-click.
+      // A select's options are reached through the select.
       return false;
     default:
       break;
@@ -259,7 +296,7 @@ export function accessibleName(element: Element, tag: string): string {
     return collapse(element.getAttribute('alt') ?? '');
   }
   const role = element.getAttribute('role') ?? '';
-  if (NAME_FROM_CONTENT.has(role) || tag === 'button' || tag === 'a' || tag === 'summary') {
+  if (NAME_FROM_CONTENT.has(role) || tag === 'button' || tag === 'a' || tag === 'summary' || tag === 'label') {
     const text = collapse(element.textContent ?? '');
     if (text !== '') {
       return text;

@@ -158,6 +158,25 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(element(state, 'Enabled button')).toBeDefined();
     });
 
+    it('indexes the label of a checkbox or radio the page hides behind its own styling, with its state', async () => {
+      const state = await stateOf(server.url('/p/custom-controls.html'));
+      const labels = ['Send me news', 'I accept the terms', 'Pro plan'].map((name) => {
+        const found = element(state, name);
+        expect(found, name).toMatchObject({ tag: 'label' });
+        return found?.index;
+      });
+      // A painted checkbox keeps the index itself: its label gets none (one click target, not two).
+      expect(state.elements.filter((entry) => entry.name === 'Plain box').map((entry) => entry.tag)).toEqual(['input']);
+      expect(state.text).toContain('news=false terms=false plan-pro=false');
+      for (const index of labels) {
+        await driver.ok('click', { index });
+      }
+      const after = await driver.ok<BrowserStateSummary>('state');
+      expect(after.text).toContain('news=true terms=true plan-pro=true');
+      expect(after.text).toMatch(/\[\d+\]<label checked \/> Send me news\n/);
+      expect(after.elements.map((entry) => entry.tag).filter((tag) => tag === 'input')).toHaveLength(1);
+    });
+
     it('indexes nothing inert: an inert subtree, and the page behind a modal dialog, far parts included', async () => {
       const inert = await stateOf(server.url('/p/inert.html'));
       expect(inert.text).toContain('Inert text');

@@ -115,6 +115,23 @@ export function addPerceptionPages(server: FixtureServer): void {
 <button type="button">Enabled button</button></form>`,
         ),
       ),
+    '/p/custom-controls.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Custom controls',
+          `<style>.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}</style>
+<label><input type="checkbox" id="news" style="opacity:0;position:absolute"><span>☐</span> Send me news</label>
+<input type="checkbox" id="terms" hidden><label for="terms">I accept the terms</label>
+<label><input type="radio" name="plan" id="plan-pro" class="sr-only"> Pro plan</label>
+<label for="plain">Plain box</label><input type="checkbox" id="plain">
+<p id="out"></p>
+<script>
+  const report = () => { document.getElementById('out').textContent = ['news', 'terms', 'plan-pro'].map((id) => id + '=' + document.getElementById(id).checked).join(' '); };
+  document.addEventListener('change', report); report();
+</script>`,
+        ),
+      ),
     '/p/inert.html': (_req, res) =>
       send(
         res,
