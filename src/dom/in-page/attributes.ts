@@ -3,6 +3,8 @@
  * it a model cannot tell links apart). Form controls show their live state (the typed value, checked,
  * the selected option), never a password's value.
  */
+import { isToggle } from './semantics';
+
 const SHOWN = [
   'id',
   'name',
@@ -124,8 +126,8 @@ export function attributesFor(element: Element, tag: string, role: string | null
     out.push(['open', String((element as HTMLDetailsElement).open)]);
   } else if (tag === 'label') {
     // A label printed stands in for a hidden checkbox or radio: its state is the control's.
-    const control = (element as HTMLLabelElement).control as HTMLInputElement | null;
-    if (control?.localName === 'input' && (control.type === 'checkbox' || control.type === 'radio')) {
+    const control = (element as HTMLLabelElement).control;
+    if (isToggle(control)) {
       out.push(['checked', String(control.checked)]);
     }
   }

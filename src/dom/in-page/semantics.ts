@@ -124,7 +124,8 @@ function painted(control: Element): boolean {
   );
 }
 
-function isToggle(control: Element | null): control is HTMLInputElement {
+/** A checkbox or radio input (checked by tag name: same-origin frames have other constructors). */
+export function isToggle(control: Element | null): control is HTMLInputElement {
   const type = (control as HTMLInputElement | null)?.type;
   return control?.localName === 'input' && (type === 'checkbox' || type === 'radio');
 }
