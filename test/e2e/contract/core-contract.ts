@@ -193,6 +193,27 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       expect((await driver.ok<TabsResult>('tabs')).tabs.length).toBeGreaterThan(0);
     });
 
+    it('refuses javascript: URLs with URL_BLOCKED before they reach the page (Page.navigate would run them)', async () => {
+      await driver.ok('navigate', { url: server.url('/a.html') });
+      for (const url of [
+        "javascript:document.title='ran'",
+        " JavaScript:document.title='ran'",
+        'java\tscript:void 0',
+      ]) {
+        expect(await driver.send('navigate', { url }), url).toMatchObject({
+          ok: false,
+          error: { code: 'URL_BLOCKED' },
+        });
+        expect(await driver.send('navigate', { url, new_tab: true }), url).toMatchObject({
+          ok: false,
+          error: { code: 'URL_BLOCKED' },
+        });
+      }
+      const tabs = await driver.ok<TabsResult>('tabs');
+      expect(tabs.tabs.map((tab) => tab.title)).not.toContain('ran');
+      expect(tabs.tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
+    });
+
     it('recovers focus when the focused tab closes and no other is left, by each transport rule', async () => {
       let tabs = await driver.ok<TabsResult>('tabs');
       for (const tab of tabs.tabs.slice(0, -1)) {

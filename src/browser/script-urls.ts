@@ -1,0 +1,16 @@
+/**
+ * Whether a URL given to navigate would run script in the current page instead of loading one:
+ * `javascript:` does, and Page.navigate runs it (measured: the page's title changed, then the call
+ * failed with ERR_ABORTED), which would make navigate an `evaluate` that `allow_evaluate` cannot turn off.
+ * Parsed as the browser parses it, so "JavaScript:", leading spaces and tabs inside the scheme count too.
+ */
+export function runsScript(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL the browser could navigate to either (Page.navigate reports that itself).
+    return false;
+  }
+  return parsed.protocol === 'javascript:';
+}
