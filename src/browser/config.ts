@@ -94,7 +94,7 @@ export const TabpilotConfig = z.strictObject({
     .string()
     .min(1)
     .default('.')
-    .describe('Node: where screenshots and PDFs are saved when a file name is not an absolute path'),
+    .describe('Node: the folder screenshots and PDFs are saved under (file names are relative to it)'),
   allow_evaluate: z
     .boolean()
     .default(false)

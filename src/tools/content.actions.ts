@@ -11,6 +11,7 @@ import { NavigateToUrlEvent } from '../browser/events/navigation.events';
 import { resolveTabId } from '../browser/session-verbs';
 import type { BrowserSession } from '../browser/session';
 import { defineAction, type ActionContext, type AnyActionDefinition } from './registry';
+import { OutputFileName } from './output-file-name';
 
 const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"; default the focused tab');
 
@@ -131,7 +132,7 @@ export const saveAsPdfAction = defineAction({
   name: 'save_as_pdf',
   description: 'Print the page to a PDF file.',
   params: z.strictObject({
-    file_name: z.string().min(1).default('page.pdf'),
+    file_name: OutputFileName.default('page.pdf'),
     print_background: z.boolean().default(true),
     landscape: z.boolean().default(false),
     scale: z.number().min(0.1).max(2).default(1),

@@ -9,6 +9,7 @@ import { resolveTabId } from '../browser/session-verbs';
 import type { BrowserSession } from '../browser/session';
 import { isTabpilotError } from '../shared/errors';
 import { defineAction, type ActionContext, type AnyActionDefinition } from './registry';
+import { OutputFileName } from './output-file-name';
 
 const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"; default the focused tab');
 
@@ -110,7 +111,7 @@ export const screenshotAction = defineAction({
     clip: z
       .strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() })
       .optional(),
-    file_name: z.string().min(1).optional(),
+    file_name: OutputFileName.optional(),
     tab_id: TabId.optional(),
   }),
   run: async (params, ctx) => {

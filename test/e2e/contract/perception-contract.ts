@@ -329,22 +329,34 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       }
     });
 
-    it('saves a PDF and a screenshot as files that read back', async () => {
+    it('saves a PDF and a screenshot as files that read back, only inside the output folder', async () => {
       await driver.ok('navigate', { url: server.url('/p/list.html') });
       const name = `tabpilot-e2e-${driver.kind}-${Date.now()}`;
       const saved: string[] = [];
+      // Node writes under output_dir; the extension under Downloads/tabpilot whatever output_dir says.
+      await driver.setConfig({ output_dir: tmpdir() });
       try {
-        const pdf = await driver.ok<{ path: string; bytes: number }>('save_as_pdf', {
-          file_name: `${tmpdir()}/${name}.pdf`,
-        });
+        const pdf = await driver.ok<{ path: string; bytes: number }>('save_as_pdf', { file_name: `${name}.pdf` });
         saved.push(pdf.path);
         const pdfBytes = readFileSync(pdf.path);
         expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
         expect(pdfBytes.length).toBe(pdf.bytes);
-        const shot = await driver.ok<{ path: string }>('screenshot', { file_name: `${tmpdir()}/${name}.png` });
+        const shot = await driver.ok<{ path: string }>('screenshot', { file_name: `${name}.png` });
         saved.push(shot.path);
         expect(readFileSync(shot.path).subarray(1, 4).toString()).toBe('PNG');
+        // A page cannot talk the model into writing elsewhere: absolute names and parent steps are refused.
+        for (const [action, fileName] of [
+          ['screenshot', `${tmpdir()}/${name}-abs.png`],
+          ['screenshot', `../${name}-up.png`],
+          ['save_as_pdf', `shots/../../${name}-up.pdf`],
+        ] as const) {
+          expect(await driver.send(action, { file_name: fileName }), fileName).toMatchObject({
+            ok: false,
+            error: { code: 'INVALID_PARAMS', details: { field: 'file_name' } },
+          });
+        }
       } finally {
+        await driver.setConfig({ output_dir: '.' });
         for (const path of saved) {
           rmSync(path, { force: true });
         }
