@@ -1,3 +1,5 @@
+import { TabpilotError } from '../shared/errors';
+
 /**
  * Whether a URL given to navigate would run script in the current page instead of loading one:
  * `javascript:` does, and Page.navigate runs it (measured: the page's title changed, then the call
@@ -13,4 +15,15 @@ export function runsScript(url: string): boolean {
     return false;
   }
   return parsed.protocol === 'javascript:';
+}
+
+/** Refuses a URL that would run script instead of loading a page: every navigation path calls this. */
+export function assertLoadsPage(url: string): void {
+  if (runsScript(url)) {
+    throw new TabpilotError(
+      'URL_BLOCKED',
+      'navigate does not run javascript: URLs (that would be evaluate, which allow_evaluate controls)',
+      { details: { scheme: 'javascript:' } },
+    );
+  }
 }

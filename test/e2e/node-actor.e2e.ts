@@ -116,6 +116,9 @@ describe('actor API and Node-only actions', () => {
     // A handle from a state is released by the next state: it must be found again.
     await expect(byIndex.click()).rejects.toMatchObject({ code: 'ELEMENT_NOT_FOUND' });
     expect(await page.goBack()).toMatchObject({ url: server.url('/act/form.html') });
+    // The actor navigates on its own path, and it refuses javascript: URLs too.
+    await expect(page.goto("javascript:document.title='ran'")).rejects.toMatchObject({ code: 'URL_BLOCKED' });
+    expect(await page.title()).toBe('Form');
   });
 
   it('selects, scrolls, drags and finds text through the actor', async () => {

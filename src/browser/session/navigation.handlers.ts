@@ -14,7 +14,7 @@ import {
   type NavigationOutcome,
 } from '../events/navigation.events';
 import { SwitchTabEvent } from '../events/tabs.events';
-import { runsScript } from '../script-urls';
+import { assertLoadsPage } from '../script-urls';
 import type { BrowserSession } from '../session';
 
 const NEW_TAB_URLS = ['about:blank', 'chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page'];
@@ -28,13 +28,8 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     NavigateToUrlEvent,
     async (event, ctx) => {
       const { url, wait_until, timeout_ms, new_tab } = event.payload;
-      if (runsScript(url)) {
-        throw new TabpilotError(
-          'URL_BLOCKED',
-          'navigate does not run javascript: URLs (that would be evaluate, which allow_evaluate controls)',
-          { details: { scheme: 'javascript:' } },
-        );
-      }
+      // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
+      assertLoadsPage(url);
       let targetId = await session.focusedTargetId();
       if (new_tab && !NEW_TAB_URLS.includes(session.cdp.target(targetId)?.url ?? '')) {
         const page = await session.cdp.createPage('about:blank');
