@@ -100,6 +100,11 @@ export class SessionManager {
     return this.#connection?.capabilities.ownsBrowser ?? true;
   }
 
+  /** Whether the transport can drive the browser's own pages (TransportCapabilities.browserPages). */
+  get drivesBrowserPages(): boolean {
+    return this.#connection?.capabilities.browserPages ?? true;
+  }
+
   /**
    * Takes a (new) connection: subscribes to Target events, enables discovery and auto-attach, waits
    * until the existing pages have ready sessions, and restores focus (the previous focus when it still

@@ -13,6 +13,11 @@ export interface TransportCapabilities {
   readonly ownsBrowser: boolean;
   /** A dropped transport can be reopened (a new WebSocket to the same endpoint). */
   readonly reconnect: boolean;
+  /**
+   * Pages of the browser itself (chrome://, the Web Store, extensions' pages) can be driven. False over
+   * chrome.debugger: Chrome detaches from a tab that goes to one, and the tab is lost.
+   */
+  readonly browserPages: boolean;
 }
 
 /**

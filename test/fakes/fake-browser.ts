@@ -69,7 +69,13 @@ export class FakeBrowser {
   readonly #capabilities: TransportCapabilities;
 
   constructor(capabilities: Partial<TransportCapabilities> = {}) {
-    this.#capabilities = { browserDomain: true, ownsBrowser: true, reconnect: true, ...capabilities };
+    this.#capabilities = {
+      browserDomain: true,
+      ownsBrowser: true,
+      reconnect: true,
+      browserPages: true,
+      ...capabilities,
+    };
     this.transport = new FakeTransport(this, this.#capabilities);
   }
 

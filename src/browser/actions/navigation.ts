@@ -4,7 +4,7 @@ import type { LifecycleEntry } from '../../cdp/lifecycle';
 import type { Protocol } from '../../protocol/cdp';
 import { TabpilotError } from '../../shared/errors';
 import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
-import { assertLoadsPage } from '../script-urls';
+import { assertNavigable } from '../url-guards';
 
 /** The lifecycle names that satisfy each `wait_until` (browser-use §5.5, networkIdle counting for all). */
 const ACCEPTED: Record<Exclude<WaitUntil, 'commit'>, readonly string[]> = {
@@ -47,7 +47,7 @@ export async function navigateAndWait(
   targetId: string,
   options: NavigateOptions,
 ): Promise<NavigationOutcome> {
-  assertLoadsPage(options.url);
+  assertNavigable(options.url, cdp.drivesBrowserPages);
   const session = cdp.requireSession(targetId);
   const response = await session.call(
     'Page.navigate',

@@ -14,7 +14,7 @@ import {
   type NavigationOutcome,
 } from '../events/navigation.events';
 import { SwitchTabEvent } from '../events/tabs.events';
-import { assertLoadsPage } from '../script-urls';
+import { assertNavigable } from '../url-guards';
 import type { BrowserSession } from '../session';
 
 const NEW_TAB_URLS = ['about:blank', 'chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page'];
@@ -29,7 +29,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     async (event, ctx) => {
       const { url, wait_until, timeout_ms, new_tab } = event.payload;
       // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
-      assertLoadsPage(url);
+      assertNavigable(url, session.cdp.drivesBrowserPages);
       let targetId = await session.focusedTargetId();
       if (new_tab && !NEW_TAB_URLS.includes(session.cdp.target(targetId)?.url ?? '')) {
         const page = await session.cdp.createPage('about:blank');

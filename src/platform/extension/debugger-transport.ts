@@ -3,7 +3,12 @@ import type { CdpTransport, TransportCapabilities } from '../../cdp/transport';
 import { TabpilotError } from '../../shared/errors';
 import { toRouterError, type TabRouter } from './tab-router';
 
-const CAPABILITIES: TransportCapabilities = { browserDomain: false, ownsBrowser: false, reconnect: false };
+const CAPABILITIES: TransportCapabilities = {
+  browserDomain: false,
+  ownsBrowser: false,
+  reconnect: false,
+  browserPages: false,
+};
 
 /**
  * CdpTransport over chrome.debugger: every message goes through the TabRouter's browser-level facade.

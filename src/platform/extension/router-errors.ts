@@ -1,4 +1,5 @@
 import type { CdpErrorPayload } from '../../protocol/cdp';
+import { isBrowserPage } from '../../shared/browser-pages';
 import { errorMessageOf } from '../../shared/errors';
 import type { ChromeTab } from './chrome-api';
 
@@ -18,12 +19,7 @@ export class RouterError extends Error {
 /** chrome:// pages, the web store and other extensions' pages cannot be debugged: say so plainly. */
 export function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
   const url = tab.url ?? tab.pendingUrl ?? '';
-  const blocked =
-    /^(chrome|edge|brave|devtools|view-source|chrome-untrusted):/i.test(url) ||
-    /^https:\/\/chrome(webstore)?\.google\.com\/webstore/i.test(url) ||
-    /^https:\/\/chromewebstore\.google\.com/i.test(url) ||
-    (url.startsWith('chrome-extension://') && !url.startsWith(ownOrigin));
-  if (blocked) {
+  if (isBrowserPage(url, ownOrigin)) {
     throw new RouterError(
       SERVER_ERROR,
       `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`,

@@ -3,7 +3,12 @@ import type { CdpIncoming, CdpRequest } from '../../protocol/cdp';
 import type { CdpTransport, TransportCapabilities } from '../../cdp/transport';
 import { TabpilotError } from '../../shared/errors';
 
-const CAPABILITIES: TransportCapabilities = { browserDomain: true, ownsBrowser: true, reconnect: true };
+const CAPABILITIES: TransportCapabilities = {
+  browserDomain: true,
+  ownsBrowser: true,
+  reconnect: true,
+  browserPages: true,
+};
 /** DOM snapshots of big pages run to tens of MB; browser-use allows 200 MB. */
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 

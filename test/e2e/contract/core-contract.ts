@@ -214,6 +214,21 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       expect(tabs.tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
     });
 
+    it("goes to the browser's own pages only where the transport can drive them, and keeps the tab either way", async () => {
+      await driver.ok('navigate', { url: server.url('/a.html') });
+      const response = await driver.send('navigate', { url: 'chrome://version' });
+      if (driver.kind === 'node') {
+        // Over a WebSocket tabpilot owns the browser: its own pages are pages like any other.
+        expect(response).toMatchObject({ ok: true, result: { url: 'chrome://version/' } });
+      } else {
+        // chrome.debugger would be detached from the tab there and the tab lost: refused before it goes.
+        expect(response).toMatchObject({ ok: false, error: { code: 'URL_BLOCKED' } });
+        expect(JSON.stringify(response)).toMatch(/the tab would be lost/);
+        expect((await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
+      }
+      expect(await driver.ok('navigate', { url: server.url('/b.html') })).toMatchObject({ url: server.url('/b.html') });
+    });
+
     it('recovers focus when the focused tab closes and no other is left, by each transport rule', async () => {
       let tabs = await driver.ok<TabsResult>('tabs');
       for (const tab of tabs.tabs.slice(0, -1)) {

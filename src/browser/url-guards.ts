@@ -1,3 +1,4 @@
+import { isBrowserPage } from '../shared/browser-pages';
 import { TabpilotError } from '../shared/errors';
 
 /**
@@ -17,13 +18,24 @@ export function runsScript(url: string): boolean {
   return parsed.protocol === 'javascript:';
 }
 
-/** Refuses a URL that would run script instead of loading a page: every navigation path calls this. */
-export function assertLoadsPage(url: string): void {
+/**
+ * Refuses, before anything is sent, a URL navigate must not load: one that would run script in the page
+ * instead, and, where the transport cannot drive them, the browser's own pages (going there would lose
+ * the tab). Every navigation path calls this.
+ */
+export function assertNavigable(url: string, drivesBrowserPages: boolean): void {
   if (runsScript(url)) {
     throw new TabpilotError(
       'URL_BLOCKED',
       'navigate does not run javascript: URLs (that would be evaluate, which allow_evaluate controls)',
       { details: { scheme: 'javascript:' } },
+    );
+  }
+  if (!drivesBrowserPages && isBrowserPage(url)) {
+    throw new TabpilotError(
+      'URL_BLOCKED',
+      `${url.split('?')[0]} is a browser or extension page: Chrome does not let an extension control those, so the tab would be lost`,
+      { details: { url } },
     );
   }
 }
