@@ -94,13 +94,13 @@ async function nodeRoundTrips(pages: PageServer): Promise<RttFigures[]> {
   await session.start();
   try {
     const target = await session.focusedTargetId();
-    await session.cdp.requireSession(target).send('Page.navigate', { url: pages.url('form') });
+    await session.targets.requireSession(target).send('Page.navigate', { url: pages.url('form') });
     await new Promise((r) => setTimeout(r, 500));
     const bare = await BareClient.open(session.endpoint ?? '');
     const bareSession = await bare.attach(target);
     const tabpilotSamples: number[] = [];
     const bareSamples: number[] = [];
-    const cdp = session.cdp.requireSession(target);
+    const cdp = session.targets.requireSession(target);
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? ['tabpilot', 'bare'] : ['bare', 'tabpilot'];
       for (const who of order) {
@@ -137,8 +137,8 @@ async function extensionRoundTrips(pages: PageServer): Promise<RttFigures[]> {
         const attached = await connection.handle({ id: 1, action: 'attach', params: {} });
         if (!attached.ok) throw new Error(JSON.stringify(attached));
         const session = globalThis.tabpilot.session;
-        const target = session.cdp.focusedTargetId;
-        const cdp = session.cdp.requireSession(target);
+        const target = session.targets.focusedTargetId;
+        const cdp = session.targets.requireSession(target);
         const tabId = globalThis.tabpilot.router.tabIdOfTarget(target);
         const out = { tabpilot: [], raw: [] };
         for (let round = 0; round < ${ROUNDS}; round++) {

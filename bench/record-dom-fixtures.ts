@@ -30,10 +30,10 @@ async function main(): Promise<void> {
   try {
     const target = await session.focusedTargetId();
     for (const name of PAGES) {
-      await session.cdp.requireSession(target).send('Page.navigate', { url: pages.url(name) });
+      await session.targets.requireSession(target).send('Page.navigate', { url: pages.url(name) });
       await new Promise((r) => setTimeout(r, 1500));
       const capture = await capturePage({
-        cdp: session.cdp,
+        targets: session.targets,
         worlds: new FrameWorlds(),
         pageTargetId: target,
         stateKey: `record-${name}`,

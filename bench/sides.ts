@@ -57,7 +57,7 @@ export async function openSides(clientId: string): Promise<Sides> {
       return response.result as T;
     },
     evaluate: async <T>(expression: string): Promise<T> => {
-      const response = await session.cdp
+      const response = await session.targets
         .requireSession(targetId)
         .send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
       return response.result.value as T;

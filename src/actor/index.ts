@@ -19,7 +19,7 @@ export class Actor {
 
   /** Opens a tab (blank, or at `url`) and returns it. */
   async newPage(url?: string): Promise<Page> {
-    const target = await this.session.cdp.createPage('about:blank');
+    const target = await this.session.targets.createPage('about:blank');
     const page = new Page(this.session, target.targetId);
     if (url !== undefined) {
       await page.goto(url);
@@ -28,7 +28,7 @@ export class Actor {
   }
 
   pages(): Page[] {
-    return this.session.cdp.pages().map((target) => new Page(this.session, target.targetId));
+    return this.session.targets.pages().map((target) => new Page(this.session, target.targetId));
   }
 
   /** The tab the agent works in. */
@@ -42,6 +42,6 @@ export class Actor {
   }
 
   async closePage(page: Page): Promise<void> {
-    await this.session.cdp.closeTarget(page.targetId);
+    await this.session.targets.closeTarget(page.targetId);
   }
 }

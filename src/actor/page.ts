@@ -48,12 +48,12 @@ export class Page {
 
   /** The tab's top-level session (re-read each time: a reconnect replaces it). */
   get session(): CdpSession {
-    return this.browser.cdp.requireSession(this.targetId);
+    return this.browser.targets.requireSession(this.targetId);
   }
 
   /** The context the routines run with. */
   routine(): RoutineContext {
-    return { cdp: this.browser.cdp, log: this.browser.log.child('actor') };
+    return { targets: this.browser.targets, log: this.browser.log.child('actor') };
   }
 
   get tabId(): string {
@@ -61,9 +61,9 @@ export class Page {
   }
 
   async goto(url: string, options: { waitUntil?: WaitUntil; timeoutMs?: number } = {}): Promise<NavigationOutcome> {
-    const from = this.browser.cdp.target(this.targetId)?.url ?? '';
+    const from = this.browser.targets.target(this.targetId)?.url ?? '';
     return this.#navigation(url, () =>
-      navigateAndWait(this.browser.cdp, this.targetId, {
+      navigateAndWait(this.browser.targets, this.targetId, {
         url,
         waitUntil: options.waitUntil ?? 'load',
         readinessMs: options.timeoutMs ?? defaultReadinessMs(from, url),
@@ -81,9 +81,9 @@ export class Page {
   }
 
   async reload(): Promise<NavigationOutcome> {
-    const url = this.browser.cdp.target(this.targetId)?.url ?? '';
+    const url = this.browser.targets.target(this.targetId)?.url ?? '';
     return this.#navigation(url, () =>
-      runAndWaitForCommit(this.browser.cdp, this.targetId, (session) => session.send('Page.reload'), {
+      runAndWaitForCommit(this.browser.targets, this.targetId, (session) => session.send('Page.reload'), {
         waitUntil: 'load',
         readinessMs: HISTORY_READINESS_MS,
         navigateTimeoutMs: NAVIGATE_TIMEOUT_MS,
@@ -209,7 +209,7 @@ export class Page {
     }
     return this.#navigation(entry.url, () =>
       runAndWaitForCommit(
-        this.browser.cdp,
+        this.browser.targets,
         this.targetId,
         (session) => session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
         { waitUntil: 'load', readinessMs: HISTORY_READINESS_MS, navigateTimeoutMs: NAVIGATE_TIMEOUT_MS },

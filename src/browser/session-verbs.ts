@@ -23,12 +23,12 @@ export async function listTabs(
   session: BrowserSession,
   all: boolean,
 ): Promise<{ tabs: TabInfo[]; focused_tab_id: string | null }> {
-  const focus = session.cdp.focusedTargetId;
+  const focus = session.targets.focusedTargetId;
   const connected = session.connectionState === 'connected';
   if (connected) {
-    await session.cdp.refreshTargetInfo();
+    await session.targets.refreshTargetInfo();
   }
-  const controlled = connected ? session.cdp.pages() : [];
+  const controlled = connected ? session.targets.pages() : [];
   const tabs: TabInfo[] = controlled.map((page) => ({
     tab_id: session.tabIdOf(page.targetId),
     url: page.url,
@@ -89,10 +89,10 @@ export async function attach(session: BrowserSession, tabId: string | undefined)
       }
     }
     targetId = await control.attach(wanted);
-    await session.cdp.waitForPage(targetId);
+    await session.targets.waitForPage(targetId);
   }
   await session.bus.emit(SwitchTabEvent, { target_id: targetId, activate: false }, { source: 'session' });
-  const page = session.cdp.target(targetId);
+  const page = session.targets.target(targetId);
   return {
     tab_id: session.tabIdOf(targetId),
     url: page?.url ?? '',
@@ -112,19 +112,19 @@ export async function release(session: BrowserSession, tabId: string | undefined
         { details: { field: 'tab_id' } },
       );
     }
-    const released = session.cdp.pages().map((page) => session.tabIdOf(page.targetId));
+    const released = session.targets.pages().map((page) => session.tabIdOf(page.targetId));
     session.disconnect('released by client');
     return { released };
   }
   const targets =
-    tabId === undefined ? session.cdp.pages().map((page) => page.targetId) : [resolveTabId(session, tabId)];
+    tabId === undefined ? session.targets.pages().map((page) => page.targetId) : [resolveTabId(session, tabId)];
   for (const targetId of targets) {
-    if (session.cdp.target(targetId) === undefined) {
+    if (session.targets.target(targetId) === undefined) {
       throw new TabpilotError('TAB_NOT_FOUND', `Tab ${session.tabIdOf(targetId)} is not controlled`);
     }
     await control.release(targetId);
   }
-  await session.cdp.settled();
+  await session.targets.settled();
   return { released: targets.map((targetId) => session.tabIdOf(targetId)) };
 }
 

@@ -8,11 +8,11 @@ export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnectin
 
 /**
  * The read-mostly view of a BrowserSession that watchdogs get. Each piece has one owner:
- * targets, sessions and focus belong to the SessionManager (`cdp`); the connection state and config
+ * targets, sessions and focus belong to the SessionManager (`targets`); the connection state and config
  * to BrowserSession; tab ids to BrowserSession's TabIds.
  */
 export interface BrowserSessionView {
-  readonly cdp: SessionManager;
+  readonly targets: SessionManager;
   /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
   readonly dom: DomService;
   readonly host: BrowserHost;

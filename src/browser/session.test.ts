@@ -26,7 +26,7 @@ describe('BrowserSession', () => {
     const { session } = await startedFakeSession();
     expect(session.connectionState).toBe('connected');
     expect(await session.bus.find(BrowserConnectedEvent)).toBeDefined();
-    expect(session.cdp.focusedTargetId).toBeDefined();
+    expect(session.targets.focusedTargetId).toBeDefined();
   });
 
   it('navigates with NavigationStarted before and NavigationComplete after', async () => {
@@ -71,10 +71,10 @@ describe('BrowserSession', () => {
   it('opens a new tab, announces it and moves focus there', async () => {
     const { session } = await startedFakeSession();
     await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
-    const first = session.cdp.focusedTargetId;
+    const first = session.targets.focusedTargetId;
     const outcome = await session.bus.emit(NavigateToUrlEvent, { url: 'http://b.test/', new_tab: true });
     expect(outcome?.target_id).not.toBe(first);
-    expect(session.cdp.focusedTargetId).toBe(outcome?.target_id);
+    expect(session.targets.focusedTargetId).toBe(outcome?.target_id);
     await session.bus.waitUntilIdle();
     expect(
       await session.bus.find(TabCreatedEvent, { where: (e) => e.payload.target_id === outcome?.target_id }),
@@ -86,7 +86,7 @@ describe('BrowserSession', () => {
 
   it('announces tabs the page opens itself (window.open), with the opener', async () => {
     const { session, browser } = await startedFakeSession();
-    const opener = session.cdp.focusedTargetId ?? '';
+    const opener = session.targets.focusedTargetId ?? '';
     const popup = browser.addPage('http://a.test/popup', opener);
     const created = await session.bus.find(TabCreatedEvent, {
       past: true,
@@ -107,12 +107,12 @@ describe('BrowserSession', () => {
 
   it('switches focus and closes a tab, recovering focus once (no duplicate TabClosedEvent)', async () => {
     const { session, browser } = await startedFakeSession();
-    const a = session.cdp.focusedTargetId ?? '';
+    const a = session.targets.focusedTargetId ?? '';
     const b = browser.addPage('http://b.test/');
-    await session.cdp.waitForPage(b.targetId);
+    await session.targets.waitForPage(b.targetId);
     expect(await session.bus.emit(SwitchTabEvent, { target_id: b.targetId })).toBe(b.targetId);
     await session.bus.emit(CloseTabEvent, { target_id: b.targetId });
-    expect(session.cdp.focusedTargetId).toBe(a);
+    expect(session.targets.focusedTargetId).toBe(a);
     await session.bus.waitUntilIdle();
     const closed = session.bus.history().filter((view) => view.type === 'TabClosedEvent');
     expect(closed).toHaveLength(1);
@@ -123,25 +123,25 @@ describe('BrowserSession', () => {
 
   it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
     const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog] });
-    const only = session.cdp.focusedTargetId ?? '';
+    const only = session.targets.focusedTargetId ?? '';
     await session.bus.emit(CloseTabEvent, { target_id: only });
     await session.bus.waitUntilIdle();
-    expect(session.cdp.pages()).toHaveLength(1);
-    expect(session.cdp.focusedTargetId).not.toBe(only);
+    expect(session.targets.pages()).toHaveLength(1);
+    expect(session.targets.focusedTargetId).not.toBe(only);
   });
 
   it('reconnects after a dropped socket, announcing it, and serves events again', async () => {
     const { session, browser } = await startedFakeSession({
       config: { reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 } },
     });
-    const focus = session.cdp.focusedTargetId;
+    const focus = session.targets.focusedTargetId;
     browser.drop();
     await tick();
     // An event emitted during the gap waits for the reconnect instead of failing or hanging.
     const during = session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/after' });
     expect((await during)?.url).toBe('http://a.test/after');
     expect(session.connectionState).toBe('connected');
-    expect(session.cdp.focusedTargetId).toBe(focus);
+    expect(session.targets.focusedTargetId).toBe(focus);
     expect(await session.bus.find(BrowserReconnectingEvent)).toBeDefined();
     expect((await session.bus.find(BrowserReconnectedEvent))?.payload.attempt).toBe(1);
   });

@@ -47,7 +47,7 @@ export interface BrowserSessionOptions {
  */
 export class BrowserSession implements BrowserSessionView {
   readonly bus: EventBus;
-  readonly cdp: SessionManager;
+  readonly targets: SessionManager;
   readonly dom: DomService;
   readonly host: BrowserHost;
   readonly log: Logger;
@@ -73,8 +73,8 @@ export class BrowserSession implements BrowserSessionView {
       timeouts: options.config.timeouts,
       logger: this.log.child('bus'),
     });
-    this.cdp = new SessionManager({ logger: this.log.child('cdp') });
-    this.dom = new DomService(this.cdp, this.log.child('dom'));
+    this.targets = new SessionManager({ logger: this.log.child('cdp') });
+    this.dom = new DomService(this.targets, this.log.child('dom'));
     this.#reconnect = new ReconnectController(
       () => this.#reconnectPolicy(),
       {
@@ -111,8 +111,8 @@ export class BrowserSession implements BrowserSessionView {
         reconnectWaitMs: () => this.#config.reconnect.wait_ms,
       }),
     );
-    this.cdp.observe((event) => this.#onManagerEvent(event));
-    this.cdp.addSessionSetup(async (session, target) => {
+    this.targets.observe((event) => this.#onManagerEvent(event));
+    this.targets.addSessionSetup(async (session, target) => {
       const viewport = this.#config.viewport;
       if (viewport !== null && target.type === 'page') {
         await session.send('Emulation.setDeviceMetricsOverride', {
@@ -204,7 +204,7 @@ export class BrowserSession implements BrowserSessionView {
   disconnect(reason: string): void {
     this.#state = 'stopped';
     this.#reconnect.cancel();
-    this.cdp.stop(reason);
+    this.targets.stop(reason);
     const connection = this.#connection;
     this.#connection = undefined;
     connection?.close(reason);
@@ -228,19 +228,19 @@ export class BrowserSession implements BrowserSessionView {
    * when the handler returns); the root-level announcement for the same change is then skipped.
    */
   async announceFocus(ctx: HandlerContext): Promise<void> {
-    const focus = this.cdp.focusedTargetId;
+    const focus = this.targets.focusedTargetId;
     if (focus === this.#announcedFocus) {
       return;
     }
     this.#announcedFocus = focus;
-    const url = focus === undefined ? '' : (this.cdp.target(focus)?.url ?? '');
+    const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
     await ctx.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url });
   }
 
   /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
   async focusedTargetId(): Promise<string> {
-    await this.cdp.settled();
-    const focus = this.cdp.focusedTargetId;
+    await this.targets.settled();
+    const focus = this.targets.focusedTargetId;
     if (focus === undefined) {
       throw new TabpilotError('NOT_ATTACHED', 'No tab is attached: attach a tab first');
     }
@@ -255,7 +255,7 @@ export class BrowserSession implements BrowserSessionView {
     });
     this.#connection = connection;
     connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
-    await this.cdp.start(connection);
+    await this.targets.start(connection);
   }
 
   #onConnectionClosed(connection: CdpConnection, reason: string): void {
@@ -330,12 +330,12 @@ export class BrowserSession implements BrowserSessionView {
     this.#focusCheckQueued = true;
     queueMicrotask(() => {
       this.#focusCheckQueued = false;
-      const focus = this.cdp.focusedTargetId;
+      const focus = this.targets.focusedTargetId;
       if (focus === this.#announcedFocus) {
         return;
       }
       this.#announcedFocus = focus;
-      const url = focus === undefined ? '' : (this.cdp.target(focus)?.url ?? '');
+      const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
       this.bus.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url }, { source: 'browser' });
     });
   }

@@ -25,7 +25,7 @@ export interface PageCapture {
 }
 
 interface CaptureContext {
-  readonly cdp: SessionManager;
+  readonly targets: SessionManager;
   readonly worlds: FrameWorlds;
   readonly pageTargetId: string;
   readonly stateKey: string;
@@ -53,7 +53,7 @@ export async function capturePage(ctx: Omit<CaptureContext, 'inPageMs' | 'stats'
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
     sessions: new Set(),
   };
-  const session = ctx.cdp.requireSession(ctx.pageTargetId);
+  const session = ctx.targets.requireSession(ctx.pageTargetId);
   try {
     const { lines, metrics } = await captureDocument(context, session, ctx.pageTargetId, 0, [0, 0]);
     return { lines, metrics, stats: context.stats, inPageMs: context.inPageMs };
@@ -169,7 +169,7 @@ async function captureRemoteFrame(
     }
     const { node } = await session.send('DOM.describeNode', { objectId });
     const frameId = node.frameId;
-    const child = frameId === undefined ? undefined : ctx.cdp.sessionFor(frameId);
+    const child = frameId === undefined ? undefined : ctx.targets.sessionFor(frameId);
     if (frameId === undefined || child === undefined) {
       return [{ kind: 'text', depth, text: '(frame content not available yet)' }];
     }

@@ -64,15 +64,15 @@ interface PageState {
  * text form, and keeps each page's selector map so actions can resolve an index.
  */
 export class DomService {
-  readonly #cdp: SessionManager;
+  readonly #targets: SessionManager;
   readonly #log: Logger;
   readonly #worlds = new FrameWorlds();
   readonly #pages = new Map<string, PageState>();
   /** Sessions holding element handles given out by resolve(); a new state makes them stale. */
   readonly #handleSessions = new Set<CdpSession>();
 
-  constructor(cdp: SessionManager, logger: Logger = silentLogger) {
-    this.#cdp = cdp;
+  constructor(targets: SessionManager, logger: Logger = silentLogger) {
+    this.#targets = targets;
     this.#log = logger;
   }
 
@@ -81,7 +81,7 @@ export class DomService {
     this.#releaseHandles();
     const page = this.#pageState(targetId);
     const capture = await this.#capture(targetId, page, options);
-    const mainContextId = await this.#worlds.contextFor(this.#cdp.requireSession(targetId), targetId);
+    const mainContextId = await this.#worlds.contextFor(this.#targets.requireSession(targetId), targetId);
     if (page.mainContextId !== mainContextId) {
       // A new document numbers its elements from 1 again; indexes of the old one resolve to nothing.
       page.mainContextId = mainContextId;
@@ -138,7 +138,7 @@ export class DomService {
       );
     }
     const session = this.#sessionById(entry);
-    const pageSession = this.#cdp.requireSession(targetId);
+    const pageSession = this.#targets.requireSession(targetId);
     let objectId: string | undefined;
     try {
       const { result } = await session.send('Runtime.evaluate', {
@@ -164,7 +164,7 @@ export class DomService {
   /** Outlines an indexed element for a person (or clears the outline). */
   async highlight(targetId: string, index: number | null): Promise<void> {
     if (index === null) {
-      const session = this.#cdp.requireSession(targetId);
+      const session = this.#targets.requireSession(targetId);
       await this.#worlds.evaluate(session, targetId, '__tabpilot.highlight(null, "")');
       return;
     }
@@ -197,7 +197,7 @@ export class DomService {
   ): Promise<{ elements: Array<FoundElement & { index: number | null }>; total: number }> {
     const query = `__tabpilot.find(${JSON.stringify(options)})`;
     const { value, contextId } = await this.#inMainWorld<{ elements: FoundElement[]; total: number }>(targetId, query);
-    const sessionId = this.#cdp.requireSession(targetId).sessionId;
+    const sessionId = this.#targets.requireSession(targetId).sessionId;
     const byLocal = new Map<number, number>();
     for (const entry of this.#pages.get(targetId)?.selectorMap.values() ?? []) {
       if (entry.sessionId === sessionId && entry.contextId === contextId) {
@@ -215,7 +215,7 @@ export class DomService {
 
   /** Runs in the page's main frame world; a script error there is the caller's bad input (a selector, a regex). */
   async #inMainWorld<T>(targetId: string, expression: string): Promise<{ value: T; contextId: number }> {
-    const session = this.#cdp.requireSession(targetId);
+    const session = this.#targets.requireSession(targetId);
     try {
       return await this.#worlds.evaluate<T>(session, targetId, expression);
     } catch (error) {
@@ -242,7 +242,7 @@ export class DomService {
   }
 
   #sessionById(entry: SelectorEntry): CdpSession {
-    const session = this.#cdp.sessionForId(entry.sessionId);
+    const session = this.#targets.sessionForId(entry.sessionId);
     if (session === undefined) {
       throw new TabpilotError('ELEMENT_NOT_FOUND', `The frame of element ${entry.index} is gone (take a new state)`);
     }
@@ -260,7 +260,7 @@ export class DomService {
 
   async #capture(targetId: string, page: PageState, options: DomStateOptions): Promise<PageCapture> {
     return capturePage({
-      cdp: this.#cdp,
+      targets: this.#targets,
       worlds: this.#worlds,
       pageTargetId: targetId,
       stateKey: `${targetId}#${page.states}`,

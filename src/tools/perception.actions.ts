@@ -23,12 +23,12 @@ async function targetOf(session: BrowserSession, tabId: string | undefined): Pro
 
 /** What a state that could not be taken in time looks like: no elements, so nothing stale is acted on. */
 export function nonActionableState(session: BrowserSession, targetId: string, error: string): BrowserStateSummary {
-  const target = session.cdp.target(targetId);
+  const target = session.targets.target(targetId);
   return {
     tab_id: session.tabIdOf(targetId),
     url: target?.url ?? 'about:blank',
     title: target?.title ?? '',
-    tabs: session.cdp
+    tabs: session.targets
       .pages()
       .map((page) => ({ tab_id: session.tabIdOf(page.targetId), url: page.url, title: page.title })),
     page_info: {

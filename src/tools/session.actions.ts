@@ -108,7 +108,7 @@ export const switchAction = defineAction({
   run: async (params, ctx) => {
     const targetId = resolveTabId(ctx.session, params.tab_id);
     await ctx.session.bus.emit(SwitchTabEvent, { target_id: targetId, activate: params.activate }, source(ctx));
-    return { tab_id: ctx.session.tabIdOf(targetId), url: ctx.session.cdp.target(targetId)?.url ?? '' };
+    return { tab_id: ctx.session.tabIdOf(targetId), url: ctx.session.targets.target(targetId)?.url ?? '' };
   },
 });
 
@@ -119,7 +119,7 @@ export const closeAction = defineAction({
   run: async (params, ctx) => {
     const targetId = resolveTabId(ctx.session, params.tab_id);
     await ctx.session.bus.emit(CloseTabEvent, { target_id: targetId }, source(ctx));
-    const focus = ctx.session.cdp.focusedTargetId;
+    const focus = ctx.session.targets.focusedTargetId;
     return { closed: params.tab_id, focused_tab_id: focus === undefined ? null : ctx.session.tabIdOf(focus) };
   },
 });

@@ -34,7 +34,7 @@ describe('side panel', () => {
     pollUntil(
       async () => {
         const status = await inWorker<Array<{ tab_id: string; url: string }>>(
-          `globalThis.tabpilot.session.cdp.pages().map((page) => ({ tab_id: globalThis.tabpilot.session.tabIdOf(page.targetId), url: page.url }))`,
+          `globalThis.tabpilot.session.targets.pages().map((page) => ({ tab_id: globalThis.tabpilot.session.tabIdOf(page.targetId), url: page.url }))`,
         );
         return status.find((tab) => tab.url.includes(urlPart))?.tab_id;
       },

@@ -28,7 +28,7 @@ export async function clickElement(
   options: ClickOptions,
 ): Promise<ClickOutcome> {
   const located = await locatePointer(ctx, handle, { scroll: true, refuse: true, allowScript: true });
-  const watch = new NewTabWatch(ctx.cdp, handle.targetId, [handle.pageSession, handle.session]);
+  const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
   let clickX: number | null = null;
   let clickY: number | null = null;
   try {
@@ -101,7 +101,7 @@ export async function clickCoordinate(
     }
     element = hit.element;
   }
-  const watch = new NewTabWatch(ctx.cdp, targetId, [pageSession, ...childSessions(ctx, targetId)]);
+  const watch = new NewTabWatch(ctx.targets, targetId, [pageSession, ...childSessions(ctx, targetId)]);
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {
@@ -112,8 +112,8 @@ export async function clickCoordinate(
 }
 
 function childSessions(ctx: RoutineContext, targetId: string): CdpSession[] {
-  return ctx.cdp
+  return ctx.targets
     .childrenOf(targetId)
-    .map((child) => ctx.cdp.sessionFor(child.targetId))
+    .map((child) => ctx.targets.sessionFor(child.targetId))
     .filter((session): session is CdpSession => session !== undefined);
 }

@@ -21,7 +21,7 @@ export interface ElementHandle {
 
 /** What every routine needs besides its element: the session manager, a log and a cancel signal. */
 export interface RoutineContext {
-  readonly cdp: SessionManager;
+  readonly targets: SessionManager;
   readonly log: Logger;
   readonly signal?: AbortSignal | undefined;
 }

@@ -15,11 +15,11 @@ export interface FindTextOutcome {
  * data; it is never built into a query (browser-use interpolates it into XPath and JavaScript).
  */
 export async function scrollToText(ctx: RoutineContext, targetId: string, text: string): Promise<FindTextOutcome> {
-  const pageSession = ctx.cdp.requireSession(targetId);
-  const frames = ctx.cdp
+  const pageSession = ctx.targets.requireSession(targetId);
+  const frames = ctx.targets
     .childrenOf(targetId)
     .filter((child) => child.type === 'iframe')
-    .map((child) => ctx.cdp.sessionFor(child.targetId))
+    .map((child) => ctx.targets.sessionFor(child.targetId))
     .filter((session): session is CdpSession => session !== undefined);
   for (const session of [pageSession, ...frames]) {
     const found = await handleInFrame(session, 'findText', text);

@@ -23,9 +23,9 @@ const owners = new WeakMap<CdpSession, FrameOwner>();
 async function findOwner(ctx: RoutineContext, handle: ElementHandle, child: CdpSession): Promise<FrameOwner> {
   const candidates = [
     handle.pageSession,
-    ...ctx.cdp
+    ...ctx.targets
       .childrenOf(handle.targetId)
-      .map((target) => ctx.cdp.sessionFor(target.targetId))
+      .map((target) => ctx.targets.sessionFor(target.targetId))
       .filter((session): session is CdpSession => session !== undefined && session !== child),
   ];
   for (const parent of candidates) {

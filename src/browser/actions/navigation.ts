@@ -43,12 +43,12 @@ export interface NavigateOptions {
  * not raised, as browser-use does.
  */
 export async function navigateAndWait(
-  cdp: SessionManager,
+  targets: SessionManager,
   targetId: string,
   options: NavigateOptions,
 ): Promise<NavigationOutcome> {
-  assertNavigable(options.url, cdp.drivesBrowserPages);
-  const session = cdp.requireSession(targetId);
+  assertNavigable(options.url, targets.drivesBrowserPages);
+  const session = targets.requireSession(targetId);
   const response = await session.call(
     'Page.navigate',
     { url: options.url, transitionType: 'address_bar' },
@@ -63,10 +63,10 @@ export async function navigateAndWait(
   }
   // No loaderId: a same-document move (fragment, History API), complete at once.
   if (options.waitUntil === 'commit' || response.loaderId === undefined) {
-    return outcome(cdp, targetId, options.url, null);
+    return outcome(targets, targetId, options.url, null);
   }
-  const loadingStatus = await waitForReadiness(cdp, targetId, response.loaderId, options);
-  return outcome(cdp, targetId, options.url, loadingStatus);
+  const loadingStatus = await waitForReadiness(targets, targetId, response.loaderId, options);
+  return outcome(targets, targetId, options.url, loadingStatus);
 }
 
 /**
@@ -75,12 +75,12 @@ export async function navigateAndWait(
  * readiness of the new document.
  */
 export async function runAndWaitForCommit(
-  cdp: SessionManager,
+  targets: SessionManager,
   targetId: string,
   trigger: (session: CdpSession) => Promise<unknown>,
   options: Omit<NavigateOptions, 'url'>,
 ): Promise<NavigationOutcome> {
-  const session = cdp.requireSession(targetId);
+  const session = targets.requireSession(targetId);
   const committed = waitForMainFrameCommit(session, targetId, options.readinessMs, options.signal);
   try {
     await trigger(session);
@@ -90,22 +90,27 @@ export async function runAndWaitForCommit(
   }
   const commit = await committed.promise;
   if (commit === undefined) {
-    return outcome(cdp, targetId, '', `timeout after ${options.readinessMs / 1000}s waiting for the page to commit`);
+    return outcome(
+      targets,
+      targetId,
+      '',
+      `timeout after ${options.readinessMs / 1000}s waiting for the page to commit`,
+    );
   }
   if (commit.kind !== 'document' || options.waitUntil === 'commit') {
-    return outcome(cdp, targetId, commit.url, null);
+    return outcome(targets, targetId, commit.url, null);
   }
-  const loadingStatus = await waitForReadiness(cdp, targetId, commit.loaderId, options);
-  return outcome(cdp, targetId, commit.url, loadingStatus);
+  const loadingStatus = await waitForReadiness(targets, targetId, commit.loaderId, options);
+  return outcome(targets, targetId, commit.url, loadingStatus);
 }
 
 async function waitForReadiness(
-  cdp: SessionManager,
+  targets: SessionManager,
   targetId: string,
   loaderId: string,
   options: Omit<NavigateOptions, 'url'>,
 ): Promise<string | null> {
-  const buffer = cdp.lifecycle(targetId);
+  const buffer = targets.lifecycle(targetId);
   if (buffer === undefined || options.waitUntil === 'commit') {
     return null;
   }
@@ -174,11 +179,11 @@ function waitForMainFrameCommit(
 }
 
 function outcome(
-  cdp: SessionManager,
+  targets: SessionManager,
   targetId: string,
   fallbackUrl: string,
   loadingStatus: string | null,
 ): NavigationOutcome {
-  const url = cdp.lifecycle(targetId)?.mainFrame?.url ?? cdp.target(targetId)?.url ?? fallbackUrl;
+  const url = targets.lifecycle(targetId)?.mainFrame?.url ?? targets.target(targetId)?.url ?? fallbackUrl;
   return { target_id: targetId, url: url === '' ? fallbackUrl : url, loading_status: loadingStatus };
 }

@@ -13,16 +13,16 @@ const OPEN_WAIT_MS = 5000;
  * acknowledged we know whether to wait; only then we wait for the new tab's session.
  */
 export class NewTabWatch {
-  readonly #cdp: SessionManager;
+  readonly #targets: SessionManager;
   readonly #targetId: string;
   readonly #before: Set<string>;
   readonly #disposers: Array<() => void>;
   #announced = false;
 
-  constructor(cdp: SessionManager, targetId: string, sessions: readonly CdpSession[]) {
-    this.#cdp = cdp;
+  constructor(targets: SessionManager, targetId: string, sessions: readonly CdpSession[]) {
+    this.#targets = targets;
     this.#targetId = targetId;
-    this.#before = new Set(cdp.targets().map((target) => target.targetId));
+    this.#before = new Set(targets.targets().map((target) => target.targetId));
     this.#disposers = [...new Set(sessions)].map((session) =>
       session.on('Page.windowOpen', () => {
         this.#announced = true;
@@ -39,7 +39,7 @@ export class NewTabWatch {
     try {
       return await pollUntil(
         () => {
-          const fresh = this.#cdp.pages().filter((page) => !this.#before.has(page.targetId));
+          const fresh = this.#targets.pages().filter((page) => !this.#before.has(page.targetId));
           return (fresh.find((page) => page.openerId === this.#targetId) ?? fresh[0])?.targetId;
         },
         {

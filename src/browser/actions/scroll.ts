@@ -35,10 +35,10 @@ export async function scrollElement(
 
 /** The session of the out-of-process frame an iframe element shows. */
 async function frameSessionOf(ctx: RoutineContext, handle: ElementHandle, backendNodeId: number): Promise<CdpSession> {
-  const frames = ctx.cdp
+  const frames = ctx.targets
     .childrenOf(handle.targetId)
     .filter((child) => child.type === 'iframe')
-    .map((child) => ctx.cdp.sessionFor(child.targetId))
+    .map((child) => ctx.targets.sessionFor(child.targetId))
     .filter((session): session is CdpSession => session !== undefined);
   for (const session of frames) {
     try {

@@ -29,16 +29,16 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     async (event, ctx) => {
       const { url, wait_until, timeout_ms, new_tab } = event.payload;
       // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
-      assertNavigable(url, session.cdp.drivesBrowserPages);
+      assertNavigable(url, session.targets.drivesBrowserPages);
       let targetId = await session.focusedTargetId();
-      if (new_tab && !NEW_TAB_URLS.includes(session.cdp.target(targetId)?.url ?? '')) {
-        const page = await session.cdp.createPage('about:blank');
+      if (new_tab && !NEW_TAB_URLS.includes(session.targets.target(targetId)?.url ?? '')) {
+        const page = await session.targets.createPage('about:blank');
         await ctx.emit(SwitchTabEvent, { target_id: page.targetId });
         targetId = page.targetId;
       }
-      const fromUrl = session.cdp.target(targetId)?.url ?? '';
+      const fromUrl = session.targets.target(targetId)?.url ?? '';
       return navigateWithEvents(ctx, targetId, url, () =>
-        navigateAndWait(session.cdp, targetId, {
+        navigateAndWait(session.targets, targetId, {
           url,
           waitUntil: wait_until,
           readinessMs: timeout_ms ?? defaultReadinessMs(fromUrl, url),
@@ -54,7 +54,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     (step: -1 | 1) =>
     async (_event: unknown, ctx: HandlerContext): Promise<NavigationOutcome> => {
       const targetId = await session.focusedTargetId();
-      const history = await session.cdp.requireSession(targetId).send('Page.getNavigationHistory');
+      const history = await session.targets.requireSession(targetId).send('Page.getNavigationHistory');
       const entry = history.entries[history.currentIndex + step];
       if (entry === undefined) {
         throw new TabpilotError(
@@ -66,7 +66,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
       }
       return navigateWithEvents(ctx, targetId, entry.url, () =>
         runAndWaitForCommit(
-          session.cdp,
+          session.targets,
           targetId,
           (cdp) => cdp.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
           {
@@ -85,9 +85,9 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     RefreshEvent,
     async (_event, ctx) => {
       const targetId = await session.focusedTargetId();
-      const url = session.cdp.target(targetId)?.url ?? '';
+      const url = session.targets.target(targetId)?.url ?? '';
       return navigateWithEvents(ctx, targetId, url, () =>
-        runAndWaitForCommit(session.cdp, targetId, (cdp) => cdp.send('Page.reload', {}), {
+        runAndWaitForCommit(session.targets, targetId, (cdp) => cdp.send('Page.reload', {}), {
           waitUntil: 'load',
           readinessMs: HISTORY_READINESS_MS,
           navigateTimeoutMs: navigateTimeoutMs(),

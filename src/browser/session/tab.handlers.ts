@@ -10,15 +10,15 @@ export function registerTabHandlers(session: BrowserSession): void {
   session.bus.on(
     SwitchTabEvent,
     async (event, ctx) => {
-      await session.cdp.settled();
-      const pages = session.cdp.pages();
+      await session.targets.settled();
+      const pages = session.targets.pages();
       const targetId = event.payload.target_id ?? pages[pages.length - 1]?.targetId;
       if (targetId === undefined) {
         throw new TabpilotError('NOT_ATTACHED', 'No tab to switch to');
       }
-      session.cdp.setFocus(targetId);
+      session.targets.setFocus(targetId);
       if (event.payload.activate) {
-        await session.cdp.root.send('Target.activateTarget', { targetId });
+        await session.targets.root.send('Target.activateTarget', { targetId });
       }
       await session.announceFocus(ctx);
       return targetId;
@@ -30,17 +30,17 @@ export function registerTabHandlers(session: BrowserSession): void {
     CloseTabEvent,
     async (event) => {
       const targetId = event.payload.target_id;
-      if (session.cdp.target(targetId) === undefined) {
+      if (session.targets.target(targetId) === undefined) {
         throw new TabpilotError('TAB_NOT_FOUND', `No controlled tab ${session.tabIdOf(targetId)}`);
       }
-      await session.cdp.closeTarget(targetId);
-      await pollUntil(() => (session.cdp.target(targetId) === undefined ? true : undefined), {
+      await session.targets.closeTarget(targetId);
+      await pollUntil(() => (session.targets.target(targetId) === undefined ? true : undefined), {
         timeoutMs: CLOSE_WAIT_MS,
         onTimeout: () =>
           new TabpilotError('TIMEOUT', `Tab ${session.tabIdOf(targetId)} did not close within ${CLOSE_WAIT_MS} ms`),
       });
       // Focus recovery (another controlled tab, or a blank one where tabpilot owns the browser) is done.
-      await session.cdp.settled();
+      await session.targets.settled();
     },
     { name: 'BrowserSession.on_CloseTabEvent' },
   );

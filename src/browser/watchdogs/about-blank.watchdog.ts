@@ -22,16 +22,16 @@ export const aboutBlankWatchdog = defineWatchdog({
         stopping = true;
       },
       TabClosedEvent: async () => {
-        const cdp = ctx.session.cdp;
-        if (stopping || !cdp.connected || !cdp.ownsBrowser) {
+        const targets = ctx.session.targets;
+        if (stopping || !targets.connected || !targets.ownsBrowser) {
           return;
         }
         // Focus recovery may already be opening a blank page: let it finish before deciding.
-        await cdp.settled();
-        if (cdp.pages().length === 0) {
-          const page = await cdp.createPage('about:blank');
-          if (cdp.focusedTargetId === undefined) {
-            cdp.setFocus(page.targetId);
+        await targets.settled();
+        if (targets.pages().length === 0) {
+          const page = await targets.createPage('about:blank');
+          if (targets.focusedTargetId === undefined) {
+            targets.setFocus(page.targetId);
           }
         }
       },

@@ -55,7 +55,7 @@ export const contentWatchdog = defineWatchdog({
           'evaluate is off: set allow_evaluate in the config to let clients run scripts in pages',
         );
       }
-      const session = ctx.session.cdp.requireSession(event.payload.target_id);
+      const session = ctx.session.targets.requireSession(event.payload.target_id);
       const response = await session.send('Runtime.evaluate', {
         expression: event.payload.code,
         awaitPromise: true,

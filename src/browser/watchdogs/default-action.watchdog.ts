@@ -54,7 +54,7 @@ export const defaultActionWatchdog = defineWatchdog({
   emits: [],
   setup: (ctx) => {
     const session = ctx.session;
-    const routine = (signal: AbortSignal): RoutineContext => ({ cdp: session.cdp, log: ctx.log, signal });
+    const routine = (signal: AbortSignal): RoutineContext => ({ targets: session.targets, log: ctx.log, signal });
     const element = async (ref: ElementRef): Promise<ElementHandle> =>
       handleOfResolved(ref.target_id, await session.dom.resolve(ref.target_id, ref.index));
 
@@ -167,7 +167,7 @@ export const defaultActionWatchdog = defineWatchdog({
 
 /** The top-level session of a tab, or of the focused tab. */
 async function pageOf(session: BrowserSessionView, targetId: string | null): Promise<CdpSession> {
-  return targetId === null ? session.cdp.focusedSession() : session.cdp.requireSession(targetId);
+  return targetId === null ? session.targets.focusedSession() : session.targets.requireSession(targetId);
 }
 
 function strip<T extends { kind: string }>(outcome: T): Omit<T, 'kind'> {

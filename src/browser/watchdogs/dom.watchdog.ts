@@ -29,8 +29,8 @@ export const domWatchdog = defineWatchdog({
       BrowserStateRequestEvent: async (event, hctx): Promise<BrowserStateSummary> => {
         const started = performance.now();
         const payload = event.payload;
-        const cdp = ctx.session.cdp;
-        const targetId = payload.target_id ?? (await cdp.focusedSession()).targetId;
+        const targets = ctx.session.targets;
+        const targetId = payload.target_id ?? (await targets.focusedSession()).targetId;
         const config = ctx.session.config.state;
         const screenshotStarted = performance.now();
         const screenshot = payload.include_screenshot
@@ -58,7 +58,7 @@ export const domWatchdog = defineWatchdog({
           }
         }
         const shot = screenshot === undefined ? undefined : await screenshot;
-        const target = cdp.target(targetId);
+        const target = targets.target(targetId);
         const metrics = dom?.metrics;
         const url = metrics?.url ?? target?.url ?? '';
         const viewportHeight = metrics?.viewportHeight ?? 0;
@@ -67,7 +67,7 @@ export const domWatchdog = defineWatchdog({
           tab_id: ctx.session.tabIdOf(targetId),
           url,
           title: metrics?.title ?? target?.title ?? '',
-          tabs: cdp
+          tabs: targets
             .pages()
             .map((page) => ({ tab_id: ctx.session.tabIdOf(page.targetId), url: page.url, title: page.title })),
           page_info: {

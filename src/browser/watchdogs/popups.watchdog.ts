@@ -32,8 +32,8 @@ export const popupsWatchdog = defineWatchdog({
   listensTo: [],
   emits: [DialogOpenedEvent],
   setup: (ctx) => {
-    const cdp = ctx.session.cdp;
-    const dispose = cdp.on('Page.javascriptDialogOpening', (params, source) => {
+    const targets = ctx.session.targets;
+    const dispose = targets.on('Page.javascriptDialogOpening', (params, source) => {
       const policy = ctx.session.config.dialogs;
       if (!policy.auto_answer) {
         return;

@@ -18,9 +18,11 @@ export const screenshotWatchdog = defineWatchdog({
   setup: (ctx) => ({
     ScreenshotEvent: async (event) => {
       const { full_page, clip, format, quality, target_id, file_name } = event.payload;
-      const targetId = target_id ?? ctx.session.cdp.focusedTargetId;
+      const targetId = target_id ?? ctx.session.targets.focusedTargetId;
       const session =
-        targetId === undefined ? await ctx.session.cdp.focusedSession() : ctx.session.cdp.requireSession(targetId);
+        targetId === undefined
+          ? await ctx.session.targets.focusedSession()
+          : ctx.session.targets.requireSession(targetId);
       const shot = await captureScreenshot(session, { fullPage: full_page, clip, format, quality });
       const path =
         file_name === null ? null : await saveFile(ctx.session.host.files, file_name, shot.data, MIME[format]);
@@ -28,7 +30,7 @@ export const screenshotWatchdog = defineWatchdog({
     },
     SavePdfEvent: async (event) => {
       const { target_id, file_name, ...options } = event.payload;
-      const data = await printToPdf(ctx.session.cdp.requireSession(target_id), options);
+      const data = await printToPdf(ctx.session.targets.requireSession(target_id), options);
       const name = /\.pdf$/i.test(file_name) ? file_name : `${file_name}.pdf`;
       const path = await saveFile(ctx.session.host.files, name, data, 'application/pdf');
       return { path, bytes: base64Bytes(data) };

@@ -53,9 +53,9 @@ const hub = new PanelHub(
     readPanelStatus({
       controlled: () => router.controlled(),
       userCancelled: () => router.userCancelled,
-      focusedTargetId: () => session.cdp.focusedTargetId,
+      focusedTargetId: () => session.targets.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
-      page: (targetId) => session.cdp.target(targetId),
+      page: (targetId) => session.targets.target(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
     }),
@@ -64,7 +64,7 @@ const hub = new PanelHub(
 
 const saveSession = createSessionSaver(
   chromeApi,
-  () => ({ tabs: router.snapshot(), focus_target_id: session.cdp.focusedTargetId ?? null }),
+  () => ({ tabs: router.snapshot(), focus_target_id: session.targets.focusedTargetId ?? null }),
   (error) => log.warn('could not persist the session', { error: String(error) }),
 );
 routerHooks.onChange = () => {
@@ -106,8 +106,8 @@ const ready = (async () => {
   }
   await session.start();
   const focus = saved?.focus_target_id;
-  if (focus !== null && focus !== undefined && session.cdp.sessionFor(focus) !== undefined) {
-    session.cdp.setFocus(focus);
+  if (focus !== null && focus !== undefined && session.targets.sessionFor(focus) !== undefined) {
+    session.targets.setFocus(focus);
   }
   log.info('ready', { tabs: router.controlled().length });
 })();

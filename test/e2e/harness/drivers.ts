@@ -116,8 +116,8 @@ export class NodeDriver implements Driver {
   ): Promise<Array<{ type: string; url: string; value: unknown }>> {
     const targetId = this.session.tabIds.targetFor(tabId) ?? '';
     const out: Array<{ type: string; url: string; value: unknown }> = [];
-    for (const child of this.session.cdp.childrenOf(targetId)) {
-      const session = this.session.cdp.sessionFor(child.targetId);
+    for (const child of this.session.targets.childrenOf(targetId)) {
+      const session = this.session.targets.sessionFor(child.targetId);
       if (session === undefined) {
         continue;
       }
@@ -128,18 +128,18 @@ export class NodeDriver implements Driver {
   }
 
   async browserPageCount(): Promise<number> {
-    return (await this.session.cdp.root.send('Target.getTargets')).targetInfos.filter(
+    return (await this.session.targets.root.send('Target.getTargets')).targetInfos.filter(
       (target) => target.type === 'page',
     ).length;
   }
 
   async clickInTab(tabId: string, selector: string): Promise<void> {
-    const session = this.session.cdp.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
+    const session = this.session.targets.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
     await clickWith(session, selector);
   }
 
   async evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T> {
-    return evaluate<T>(this.session.cdp.requireSession(this.session.tabIds.targetFor(tabId) ?? ''), expression);
+    return evaluate<T>(this.session.targets.requireSession(this.session.tabIds.targetFor(tabId) ?? ''), expression);
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
@@ -229,8 +229,8 @@ export class ExtensionDriver implements Driver {
       const session = globalThis.tabpilot.session;
       const targetId = session.tabIds.targetFor(${JSON.stringify(tabId)});
       const out = [];
-      for (const child of session.cdp.childrenOf(targetId)) {
-        const childSession = session.cdp.sessionFor(child.targetId);
+      for (const child of session.targets.childrenOf(targetId)) {
+        const childSession = session.targets.sessionFor(child.targetId);
         if (childSession === undefined) continue;
         const result = await childSession.send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true });
         out.push({ type: child.type, url: child.url, value: result.result.value });
@@ -242,7 +242,7 @@ export class ExtensionDriver implements Driver {
   async clickInTab(tabId: string, selector: string): Promise<void> {
     await this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
-      const cdp = session.cdp.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      const cdp = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
       const { result } = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(centerExpression(selector))}, returnByValue: true });
       for (const type of ['mousePressed', 'mouseReleased']) {
         await cdp.send('Input.dispatchMouseEvent', { type, x: result.value.x, y: result.value.y, button: 'left', clickCount: 1 });
@@ -253,7 +253,7 @@ export class ExtensionDriver implements Driver {
   async evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T> {
     return this.inWorker<T>(`(async () => {
       const session = globalThis.tabpilot.session;
-      const cdp = session.cdp.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      const cdp = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
       const response = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(expression)}, returnByValue: true, awaitPromise: true });
       if (response.exceptionDetails) throw new Error(response.exceptionDetails.text);
       return response.result.value;

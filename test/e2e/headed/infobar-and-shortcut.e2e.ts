@@ -29,7 +29,7 @@ describe('headed: the debugging bar Cancel and the keyboard emergency stop', () 
   const cancelButton = async (): Promise<ReturnType<typeof findPrimaryButton>> => {
     const contentTop = await driver.inWorker<number>(`(async () => {
       const session = globalThis.tabpilot.session;
-      const cdp = session.cdp.requireSession(session.cdp.focusedTargetId);
+      const cdp = session.targets.requireSession(session.targets.focusedTargetId);
       const { result } = await cdp.send('Runtime.evaluate', { expression: 'screenY + outerHeight - innerHeight', returnByValue: true });
       return result.value;
     })()`);
