@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
+import { firstProblem } from '../shared/zod-issues';
 import { EVENT_NAMES } from './events/index';
 
 /**
@@ -145,16 +146,8 @@ export class ConfigError extends TabpilotError {
 }
 
 function configError(error: z.ZodError): ConfigError {
-  const issue = error.issues[0];
-  if (issue === undefined) {
-    return new ConfigError('', error.message);
-  }
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => (path === '' ? key : `${path}.${key}`)).join(', ');
-    return new ConfigError(keys, 'unknown field');
-  }
-  return new ConfigError(path, issue.message);
+  const { field, message } = firstProblem(error);
+  return new ConfigError(field, message);
 }
 
 export function configJsonSchema(): unknown {

@@ -22,6 +22,8 @@ export interface WatchdogContext<E extends readonly AnyEventDefinition[]> {
 /** Per-call context: `emit` stamps the handled event as parent; `signal` aborts on the handler timeout. */
 export interface WatchdogHandlerContext<E extends readonly AnyEventDefinition[]> {
   readonly signal: AbortSignal;
+  /** How many events emitting this one cancelled (only a `preempts` event, the emergency stop, cancels any). */
+  readonly preempted: number;
   readonly emit: Emitter<E>;
 }
 
@@ -107,6 +109,9 @@ export function attachWatchdog(
             handler(event, {
               get signal() {
                 return ctx.signal;
+              },
+              get preempted() {
+                return ctx.preempted;
               },
               emit: (child, payload) => {
                 guard(child);

@@ -56,6 +56,8 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #timeouts: Readonly<Record<string, number>>;
   readonly #deadlines = new DeadlineTimer();
   readonly #queue = new EventQueue();
+  /** Records whose handlers are running (inline children included): what cancelAll interrupts. */
+  readonly #running = new Set<EventRecord>();
   #draining = false;
   #idleWaiters: Array<() => void> = [];
 
@@ -121,9 +123,11 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     parentRun: HandlerRun | undefined,
     source: string | undefined,
   ): EventHandle<D> {
-    const meta = { parentId: parent?.event.meta.id };
-    const event = this.#validate ? definition.create(payload, meta) : definition.createUnchecked(payload, meta);
-    const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, source);
+    const origin = { parentId: parent?.event.meta.id, source: source ?? parent?.source };
+    const event = this.#validate ? definition.create(payload, origin) : definition.createUnchecked(payload, origin);
+    const preempted = definition.preempts ? this.cancelAll(`${definition.type} preempted it`) : 0;
+    const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, origin.source);
+    record.preempted = preempted;
     if (parent !== undefined && parentRun !== undefined) {
       parentRun.children.push(record);
       parent.pendingChildren++;
@@ -157,8 +161,8 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   }
 
   /**
-   * Fails every event still waiting in the queue with EventCancelledError (the emergency stop).
-   * Events already running finish on their own. Returns how many were cancelled.
+   * Fails every event still waiting in the queue with EventCancelledError. Events already running
+   * finish on their own. Returns how many were cancelled.
    */
   cancelQueued(reason: string): number {
     let cancelled = 0;
@@ -169,6 +173,22 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       }
     }
     return cancelled;
+  }
+
+  /**
+   * Cancels everything: the events running now fail at once with EventCancelledError (their handlers'
+   * signals abort, so their CDP work stops; the remaining handlers of the event are skipped), then every
+   * queued event is failed the same way. Returns how many events were cancelled, running ones included.
+   * Emitting a `preempts` event does this first.
+   */
+  cancelAll(reason: string): number {
+    let cancelled = 0;
+    for (const record of [...this.#running]) {
+      if (record.cancel(new EventCancelledError(record.event.type, reason))) {
+        cancelled++;
+      }
+    }
+    return cancelled + this.cancelQueued(reason);
   }
 
   /** Called by EventHandle: waits for the record, processing it inline when a running parent awaits it. */
@@ -243,6 +263,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #process(record: EventRecord): Promise<void> | undefined {
     record.status = 'started';
     record.startedAt = Date.now();
+    this.#running.add(record);
     this.#notify('started', record);
     const handlers = this.#handlers.of(record.event.type);
     for (let index = 0; index < handlers.length; index++) {
@@ -262,13 +283,15 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     pending: Promise<void>,
   ): Promise<void> {
     await pending;
-    for (let index = from; index < handlers.length; index++) {
+    // A cancelled event runs none of its remaining handlers.
+    for (let index = from; index < handlers.length && record.cancelledBy === undefined; index++) {
       await this.#runHandler(record, handlers[index] as RegisteredHandler);
     }
     this.#handlersDone(record);
   }
 
   #handlersDone(record: EventRecord): void {
+    this.#running.delete(record);
     record.handlersDone = true;
     this.#maybeComplete(record);
   }
@@ -285,6 +308,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       children: [],
       running: true,
       abort: undefined,
+      interrupt: undefined,
     };
     record.runs.push(run);
     const context = new Context(this, record, run, handler.name);
@@ -302,9 +326,13 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       this.#settleRun(record, run, context, output, undefined);
       return undefined;
     }
+    // cancelAll settles the run at once through `interrupt`; the handler's own promise is left to its signal.
+    const interrupted = new Promise<never>((_resolve, reject) => {
+      run.interrupt = reject;
+    });
     return this.#deadlines
       .race(
-        Promise.resolve(output),
+        Promise.race([Promise.resolve(output), interrupted]),
         record.timeoutMs,
         () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
       )
@@ -326,9 +354,12 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     if (error !== undefined) {
       run.status = 'error';
       run.error = error;
-      if (error instanceof EventHandlerTimeoutError) {
+      if (error instanceof EventHandlerTimeoutError || error instanceof EventCancelledError) {
         context.abort(error);
-        this.#cancelQueuedDescendants(run, `parent handler ${run.name} timed out`);
+        this.#cancelQueuedDescendants(
+          run,
+          error instanceof EventCancelledError ? error.message : `parent handler ${run.name} timed out`,
+        );
       }
       this.#log.debug('handler failed', {
         event: record.event.type,
@@ -337,6 +368,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       });
     }
     run.running = false;
+    run.interrupt = undefined;
     run.completedAt = Date.now();
   }
 
@@ -392,6 +424,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       children: [],
       running: false,
       abort: undefined,
+      interrupt: undefined,
     });
     record.handlersDone = true;
     this.#maybeComplete(record);
