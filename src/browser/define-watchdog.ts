@@ -22,7 +22,7 @@ export interface WatchdogContext<E extends readonly AnyEventDefinition[]> {
 /** Per-call context: `emit` stamps the handled event as parent; `signal` aborts on the handler timeout. */
 export interface WatchdogHandlerContext<E extends readonly AnyEventDefinition[]> {
   readonly signal: AbortSignal;
-  /** How many events emitting this one cancelled (only a `preempts` event, the emergency stop, cancels any). */
+  /** How many events emitting this one cancelled (only one emitted with `preempt`, the emergency stop, cancels any). */
   readonly preempted: number;
   readonly emit: Emitter<E>;
 }
@@ -95,6 +95,11 @@ export function attachWatchdog(
     string,
     WatchdogHandler<AnyEventDefinition, readonly AnyEventDefinition[]>
   >;
+  const listened = new Set((watchdog.listensTo as readonly AnyEventDefinition[]).map((definition) => definition.type));
+  const stray = Object.keys(handlers).filter((type) => !listened.has(type));
+  if (stray.length > 0) {
+    throw new Error(`watchdog ${watchdog.name} has handlers for ${stray.join(', ')}, which it does not listen to`);
+  }
   const disposers: Array<() => void> = [];
   try {
     for (const definition of watchdog.listensTo as readonly AnyEventDefinition[]) {

@@ -1,4 +1,5 @@
-import { EventBus, type HandlerContext } from '../bus/event-bus';
+import type { AnyEventDefinition } from '../bus/define-event';
+import { EventBus } from '../bus/event-bus';
 import type { EventRecordView } from '../bus/event-record';
 import { CdpConnection } from '../cdp/connection';
 import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
@@ -21,8 +22,6 @@ import {
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
-import { registerNavigationHandlers } from './session/navigation.handlers';
-import { registerTabHandlers } from './session/tab.handlers';
 import type { BrowserSessionView, ConnectionState } from './session-view';
 import { TabIds } from './tab-ids';
 
@@ -124,8 +123,6 @@ export class BrowserSession implements BrowserSessionView {
       }
     });
     registerLifecycleHandlers(this);
-    registerNavigationHandlers(this);
-    registerTabHandlers(this);
     for (const watchdog of options.watchdogs ?? []) {
       this.#detachers.push(attachWatchdog(this.bus, this, watchdog, this.log));
     }
@@ -149,8 +146,33 @@ export class BrowserSession implements BrowserSessionView {
     return this.tabIds.idFor(targetId);
   }
 
+  targetOfTab(tabId: string): string | undefined {
+    return this.tabIds.targetFor(tabId);
+  }
+
   recentEvents(limit: number): EventRecordView[] {
     return this.bus.history().slice(-limit);
+  }
+
+  timeoutFor(definition: AnyEventDefinition): number {
+    return this.bus.timeoutFor(definition);
+  }
+
+  /**
+   * The one tab preamble of every action: a protocol tab_id to its target, or the focused tab when
+   * none is given.
+   */
+  async resolveTab(tabId: string | undefined): Promise<string> {
+    if (tabId === undefined) {
+      return this.focusedTargetId();
+    }
+    const targetId = this.tabIds.targetFor(tabId);
+    if (targetId === undefined) {
+      throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs")`, {
+        details: { tab_id: tabId },
+      });
+    }
+    return targetId;
   }
 
   // ---- commands -------------------------------------------------------------------------------
@@ -164,8 +186,9 @@ export class BrowserSession implements BrowserSessionView {
     return result;
   }
 
+  /** Stops at once: cancels whatever runs or waits, detaches, and (Node) kills a browser it launched. */
   async stop(): Promise<void> {
-    await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
+    await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session', preempt: true });
   }
 
   /** Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs. */
@@ -223,18 +246,13 @@ export class BrowserSession implements BrowserSessionView {
     );
   }
 
-  /**
-   * Announces a focus change made by a handler as a child event it awaits (so the change is complete
-   * when the handler returns); the root-level announcement for the same change is then skipped.
-   */
-  async announceFocus(ctx: HandlerContext): Promise<void> {
+  claimFocusChange(): { target_id: string | null; url: string } | undefined {
     const focus = this.targets.focusedTargetId;
     if (focus === this.#announcedFocus) {
-      return;
+      return undefined;
     }
     this.#announcedFocus = focus;
-    const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
-    await ctx.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url });
+    return { target_id: focus ?? null, url: focus === undefined ? '' : (this.targets.target(focus)?.url ?? '') };
   }
 
   /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
@@ -330,13 +348,10 @@ export class BrowserSession implements BrowserSessionView {
     this.#focusCheckQueued = true;
     queueMicrotask(() => {
       this.#focusCheckQueued = false;
-      const focus = this.targets.focusedTargetId;
-      if (focus === this.#announcedFocus) {
-        return;
+      const change = this.claimFocusChange();
+      if (change !== undefined) {
+        this.bus.emit(AgentFocusChangedEvent, change, { source: 'browser' });
       }
-      this.#announcedFocus = focus;
-      const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
-      this.bus.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url }, { source: 'browser' });
     });
   }
 }

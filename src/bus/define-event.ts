@@ -13,12 +13,6 @@ export interface EventSpec<S extends z.core.$ZodLooseShape, R extends z.ZodType>
   timeoutMs: number;
   /** Lifecycle events run even while CDP is disconnected (the circuit breaker lets them through). */
   lifecycle?: boolean;
-  /**
-   * Emitting this event first cancels every event of the bus that is queued or running (their handlers'
-   * signals abort and they fail CANCELLED), so it never waits behind the work it is meant to stop: the
-   * emergency stop.
-   */
-  preempts?: boolean;
   /** Cross-field rules of the payload (one of two fields, both or neither), reported like field errors. */
   refine?: (payload: z.output<z.ZodObject<z.core.util.Writeable<S>, z.core.$strict>>, ctx: z.RefinementCtx) => void;
   description?: string;
@@ -52,7 +46,6 @@ export interface EventDefinition<
   readonly resultSchema: R;
   readonly timeoutMs: number;
   readonly lifecycle: boolean;
-  readonly preempts: boolean;
   readonly description: string;
   /** True when the result schema accepts undefined (a void event). */
   readonly resultOptional: boolean;
@@ -95,7 +88,6 @@ export function defineEvent<N extends string, S extends z.core.$ZodLooseShape, R
     resultSchema: spec.result,
     timeoutMs: spec.timeoutMs,
     lifecycle: spec.lifecycle ?? false,
-    preempts: spec.preempts ?? false,
     description: spec.description ?? '',
     resultOptional: spec.result.safeParse(undefined).success,
     create(payload, origin) {
@@ -115,4 +107,16 @@ export function defineEvent<N extends string, S extends z.core.$ZodLooseShape, R
 export function validationError(eventType: string, error: z.ZodError): EventValidationError {
   const { field, message } = firstProblem(error);
   return new EventValidationError(eventType, field, message, error.issues);
+}
+
+/** A handler's output checked against the event's result schema (undefined: the handler gave none). */
+export function validateResult(definition: AnyEventDefinition, handlerName: string, output: unknown): unknown {
+  if (output === undefined) {
+    return output;
+  }
+  const parsed = (definition.resultSchema as z.ZodType).safeParse(output);
+  if (!parsed.success) {
+    throw validationError(`${definition.type} result from ${handlerName}`, parsed.error);
+  }
+  return parsed.data;
 }

@@ -9,7 +9,6 @@ const Stop = defineEvent('StopNowEvent', {
   payload: {},
   result: z.strictObject({ cancelled: z.number() }),
   timeoutMs: 1000,
-  preempts: true,
 });
 const Parent = defineEvent('ParentEvent', { payload: {}, result: z.void(), timeoutMs: 1000 });
 const Child = defineEvent('ChildEvent', { payload: {}, result: z.string(), timeoutMs: 1000 });
@@ -26,7 +25,7 @@ function tick(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-describe('EventBus.cancelAll and preempting events', () => {
+describe('EventBus.cancelAll and preempting emits', () => {
   it('fails the running handler at once, aborts its signal and skips the handlers after it', async () => {
     const bus = new EventBus();
     let signal: AbortSignal | undefined;
@@ -60,13 +59,13 @@ describe('EventBus.cancelAll and preempting events', () => {
     expect(bus.handlerNames(Work)).toEqual(['hangs', 'later', 'answers']);
   });
 
-  it('a preempting event cancels what runs and what waits, then runs itself and knows how many it cancelled', async () => {
+  it('an event emitted with preempt cancels what runs and what waits, then runs itself and knows how many it cancelled', async () => {
     const bus = new EventBus();
     bus.on(Work, (_event, ctx) => hang(ctx.signal), { name: 'hangs' });
     bus.on(Stop, (_event, ctx) => ({ cancelled: ctx.preempted }), { name: 'stop' });
     const work = [bus.emit(Work, { n: 1 }), bus.emit(Work, { n: 2 }), bus.emit(Work, { n: 3 })];
     await tick();
-    const stopped = await bus.emit(Stop, {}).result();
+    const stopped = await bus.emit(Stop, {}, { preempt: true }).result();
     expect(stopped).toEqual({ cancelled: 3 });
     for (const handle of work) {
       await expect(handle.result()).rejects.toMatchObject({ code: 'CANCELLED' });

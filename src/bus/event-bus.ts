@@ -1,14 +1,20 @@
 import { errorMessageOf } from '../shared/errors';
-import type { z } from 'zod';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
-import { validationError } from './define-event';
+import { validateResult } from './define-event';
 import { DeadlineTimer } from './deadline-timer';
 import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
 import { EventHandle, type RecordWaiter } from './event-handle';
 import { EventQueue } from './event-queue';
-import { EventRecord, viewOfRecord, type EventRecordView, type HandlerRun } from './event-record';
+import {
+  EventRecord,
+  firstQueuedDescendant,
+  isPromiseLike,
+  viewOfRecord,
+  type EventRecordView,
+  type HandlerRun,
+} from './event-record';
 import { Context, Invocation, type ChildEmitter } from './handler-context';
 import { HandlerRegistry, type RegisteredHandler } from './handler-registry';
 import { EventHistory, type FindOptions } from './history';
@@ -32,10 +38,16 @@ export interface EventBusOptions {
 export interface EmitOptions {
   /** Who caused the event: 'panel', 'cli', 'native:<name>', ... Children inherit it. */
   source?: string;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  /**
+   * Cancel every event that is queued or running first (their handlers' signals abort and they fail
+   * CANCELLED), so this one never waits behind the work it is meant to stop: the emergency stop.
+   */
+  preempt?: boolean;
+  /**
+   * The payload was already parsed by a schema derived from this event's own (an action's params, with
+   * the defaults applied): it is not parsed twice.
+   */
+  prevalidated?: boolean;
 }
 
 /**
@@ -113,7 +125,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     payload: PayloadInputOf<D>,
     options: EmitOptions = {},
   ): EventHandle<D> {
-    return this.#emit(definition, payload, undefined, undefined, options.source);
+    return this.#emit(definition, payload, undefined, undefined, options);
   }
 
   #emit<D extends AnyEventDefinition>(
@@ -121,11 +133,15 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     payload: PayloadInputOf<D>,
     parent: EventRecord | undefined,
     parentRun: HandlerRun | undefined,
-    source: string | undefined,
+    options: EmitOptions,
   ): EventHandle<D> {
-    const origin = { parentId: parent?.event.meta.id, source: source ?? parent?.source };
-    const event = this.#validate ? definition.create(payload, origin) : definition.createUnchecked(payload, origin);
-    const preempted = definition.preempts ? this.cancelAll(`${definition.type} preempted it`) : 0;
+    const origin = { parentId: parent?.event.meta.id, source: options.source ?? parent?.source };
+    const event =
+      this.#validate && options.prevalidated !== true
+        ? definition.create(payload, origin)
+        : definition.createUnchecked(payload, origin);
+    // After validation: a refused payload cancels nothing.
+    const preempted = options.preempt === true ? this.cancelAll(`${definition.type} preempted it`) : 0;
     const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, origin.source);
     record.preempted = preempted;
     if (parent !== undefined && parentRun !== undefined) {
@@ -179,7 +195,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
    * Cancels everything: the events running now fail at once with EventCancelledError (their handlers'
    * signals abort, so their CDP work stops; the remaining handlers of the event are skipped), then every
    * queued event is failed the same way. Returns how many events were cancelled, running ones included.
-   * Emitting a `preempts` event does this first.
+   * Emitting with `preempt` does this first.
    */
   cancelAll(reason: string): number {
     let cancelled = 0;
@@ -345,7 +361,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #settleRun(record: EventRecord, run: HandlerRun, context: Context, output: unknown, error: unknown): void {
     if (error === undefined) {
       try {
-        run.result = this.#validateResult(record, run.name, output);
+        run.result = this.#validate ? validateResult(record.definition, run.name, output) : output;
         run.status = 'completed';
       } catch (validation) {
         error = validation;
@@ -383,19 +399,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       return middleware(invocation, () => call(index + 1));
     };
     return call(0);
-  }
-
-  #validateResult(record: EventRecord, handlerName: string, output: unknown): unknown {
-    if (output === undefined || !this.#validate) {
-      return output;
-    }
-    const schema = record.definition.resultSchema as z.ZodType;
-    const parsed = schema.safeParse(output);
-    if (!parsed.success) {
-      const error = validationError(`${record.event.type} result from ${handlerName}`, parsed.error);
-      throw error;
-    }
-    return parsed.data;
   }
 
   #cancelQueuedDescendants(run: HandlerRun, reason: string): void {
@@ -466,21 +469,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     parent: EventRecord,
     parentRun: HandlerRun,
   ): EventHandle<D> {
-    return this.#emit(definition, payload, parent, parentRun, undefined);
+    return this.#emit(definition, payload, parent, parentRun, {});
   }
-}
-
-function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
-  for (const run of record.runs) {
-    for (const child of run.children) {
-      if (child.status === 'queued') {
-        return child;
-      }
-      const nested = firstQueuedDescendant(child);
-      if (nested !== undefined) {
-        return nested;
-      }
-    }
-  }
-  return undefined;
 }

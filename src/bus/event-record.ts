@@ -34,7 +34,7 @@ export class EventRecord {
   pendingChildren = 0;
   /** Set once cancelAll interrupted this event: its remaining handlers do not run. */
   cancelledBy: Error | undefined;
-  /** How many events emitting this one cancelled (a `preempts` event); 0 otherwise. */
+  /** How many events emitting this one cancelled (emitted with `preempt`); 0 otherwise. */
   preempted = 0;
   /** The client or component that caused the event (panel, cli, native, ...), copied to children. */
   readonly source: string | undefined;
@@ -148,4 +148,24 @@ export function viewOfRecord(record: EventRecord): EventRecordView {
     completed_at: record.completedAt,
     handlers: record.runs.map(viewOfRun),
   };
+}
+
+/** The first descendant still waiting in the queue, depth first (what an inline event must run next). */
+export function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
+  for (const run of record.runs) {
+    for (const child of run.children) {
+      if (child.status === 'queued') {
+        return child;
+      }
+      const nested = firstQueuedDescendant(child);
+      if (nested !== undefined) {
+        return nested;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

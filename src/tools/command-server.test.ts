@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import type { ServerMessage } from '../protocol/commands';
 import { CommandServer } from './command-server';
-import { createDefaultRegistry } from './default-actions';
+import { createDefaultRegistry } from './actions';
 
 async function client() {
   const { session, browser } = await startedFakeSession();

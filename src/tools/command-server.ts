@@ -14,7 +14,8 @@ import {
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import type { ActionRegistry, ClientInfo } from './registry';
+import { firstProblem, problemText } from '../shared/zod-issues';
+import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -50,6 +51,8 @@ export class CommandServer {
   readonly session: BrowserSession;
   readonly registry: ActionRegistry;
   readonly #log: Logger;
+  /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
+  #epoch = 0;
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -59,6 +62,26 @@ export class CommandServer {
 
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
     return new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`));
+  }
+
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Every client's queued requests are answered CANCELLED when their turn comes. */
+  cancelQueuedRequests(): void {
+    this.#epoch++;
+  }
+
+  /** What an action may use: emit on the session's bus, resolve the client's tab. Nothing else. */
+  contextFor(client: ClientInfo): ActionContext {
+    const session = this.session;
+    return {
+      client,
+      emit: (definition, payload, options) => session.bus.emit(definition, payload, options),
+      resolveTab: (tabId) => session.resolveTab(tabId),
+      tabIdOf: (targetId) => session.tabIdOf(targetId),
+    };
   }
 
   describe(): unknown {
@@ -84,6 +107,7 @@ export class ClientConnection {
   readonly #port: ClientPort;
   readonly #log: Logger;
   readonly #subscriptions = new Set<string>();
+  readonly #context: ActionContext;
   #disposeObserver: (() => void) | undefined;
   #closed = false;
   /** The tail of this client's request chain: requests run one after another, in arrival order. */
@@ -94,6 +118,7 @@ export class ClientConnection {
     this.client = client;
     this.#port = port;
     this.#log = log;
+    this.#context = server.contextFor(client);
   }
 
   /** One line of JSON in, one response out (through the port). Never throws. */
@@ -118,8 +143,10 @@ export class ClientConnection {
 
   /**
    * A parsed message in, its response out. Never throws. A client's requests run in the order they
-   * arrived (a `tabs` after a `navigate` sees the navigation), except `stop`, which must not wait behind
-   * the work it is meant to cancel. Different clients run side by side; the bus orders their events.
+   * arrived (a `tabs` after a `navigate` sees the navigation), except a preempting action (`stop`),
+   * which never waits behind the work it cancels: it runs at once, and every request queued before it,
+   * this client's or another's, is answered CANCELLED. Different clients run side by side; the bus
+   * orders their events.
    */
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
@@ -134,10 +161,23 @@ export class ClientConnection {
         return { id, ok: false, error: toCommandError(error, this.#log) };
       }
     };
-    if (action === 'stop') {
+    if (this.#server.registry.get(action)?.preempt === true) {
+      this.#server.cancelQueuedRequests();
       return run();
     }
-    const response = this.#tail.then(run);
+    const epoch = this.#server.epoch;
+    const response = this.#tail.then(() =>
+      epoch === this.#server.epoch
+        ? run()
+        : {
+            id,
+            ok: false as const,
+            error: {
+              code: 'CANCELLED' as const,
+              message: `${action} was cancelled by the emergency stop before it ran`,
+            },
+          },
+    );
     this.#tail = response;
     return response;
   }
@@ -163,7 +203,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.registry.run(action, params, { session: this.#server.session, client: this.client });
+        return this.#server.registry.run(action, params, this.#context);
     }
   }
 
@@ -230,16 +270,10 @@ export class ClientConnection {
 function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field =
-      issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
-    throw new TabpilotError(
-      'INVALID_PARAMS',
-      `${action}: ${field}: ${issue?.code === 'unrecognized_keys' ? 'unknown parameter' : (issue?.message ?? 'invalid')}`,
-      {
-        details: { action, field },
-      },
-    );
+    const problem = firstProblem(parsed.error, 'parameter');
+    throw new TabpilotError('INVALID_PARAMS', `${action}: ${problemText(problem)}`, {
+      details: { action, field: problem.field },
+    });
   }
   return parsed.data;
 }
@@ -255,12 +289,11 @@ function salvageId(message: unknown): RequestId | null {
 }
 
 function requestShapeError(error: z.ZodError): CommandError {
-  const issue = error.issues[0];
-  const field = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
+  const problem = firstProblem(error);
   return {
     code: 'INVALID_REQUEST',
-    message: `A request is {"id", "action", "params"}: ${field === '' ? '' : `${field}: `}${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
-    details: { field },
+    message: `A request is {"id", "action", "params"}: ${problemText(problem)}`,
+    details: { field: problem.field },
   };
 }
 

@@ -207,7 +207,7 @@ describe('side panel', () => {
     const details = await panel.eval<string>(
       `${navigationWithChild}.querySelector(':scope > .tl-details').textContent`,
     );
-    expect(details).toContain('BrowserSession.on_NavigateToUrlEvent');
+    expect(details).toContain('navigation.on_NavigateToUrlEvent');
     expect(details).toMatch(/completed · \d+ ms/);
     expect(details).toContain('/panel-form.html');
 

@@ -43,6 +43,7 @@ export function registerLifecycleHandlers(session: BrowserSession): void {
     async (_event, ctx) => {
       session.disconnect('stopped by request');
       await ctx.emit(BrowserStoppedEvent, { reason: 'Stopped by request' });
+      return { stopped: true as const, cancelled: ctx.preempted };
     },
     { name: 'BrowserSession.on_BrowserStopEvent' },
   );

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
+import { watchdogsFor } from '../../browser/watchdogs/index';
 import { defaultConfig } from '../../browser/config';
 import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
@@ -20,7 +20,7 @@ import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-rou
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
 
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
 // MV3 requires for events to wake a stopped worker; the asynchronous resume follows. No keep-alive:
@@ -40,7 +40,7 @@ const session = new BrowserSession({
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
   host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
   logger: log,
-  watchdogs: [...SHARED_WATCHDOGS],
+  watchdogs: watchdogsFor('extension'),
   name: 'extension',
 });
 const settings = new SettingsStore(storageArea('local'), (config) => session.applyConfig(config));

@@ -1,9 +1,6 @@
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
-import { aboutBlankWatchdog } from '../../browser/watchdogs/about-blank.watchdog';
-import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
-import { localBrowserWatchdog } from '../../browser/watchdogs/local-browser.watchdog';
-import type { AnyWatchdog } from '../../browser/define-watchdog';
+import { watchdogsFor } from '../../browser/watchdogs/index';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
 import { resolveCdpUrl } from '../../platform/node/endpoint';
 import { createNodeHost } from '../../platform/node/node-host';
@@ -11,7 +8,7 @@ import { WebSocketTransport } from '../../platform/node/ws-transport';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
@@ -23,11 +20,10 @@ export interface NodeSessionOptions {
 /** The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. */
 export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
   const log = options.logger ?? silentLogger;
-  const watchdogs: AnyWatchdog[] = [];
-  if (options.cdpUrl === undefined) {
-    watchdogs.push(localBrowserWatchdog(new ChromiumLauncher(log.child('launcher'))));
-  }
-  watchdogs.push(aboutBlankWatchdog, ...SHARED_WATCHDOGS);
+  const watchdogs = watchdogsFor(
+    'node',
+    options.cdpUrl === undefined ? { launcher: new ChromiumLauncher(log.child('launcher')) } : {},
+  );
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),

@@ -4,7 +4,7 @@ import { startedFakeSession } from '../../../test/fakes/fake-session';
 import type { WorkerToPanel } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
 import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
 import { secretsOf } from './redact';
