@@ -59,12 +59,15 @@ export class BrowserSession implements BrowserSessionView {
   #endpoint: string | undefined;
   #connection: CdpConnection | undefined;
   #announcedFocus: string | undefined;
+  /** Where no endpoint was given the session launches its browser, and launches a new one after a stop. */
+  readonly #launchesBrowser: boolean;
   #focusCheckQueued = false;
 
   constructor(options: BrowserSessionOptions) {
     this.#config = options.config;
     this.#openTransport = options.openTransport;
     this.#endpoint = options.endpoint;
+    this.#launchesBrowser = options.endpoint === undefined;
     this.host = options.host;
     this.log = options.logger ?? silentLogger;
     this.bus = new EventBus({
@@ -223,8 +226,14 @@ export class BrowserSession implements BrowserSessionView {
     }
   }
 
-  /** Closes the connection on purpose: no reconnect, sessions forgotten, focus cleared. */
-  disconnect(reason: string): void {
+  /**
+   * Closes the connection on purpose: no reconnect, sessions forgotten, focus cleared. `browserGone`:
+   * the browser is being killed, so a session that launched it launches a new one on its next start.
+   */
+  disconnect(reason: string, browserGone = false): void {
+    if (browserGone && this.#launchesBrowser) {
+      this.#endpoint = undefined;
+    }
     this.#state = 'stopped';
     this.#reconnect.cancel();
     this.targets.stop(reason);

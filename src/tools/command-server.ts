@@ -53,6 +53,7 @@ export class CommandServer {
   readonly #log: Logger;
   /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
   #epoch = 0;
+  readonly #connections = new Set<ClientConnection>();
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -61,16 +62,25 @@ export class CommandServer {
   }
 
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
-    return new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`));
+    const connection = new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`), () =>
+      this.#connections.delete(connection),
+    );
+    this.#connections.add(connection);
+    return connection;
   }
 
   get epoch(): number {
     return this.#epoch;
   }
 
-  /** Every client's queued requests are answered CANCELLED when their turn comes. */
-  cancelQueuedRequests(): void {
+  /** Every client's queued requests are answered CANCELLED when their turn comes; returns how many. */
+  cancelQueuedRequests(): number {
     this.#epoch++;
+    let queued = 0;
+    for (const connection of this.#connections) {
+      queued += connection.queued;
+    }
+    return queued;
   }
 
   /** What an action may use: emit on the session's bus, resolve the client's tab. Nothing else. */
@@ -112,9 +122,13 @@ export class ClientConnection {
   #closed = false;
   /** The tail of this client's request chain: requests run one after another, in arrival order. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** Requests waiting in the chain for their turn. */
+  #queued = 0;
+  readonly #onClose: () => void;
 
-  constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger) {
+  constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger, onClose: () => void) {
     this.#server = server;
+    this.#onClose = onClose;
     this.client = client;
     this.#port = port;
     this.#log = log;
@@ -162,28 +176,34 @@ export class ClientConnection {
       }
     };
     if (this.#server.registry.get(action)?.preempt === true) {
-      this.#server.cancelQueuedRequests();
-      return run();
+      const queued = this.#server.cancelQueuedRequests();
+      return run().then((response) => withQueuedCount(response, queued));
     }
     const epoch = this.#server.epoch;
-    const response = this.#tail.then(() =>
-      epoch === this.#server.epoch
-        ? run()
-        : {
-            id,
-            ok: false as const,
-            error: {
-              code: 'CANCELLED' as const,
-              message: `${action} was cancelled by the emergency stop before it ran`,
-            },
-          },
-    );
+    this.#queued++;
+    const response = this.#tail.then((): Promise<CommandResponse> | CommandResponse => {
+      this.#queued--;
+      if (epoch !== this.#server.epoch) {
+        return {
+          id,
+          ok: false,
+          error: { code: 'CANCELLED', message: `${action} was cancelled by the emergency stop before it ran` },
+        };
+      }
+      return run();
+    });
     this.#tail = response;
     return response;
   }
 
+  /** Requests of this client waiting for the ones before them. */
+  get queued(): number {
+    return this.#queued;
+  }
+
   close(): void {
     this.#closed = true;
+    this.#onClose();
     this.#disposeObserver?.();
     this.#disposeObserver = undefined;
     this.#subscriptions.clear();
@@ -265,6 +285,18 @@ export class ClientConnection {
       this.#log.warn('could not send to client', { error: errorMessageOf(error) });
     }
   }
+}
+
+/** A stop's answer counts the requests it cancelled before they reached the bus too. */
+function withQueuedCount(response: CommandResponse, queued: number): CommandResponse {
+  if (!response.ok || queued === 0) {
+    return response;
+  }
+  const result = response.result as { cancelled?: unknown } | null;
+  if (typeof result?.cancelled !== 'number') {
+    return response;
+  }
+  return { ...response, result: { ...result, cancelled: result.cancelled + queued } };
 }
 
 function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {

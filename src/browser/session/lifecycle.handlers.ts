@@ -6,6 +6,7 @@ import {
   BrowserStoppedEvent,
 } from '../events/lifecycle.events';
 import { TabpilotError } from '../../shared/errors';
+import { stopLoading } from '../actions/navigation';
 import type { BrowserSession } from '../session';
 
 /** BrowserSession's own start and stop handlers; they run before every watchdog's (registered first). */
@@ -40,8 +41,18 @@ export function registerLifecycleHandlers(session: BrowserSession): void {
 
   session.bus.on(
     BrowserStopEvent,
-    async (_event, ctx) => {
-      session.disconnect('stopped by request');
+    async (event, ctx) => {
+      // A navigation the stop cut short would hold back every command to its tab until the server
+      // answered (the next attach would hang): stop loading first, bounded.
+      if (session.connectionState === 'connected') {
+        await Promise.all(
+          session.targets.pages().flatMap((page) => {
+            const pageSession = session.targets.sessionFor(page.targetId);
+            return pageSession === undefined ? [] : [stopLoading(pageSession)];
+          }),
+        );
+      }
+      session.disconnect('stopped by request', event.payload.force);
       await ctx.emit(BrowserStoppedEvent, { reason: 'Stopped by request' });
       return { stopped: true as const, cancelled: ctx.preempted };
     },

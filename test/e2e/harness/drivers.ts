@@ -32,6 +32,8 @@ export interface Driver {
   evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T>;
   /** Applies config fields as the panel's settings would (BrowserSession.applyConfig). */
   setConfig(fields: Record<string, unknown>): Promise<void>;
+  /** The types of the bus events running now (started, not complete), as the session's history has them. */
+  runningEvents(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,13 @@ export class NodeDriver implements Driver {
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
     this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.session.bus
+      .history()
+      .filter((view) => view.status === 'started')
+      .map((view) => view.type);
   }
 
   async close(): Promise<void> {
@@ -266,6 +275,12 @@ export class ExtensionDriver implements Driver {
       session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
       return true;
     })()`);
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.inWorker<string[]>(
+      `globalThis.tabpilot.session.bus.history().filter((view) => view.status === 'started').map((view) => view.type)`,
+    );
   }
 
   async browserPageCount(): Promise<number> {

@@ -4,7 +4,7 @@ import type { WorkerPort } from '../port';
 import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
 import { ActionsView } from './actions-view';
-import { Header } from './header';
+import { Header, type StopPhase } from './header';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
@@ -27,9 +27,16 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   const [last, setLast] = useState<
     { response: CommandResponse; summary: string | undefined; retry: () => void } | undefined
   >(undefined);
+  // The emergency stop as the person sees it: "Stopping…" while it runs, "Stopped" until they attach again.
+  const [stop, setStop] = useState<StopPhase>('idle');
   useEffect(() => {
     void port.currentWindowId().then(setWindowId);
   }, [port]);
+  useEffect(() => {
+    if (stop === 'stopped' && (state.status?.tabs.length ?? 0) > 0) {
+      setStop('idle');
+    }
+  }, [stop, state.status]);
   const control = (send: () => Promise<CommandResponse>): void => {
     void send().then((response) => setLast({ response, summary: summarize(response), retry: () => control(send) }));
   };
@@ -41,7 +48,15 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         windowId={windowId}
         onAttach={() => control(() => port.attachCurrentTab())}
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
-        onStop={() => control(() => port.emergencyStop())}
+        stop={stop}
+        onStop={() => {
+          setStop('stopping');
+          control(async () => {
+            const response = await port.emergencyStop();
+            setStop(response.ok ? 'stopped' : 'idle');
+            return response;
+          });
+        }}
       />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <nav class="views" role="tablist">
@@ -76,12 +91,18 @@ function summarize(response: CommandResponse): string | undefined {
   if (!response.ok) {
     return undefined;
   }
-  const result = response.result as { title?: string; url?: string; released?: string[]; stopped?: boolean } | null;
+  const result = response.result as {
+    title?: string;
+    url?: string;
+    released_tab_ids?: string[];
+    stopped?: boolean;
+    cancelled?: number;
+  } | null;
   if (result?.stopped === true) {
-    return 'Stopped: every tab detached';
+    return `Stopped: cancelled ${result.cancelled ?? 0} command(s) and detached every tab`;
   }
-  if (result?.released !== undefined) {
-    return `Released ${result.released.join(', ') || 'nothing'}`;
+  if (result?.released_tab_ids !== undefined) {
+    return `Released ${result.released_tab_ids.join(', ') || 'nothing'}`;
   }
   if (result?.url !== undefined) {
     return `Attached ${result.title || result.url}`;
