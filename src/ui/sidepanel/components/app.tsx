@@ -32,11 +32,6 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   useEffect(() => {
     void port.currentWindowId().then(setWindowId);
   }, [port]);
-  useEffect(() => {
-    if (stop === 'stopped' && (state.status?.tabs.length ?? 0) > 0) {
-      setStop('idle');
-    }
-  }, [stop, state.status]);
   const control = (send: () => Promise<CommandResponse>): void => {
     void send().then((response) => setLast({ response, summary: summarize(response), retry: () => control(send) }));
   };
@@ -46,7 +41,10 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         connection={state.connection}
         status={state.status}
         windowId={windowId}
-        onAttach={() => control(() => port.attachCurrentTab())}
+        onAttach={() => {
+          setStop('idle');
+          control(() => port.attachCurrentTab());
+        }}
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         stop={stop}
         onStop={() => {

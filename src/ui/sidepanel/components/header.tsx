@@ -42,7 +42,7 @@ export function Header(props: {
         </button>
       </div>
       <p id="debugger-state" class={status?.attached === true ? 'attached' : 'detached'}>
-        {props.stop === 'stopped' && tabs.length === 0
+        {props.stop === 'stopped' && status?.attached !== true
           ? 'Stopped: debugger not attached until you attach again'
           : status?.attached === true
             ? `Debugger attached to ${tabs.length} tab${tabs.length === 1 ? '' : 's'}`
