@@ -3,6 +3,7 @@ import type { DomState } from '../../dom/dom-service';
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
 import { DialogOpenedEvent } from '../events/dialogs.events';
+import { BrowserReplacedEvent } from '../events/connection.events';
 import { BrowserErrorEvent } from '../events/lifecycle.events';
 import { BrowserStateRequestEvent, ScreenshotEvent, type BrowserStateSummary } from '../events/state.events';
 import { TabClosedEvent } from '../events/tabs.events';
@@ -19,12 +20,14 @@ const MAX_DIALOGS = 20;
  */
 export const domWatchdog = defineWatchdog({
   name: 'dom',
-  listensTo: [BrowserStateRequestEvent, TabClosedEvent, DialogOpenedEvent],
+  listensTo: [BrowserStateRequestEvent, TabClosedEvent, DialogOpenedEvent, BrowserReplacedEvent],
   emits: [ScreenshotEvent, BrowserErrorEvent],
   setup: (ctx) => {
     // Dialogs answered since the tab's last state: reported once, then forgotten (browser-use repeats
     // every past dialog in every later state, reference §4.3 ⚠).
     const dialogs = new Map<string, string[]>();
+    // A browser replaced since the last state: said once, in the next state's browser_errors.
+    let replaced: string | undefined;
     return {
       BrowserStateRequestEvent: async (event, hctx): Promise<BrowserStateSummary> => {
         const started = performance.now();
@@ -43,7 +46,8 @@ export const domWatchdog = defineWatchdog({
               .result()
               .then((shot) => ({ shot, ms: performance.now() - screenshotStarted }))
           : undefined;
-        const browserErrors: string[] = [];
+        const browserErrors: string[] = replaced === undefined ? [] : [replaced];
+        replaced = undefined;
         let dom: DomState | undefined;
         if (payload.include_dom) {
           try {
@@ -126,6 +130,13 @@ export const domWatchdog = defineWatchdog({
       TabClosedEvent: (event) => {
         ctx.session.dom.forget(event.payload.target_id);
         dialogs.delete(event.payload.target_id);
+      },
+      BrowserReplacedEvent: (event) => {
+        const lost = event.payload.lost_target_ids.map((targetId) => ctx.session.tabIdOf(targetId));
+        replaced =
+          `The browser was replaced: the connection to the previous one was lost (${event.payload.reason}) and this is ` +
+          `another browser. ${lost.length === 0 ? 'Its tabs are gone' : `Its tabs (${lost.join(', ')}) are gone and answer TAB_NOT_FOUND`}; ` +
+          'pages, logins and anything typed there must be done again.';
       },
       DialogOpenedEvent: (event) => {
         const { target_id, dialog_type, message, answer } = event.payload;
