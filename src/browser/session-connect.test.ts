@@ -13,18 +13,14 @@ import { domWatchdog } from './watchdogs/dom.watchdog';
 
 const tick = (ms = 10): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A fake browser that says who it is, as a real browser endpoint does (Target.getTargetInfo at the root). */
+/** A fake browser that says who it is, as a real browser endpoint does (its default context's id). */
 function namedBrowser(browserId: string, capabilities: { reconnect?: boolean } = {}): FakeBrowser {
   const browser = new FakeBrowser(capabilities);
   browser.addPage('about:blank');
-  browser.responders.set('Target.getTargetInfo', (params, sessionId) => {
-    if (sessionId !== undefined || params['targetId'] !== undefined) {
-      return {};
-    }
-    return {
-      targetInfo: { targetId: browserId, type: 'browser', title: '', url: '', attached: true, canAccessOpener: false },
-    };
-  });
+  browser.responders.set('Target.getBrowserContexts', () => ({
+    browserContextIds: [],
+    defaultBrowserContextId: browserId,
+  }));
   return browser;
 }
 
@@ -206,6 +202,7 @@ describe('BrowserSession: which browser is on the other end', () => {
     });
     await session.start();
     expect(extension.sentMethods()).not.toContain('Target.getTargetInfo');
+    expect(extension.sentMethods()).not.toContain('Target.getBrowserContexts');
     expect(session.connectionState).toBe('connected');
   });
 });

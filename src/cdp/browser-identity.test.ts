@@ -10,12 +10,14 @@ const identity = (browserId: string | undefined, pageIds: string[] = []): Browse
 });
 
 describe('readBrowserIdentity', () => {
-  it('reads the browser target id and the pages', async () => {
+  it("reads the default context's id (the same over every connection to one browser) and the pages", async () => {
     const browser = new FakeBrowser();
     const page = browser.addPage('about:blank');
+    let connections = 0;
+    // Chromium gives the browser target a new id per connection: it must not be what identifies the browser.
     browser.responders.set('Target.getTargetInfo', () => ({
       targetInfo: {
-        targetId: 'browser-1',
+        targetId: `per-connection-${++connections}`,
         type: 'browser',
         title: '',
         url: '',
@@ -23,8 +25,14 @@ describe('readBrowserIdentity', () => {
         canAccessOpener: false,
       },
     }));
+    browser.responders.set('Target.getBrowserContexts', () => ({
+      browserContextIds: [],
+      defaultBrowserContextId: 'CONTEXT-1',
+    }));
     const found = await readBrowserIdentity(new CdpConnection(browser.transport));
-    expect(found).toEqual({ browserId: 'browser-1', targetType: 'browser', pageIds: [page.targetId] });
+    expect(found).toEqual({ browserId: 'CONTEXT-1', targetType: 'browser', pageIds: [page.targetId] });
+    const again = await readBrowserIdentity(new CdpConnection(browser.reopen()));
+    expect(again.browserId).toBe('CONTEXT-1');
   });
 
   it('names a page endpoint by its type and gives it no browser id', async () => {
@@ -50,6 +58,9 @@ describe('readBrowserIdentity', () => {
       throw new Error('Not allowed');
     });
     browser.responders.set('Target.getTargets', () => {
+      throw new Error('Not allowed');
+    });
+    browser.responders.set('Target.getBrowserContexts', () => {
       throw new Error('Not allowed');
     });
     expect(await readBrowserIdentity(new CdpConnection(browser.transport))).toEqual({

@@ -4,8 +4,10 @@ import type { CdpConnection } from './connection';
 /** Which browser is on the other end of a connection, as far as it tells. */
 export interface BrowserIdentity {
   /**
-   * The id of the browser target (Target.getTargetInfo at the root): made afresh by every browser process,
-   * so two browsers of one pool, same build and same flags, still differ. Undefined when not answered.
+   * The id of the browser's default context (Target.getBrowserContexts): made afresh by every browser
+   * process and the same over every connection to it, so two browsers of one pool (same build, same flags)
+   * still differ. The browser target's own id (Target.getTargetInfo) cannot serve: Chromium makes it
+   * afresh for every connection. Undefined when not answered.
    */
   browserId: string | undefined;
   /** The root target's type: 'browser' for a browser endpoint, 'page' for one tab's endpoint. */
@@ -15,15 +17,20 @@ export interface BrowserIdentity {
 }
 
 /**
- * Asks the other end who it is: two browser-level calls, each allowed to fail (a proxy in front of a
- * browser may filter what it does not know), so the answer may be partial, never an error.
+ * Asks the other end who it is: three browser-level calls, each allowed to fail (a proxy in front of a
+ * browser may filter what it does not know, and a page's endpoint refuses Target.getBrowserContexts), so
+ * the answer may be partial, never an error.
  */
 export async function readBrowserIdentity(connection: CdpConnection, signal?: AbortSignal): Promise<BrowserIdentity> {
   const options = { timeoutMs: 10_000, ...(signal === undefined ? {} : { signal }) };
-  const [info, targets] = await Promise.all([
+  const [info, contexts, targets] = await Promise.all([
     connection
       .send('Target.getTargetInfo', {}, undefined, options)
       .then((result) => (result as Protocol.Target.GetTargetInfoResponse).targetInfo)
+      .catch(() => undefined),
+    connection
+      .send('Target.getBrowserContexts', {}, undefined, options)
+      .then((result) => (result as Protocol.Target.GetBrowserContextsResponse).defaultBrowserContextId)
       .catch(() => undefined),
     connection
       .send('Target.getTargets', {}, undefined, options)
@@ -31,7 +38,7 @@ export async function readBrowserIdentity(connection: CdpConnection, signal?: Ab
       .catch(() => []),
   ]);
   return {
-    browserId: info?.type === 'browser' ? info.targetId : undefined,
+    browserId: info?.type === 'page' ? undefined : contexts,
     targetType: info?.type,
     pageIds: targets.filter((target) => target.type === 'page').map((target) => target.targetId),
   };
