@@ -385,8 +385,10 @@ export class BrowserSession implements BrowserSessionView {
       this.#state = 'disconnected';
       this.#lost = {
         reason,
-        advice:
-          'this endpoint gives a new browser per connection (a pool), so there is no way back to the browser that had the tabs: send attach to get a new browser',
+        // Over chrome.debugger there is nothing to reopen; a real endpoint that cannot be reopened is a pool's.
+        advice: connection.capabilities.browserDomain
+          ? 'this endpoint gives a new browser per connection (a pool), so there is no way back to the browser that had the tabs: send attach to get a new browser'
+          : 'send attach to connect again',
       };
       this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', `${reason}; ${this.#lost.advice}`), {
         browser_per_connection: true,
