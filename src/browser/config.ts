@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem } from '../shared/zod-issues';
 import { EVENT_NAMES } from './events/index';
+import { connectConfigShape } from './config/connect.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -21,13 +22,29 @@ const Timeouts = z
 
 const Reconnect = z
   .strictObject({
-    max_attempts: z.number().int().min(0).max(20).default(3),
-    backoff_ms: z.array(z.number().int().min(0)).default([1000, 2000, 4000]),
-    attempt_timeout_ms: z.number().int().positive().default(15_000),
-    /** How long an event waits for a reconnect in progress before failing with DISCONNECTED. */
-    wait_ms: z.number().int().positive().default(25_000),
+    max_attempts: z.number().int().min(0).max(20).default(3).describe('Attempts after a drop; 0 turns reconnect off'),
+    backoff_ms: z
+      .array(z.number().int().min(0))
+      .default([1000, 2000, 4000])
+      .describe('Pauses between attempts (the last repeats); a longer Retry-After from a pool wins'),
+    attempt_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(15_000)
+      .describe(
+        "One attempt, whole: opening the socket (a pool's queue included) and restoring the tabs; a slower attempt is abandoned and the next begins",
+      ),
+    wait_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(25_000)
+      .describe('How long a command waits for a reconnect in progress before failing with DISCONNECTED'),
   })
-  .describe('How a dropped CDP connection is re-established (Node)');
+  .describe(
+    'How a dropped CDP connection is re-established to the same browser (Node); an endpoint that gives a new browser per connection (a pool) is not reconnected to',
+  );
 
 const Launch = z
   .strictObject({
@@ -70,6 +87,7 @@ const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.
 export const TabpilotConfig = z.strictObject({
   timeouts: Timeouts.default({}),
   cdp_timeout_ms: z.number().int().positive().default(30_000).describe('Per CDP command'),
+  ...connectConfigShape,
   reconnect: Reconnect.default({
     max_attempts: 3,
     backoff_ms: [1000, 2000, 4000],

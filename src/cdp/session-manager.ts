@@ -336,6 +336,10 @@ export class SessionManager {
     await bestEffort(
       pollUntil(
         () => {
+          // A connection that closed meanwhile will attach nothing more: the caller's next call fails.
+          if (!this.connected) {
+            return true;
+          }
           const pending = this.#registry
             .all()
             .filter(

@@ -6,6 +6,7 @@ import {
   BrowserStoppedEvent,
 } from '../events/lifecycle.events';
 import { TabpilotError } from '../../shared/errors';
+import { redactUrl } from '../../shared/redact-url';
 import { stopLoading } from '../actions/navigation';
 import type { BrowserSession } from '../session';
 
@@ -16,7 +17,7 @@ export function registerLifecycleHandlers(session: BrowserSession): void {
     async (event, ctx) => {
       const current = session.endpoint;
       if (session.connectionState === 'connected' && current !== undefined) {
-        return { cdp_url: current };
+        return { cdp_url: redactUrl(current) };
       }
       session.setStateBeforeStart('connecting');
       try {
@@ -28,9 +29,10 @@ export function registerLifecycleHandlers(session: BrowserSession): void {
           }
           endpoint = launched.cdp_url;
         }
-        await session.connect(endpoint);
-        await ctx.emit(BrowserConnectedEvent, { cdp_url: endpoint });
-        return { cdp_url: endpoint };
+        await session.connect(endpoint, ctx.signal);
+        // A pool's URL carries its token: events and results show it masked.
+        await ctx.emit(BrowserConnectedEvent, { cdp_url: redactUrl(endpoint) });
+        return { cdp_url: redactUrl(endpoint) };
       } catch (error) {
         session.reportError('BrowserStartEventError', error);
         throw error;

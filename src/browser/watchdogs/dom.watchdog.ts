@@ -4,6 +4,7 @@ import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
 import { defineWatchdog } from '../define-watchdog';
 import { DialogOpenedEvent } from '../events/dialogs.events';
+import { BrowserReplacedEvent } from '../events/connection.events';
 import { BrowserErrorEvent } from '../events/lifecycle.events';
 import {
   BrowserStateRequestEvent,
@@ -30,13 +31,15 @@ const ANSWER_MARGIN_MS = 250;
  */
 export const domWatchdog = defineWatchdog({
   name: 'dom',
-  listensTo: [BrowserStateRequestEvent, HighlightElementEvent, TabClosedEvent, DialogOpenedEvent],
+  listensTo: [BrowserStateRequestEvent, HighlightElementEvent, TabClosedEvent, DialogOpenedEvent, BrowserReplacedEvent],
   emits: [ScreenshotEvent, BrowserErrorEvent],
   setup: (ctx) => {
     const session = ctx.session;
     // Dialogs answered since the tab's last state: reported once, then forgotten (browser-use repeats
     // every past dialog in every later state).
     const dialogs = new Map<string, string[]>();
+    // A browser replaced since the last state: said once, in the next state's browser_errors.
+    let replaced: string | undefined;
     return {
       BrowserStateRequestEvent: async (event, hctx): Promise<BrowserStateSummary> => {
         const started = performance.now();
@@ -58,7 +61,8 @@ export const domWatchdog = defineWatchdog({
               .result()
               .then((shot) => ({ shot, ms: performance.now() - screenshotStarted }))
           : undefined;
-        const browserErrors: string[] = [];
+        const browserErrors: string[] = replaced === undefined ? [] : [replaced];
+        replaced = undefined;
         let dom: DomState | undefined;
         try {
           if (payload.include_dom) {
@@ -118,6 +122,13 @@ export const domWatchdog = defineWatchdog({
       TabClosedEvent: (event) => {
         session.dom.forget(event.payload.target_id);
         dialogs.delete(event.payload.target_id);
+      },
+      BrowserReplacedEvent: (event) => {
+        const lost = event.payload.lost_target_ids.map((targetId) => ctx.session.tabIdOf(targetId));
+        replaced =
+          `The browser was replaced: the connection to the previous one was lost (${event.payload.reason}) and this is ` +
+          `another browser. ${lost.length === 0 ? 'Its tabs are gone' : `Its tabs (${lost.join(', ')}) are gone and answer TAB_NOT_FOUND`}; ` +
+          'pages, logins and anything typed there must be done again.';
       },
       DialogOpenedEvent: (event) => {
         const { target_id, dialog_type, message, answer } = event.payload;

@@ -13,7 +13,8 @@ one JSON response per line on stdout; logs on stderr).
   tabpilot launch [--headless | --headed] [--user-data-dir DIR] [--remote-debugging-port N] [--config FILE]
       Launch a local Chromium (headless when there is no display) and serve commands for it.
   tabpilot connect --cdp-url URL [--config FILE]
-      Attach to a running Chromium: a ws:// URL, or http://host:port (resolved through /json/version).
+      Attach to a running Chromium: a ws:// URL, or http://host:port (resolved through /json/version),
+      or a browser pool's endpoint with its token (e.g. 'ws://pool:3000/?token=...'): one browser each.
 
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
 Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.`;

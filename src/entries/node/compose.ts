@@ -12,12 +12,21 @@ import { createDefaultRegistry } from '../../tools/actions';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
-  /** A ws:// or http:// CDP endpoint to connect to; undefined launches a local Chromium. */
+  /**
+   * A ws:// or http:// CDP endpoint to connect to (a browser's, or a browser pool's with its token in the
+   * query string); undefined launches a local Chromium.
+   */
   cdpUrl?: string;
   logger?: Logger;
+  /** Names the session's bus in logs and history: several sessions in one process tell theirs apart. */
+  name?: string;
 }
 
-/** The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. */
+/**
+ * The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. Each call
+ * builds an independent session (its own bus, connection and browser), so one process can drive several
+ * browsers at once: call it once per cdp_url, or several times with one pool's URL (one browser each).
+ */
 export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
   const log = options.logger ?? silentLogger;
   const watchdogs = watchdogsFor(
@@ -27,11 +36,12 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
-    openTransport: async (endpoint) => WebSocketTransport.connect(await resolveCdpUrl(endpoint)),
+    openTransport: async (endpoint, { signal }) =>
+      WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
     host: createNodeHost(() => options.config.output_dir),
     logger: log,
     watchdogs,
-    name: 'node',
+    name: options.name ?? 'node',
   });
   return { session, server: new CommandServer(session, createDefaultRegistry(), log.child('commands')) };
 }

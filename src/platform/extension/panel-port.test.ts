@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from 'webextension-polyfill';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
+import { pollUntil } from '../../shared/time';
 import type { WorkerToPanel } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
@@ -131,8 +132,12 @@ describe('panel port', () => {
     expect(JSON.stringify(timeline.entries())).toContain('Settings saved and applied.');
 
     panel.send({ type: 'command', request: { id: 3, action: 'navigate', params: { url: 'p4ss' } } });
-    await settle();
-    const answer = JSON.stringify(panel.posted.filter((message) => message.type === 'response').at(-1));
+    // The navigation takes its own time on a loaded machine: wait for its answer, not a fixed pause.
+    const response = await pollUntil(
+      () => panel.posted.find((message) => message.type === 'response' && message.response.id === 3),
+      { timeoutMs: 5000, onTimeout: () => new Error('the navigate command got no answer') },
+    );
+    const answer = JSON.stringify(response);
     expect(answer).toContain('<secret>password</secret>');
     expect(answer).not.toContain('p4ss');
   });
