@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
+import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
 
 /**
@@ -117,6 +118,7 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...NATIVE_CONFIG_SHAPE,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

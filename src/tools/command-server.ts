@@ -5,20 +5,30 @@ import { EVENT_NAMES } from '../browser/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,
+  salvageRequestId,
   type CommandError,
   type CommandResponse,
   type EventMessage,
-  type RequestId,
   type ServerMessage,
 } from '../protocol/commands';
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import type { ActionRegistry, ClientInfo } from './registry';
+import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
   send(message: ServerMessage): void;
+}
+
+/** Stands in front of the registry for every action of every client (the clients' tab leases). */
+export interface ActionGate {
+  run(
+    action: string,
+    params: unknown,
+    ctx: ActionContext,
+    next: (params: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 const SubscribeParams = z.strictObject({
@@ -50,6 +60,7 @@ export class CommandServer {
   readonly session: BrowserSession;
   readonly registry: ActionRegistry;
   readonly #log: Logger;
+  #gate: ActionGate | undefined;
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -59,6 +70,19 @@ export class CommandServer {
 
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
     return new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`));
+  }
+
+  useGate(gate: ActionGate): void {
+    this.#gate = gate;
+  }
+
+  /** Runs a registry action for a client, through the gate when there is one. */
+  runAction(action: string, params: unknown, client: ClientInfo): Promise<unknown> {
+    const ctx: ActionContext = { session: this.session, client };
+    const gate = this.#gate;
+    return gate === undefined
+      ? this.registry.run(action, params, ctx)
+      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx));
   }
 
   describe(): unknown {
@@ -124,7 +148,7 @@ export class ClientConnection {
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return Promise.resolve({ id: salvageId(message), ok: false, error: requestShapeError(parsed.error) });
+      return Promise.resolve({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) });
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
@@ -163,7 +187,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.registry.run(action, params, { session: this.#server.session, client: this.client });
+        return this.#server.runAction(action, params, this.client);
     }
   }
 
@@ -242,16 +266,6 @@ function parseClientParams<S extends z.ZodType>(action: string, schema: S, param
     );
   }
   return parsed.data;
-}
-
-function salvageId(message: unknown): RequestId | null {
-  if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = message.id;
-    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
-      return id;
-    }
-  }
-  return null;
 }
 
 function requestShapeError(error: z.ZodError): CommandError {

@@ -35,11 +35,15 @@ export const searchAction = defineAction({
   params: z.strictObject({
     query: z.string().min(1),
     engine: z.enum(['duckduckgo', 'google', 'bing']).default('duckduckgo'),
+    tab_id: TabId.optional(),
   }),
   run: async (params, ctx) => {
     const result = await ctx.session.bus.emit(
       NavigateToUrlEvent,
-      { url: SEARCH_ENGINES[params.engine](params.query) },
+      {
+        url: SEARCH_ENGINES[params.engine](params.query),
+        target_id: params.tab_id === undefined ? null : resolveTabId(ctx.session, params.tab_id),
+      },
       source(ctx),
     );
     return { tab_id: ctx.session.tabIdOf(result?.target_id ?? ''), url: result?.url ?? '' };

@@ -53,6 +53,7 @@ export const navigateAction = defineAction({
       .max(120_000)
       .optional()
       .describe('Readiness wait; default 3 s same host, 8 s otherwise'),
+    tab_id: TabId.optional().describe('The tab to navigate; default the focused tab'),
   }),
   run: async (params, ctx) =>
     outcome(
@@ -64,31 +65,41 @@ export const navigateAction = defineAction({
           new_tab: params.new_tab,
           wait_until: params.wait_until,
           timeout_ms: params.timeout_ms ?? null,
+          target_id: params.tab_id === undefined ? null : resolveTabId(ctx.session, params.tab_id),
         },
         source(ctx),
       ),
     ),
 });
 
+const HistoryParams = z.strictObject({ tab_id: TabId.optional().describe('Default the focused tab') });
+
+function targetParam(ctx: ActionContext, tabId: string | undefined): { target_id: string | null } {
+  return { target_id: tabId === undefined ? null : resolveTabId(ctx.session, tabId) };
+}
+
 export const goBackAction = defineAction({
   name: 'go_back',
   description: 'Go back one page in the focused tab.',
-  params: z.strictObject({}),
-  run: async (_params, ctx) => outcome(ctx.session, await ctx.session.bus.emit(GoBackEvent, {}, source(ctx))),
+  params: HistoryParams,
+  run: async (params, ctx) =>
+    outcome(ctx.session, await ctx.session.bus.emit(GoBackEvent, targetParam(ctx, params.tab_id), source(ctx))),
 });
 
 export const goForwardAction = defineAction({
   name: 'go_forward',
   description: 'Go forward one page in the focused tab.',
-  params: z.strictObject({}),
-  run: async (_params, ctx) => outcome(ctx.session, await ctx.session.bus.emit(GoForwardEvent, {}, source(ctx))),
+  params: HistoryParams,
+  run: async (params, ctx) =>
+    outcome(ctx.session, await ctx.session.bus.emit(GoForwardEvent, targetParam(ctx, params.tab_id), source(ctx))),
 });
 
 export const refreshAction = defineAction({
   name: 'refresh',
   description: 'Reload the focused tab.',
-  params: z.strictObject({}),
-  run: async (_params, ctx) => outcome(ctx.session, await ctx.session.bus.emit(RefreshEvent, {}, source(ctx))),
+  params: HistoryParams,
+  run: async (params, ctx) =>
+    outcome(ctx.session, await ctx.session.bus.emit(RefreshEvent, targetParam(ctx, params.tab_id), source(ctx))),
 });
 
 export const tabsAction = defineAction({

@@ -19,25 +19,30 @@ export const NavigateToUrlEvent = defineEvent('NavigateToUrlEvent', {
     /** Readiness wait; defaults to 3 s for a same-host move and 8 s otherwise, as browser-use. */
     timeout_ms: z.number().int().positive().nullable().default(null),
     new_tab: z.boolean().default(false),
+    /** The tab to navigate; null = the focused tab. */
+    target_id: z.string().nullable().default(null),
   },
   result: NavigationOutcome,
   timeoutMs: 30_000,
 });
 
 export const GoBackEvent = defineEvent('GoBackEvent', {
-  payload: {},
+  /** target_id null = the focused tab. */
+  payload: { target_id: z.string().nullable().default(null) },
   result: NavigationOutcome,
   timeoutMs: 15_000,
 });
 
 export const GoForwardEvent = defineEvent('GoForwardEvent', {
-  payload: {},
+  /** target_id null = the focused tab. */
+  payload: { target_id: z.string().nullable().default(null) },
   result: NavigationOutcome,
   timeoutMs: 15_000,
 });
 
 export const RefreshEvent = defineEvent('RefreshEvent', {
-  payload: {},
+  /** target_id null = the focused tab. */
+  payload: { target_id: z.string().nullable().default(null) },
   result: NavigationOutcome,
   timeoutMs: 15_000,
 });

@@ -30,7 +30,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
       const { url, wait_until, timeout_ms, new_tab } = event.payload;
       // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
       assertNavigable(url, session.targets.drivesBrowserPages);
-      let targetId = await session.focusedTargetId();
+      let targetId = event.payload.target_id ?? (await session.focusedTargetId());
       if (new_tab && !NEW_TAB_URLS.includes(session.targets.target(targetId)?.url ?? '')) {
         const page = await session.targets.createPage('about:blank');
         await ctx.emit(SwitchTabEvent, { target_id: page.targetId });
@@ -52,8 +52,8 @@ export function registerNavigationHandlers(session: BrowserSession): void {
 
   const historyMove =
     (step: -1 | 1) =>
-    async (_event: unknown, ctx: HandlerContext): Promise<NavigationOutcome> => {
-      const targetId = await session.focusedTargetId();
+    async (event: { payload: { target_id: string | null } }, ctx: HandlerContext): Promise<NavigationOutcome> => {
+      const targetId = event.payload.target_id ?? (await session.focusedTargetId());
       const history = await session.targets.requireSession(targetId).send('Page.getNavigationHistory');
       const entry = history.entries[history.currentIndex + step];
       if (entry === undefined) {
@@ -83,8 +83,8 @@ export function registerNavigationHandlers(session: BrowserSession): void {
 
   session.bus.on(
     RefreshEvent,
-    async (_event, ctx) => {
-      const targetId = await session.focusedTargetId();
+    async (event, ctx) => {
+      const targetId = event.payload.target_id ?? (await session.focusedTargetId());
       const url = session.targets.target(targetId)?.url ?? '';
       return navigateWithEvents(ctx, targetId, url, () =>
         runAndWaitForCommit(session.targets, targetId, (cdp) => cdp.send('Page.reload', {}), {

@@ -5,6 +5,7 @@ import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
 import { ActionsView } from './actions-view';
 import { Header } from './header';
+import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
@@ -42,6 +43,11 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         onAttach={() => control(() => port.attachCurrentTab())}
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         onStop={() => control(() => port.emergencyStop())}
+      />
+      <NativeClients
+        native={state.native}
+        onDisconnect={(client) => port.disconnectClient(client)}
+        onAnswer={(client, allow) => port.answerClient(client, allow)}
       />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <nav class="views" role="tablist">
