@@ -194,7 +194,7 @@ export class NativeLink {
     if (!this.#enabled) {
       return;
     }
-    const delay = BACKOFF_MS[Math.min(this.#attempt - 1, BACKOFF_MS.length - 1)] ?? 30_000;
+    const delay = BACKOFF_MS[Math.max(0, Math.min(this.#attempt - 1, BACKOFF_MS.length - 1))] ?? 30_000;
     this.#setState({ state: 'waiting', attempt: this.#attempt, error, retry_at: Date.now() + delay });
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {

@@ -32,6 +32,7 @@ export interface BrokerOptions {
   log: Logger;
   host: () => HostInfo;
   extension: () => ExtensionInfo | null;
+  lineLimitBytes?: number;
 }
 
 /**
@@ -52,9 +53,11 @@ export class Broker {
   #nextConn = 0;
   #nextSeq = 0;
   #paused = false;
+  readonly #lineLimit: number;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
+    this.#lineLimit = options.lineLimitBytes ?? CLIENT_LINE_LIMIT_BYTES;
     this.#link = options.link;
     this.#log = options.log;
     this.#link.onDrain(() => this.#resumeClients());
@@ -157,7 +160,7 @@ export class Broker {
     const client: Client = {
       conn: `c${++this.#nextConn}`,
       socket,
-      lines: new LineSplitter(CLIENT_LINE_LIMIT_BYTES),
+      lines: new LineSplitter(this.#lineLimit),
       name: undefined,
       closed: false,
     };
@@ -181,7 +184,7 @@ export class Broker {
         client.conn,
         null,
         'INVALID_REQUEST',
-        `a line of ${line.bytes} bytes is over the ${CLIENT_LINE_LIMIT_BYTES}-byte limit`,
+        `a line of ${line.bytes} bytes is over the ${this.#lineLimit}-byte limit`,
       );
       return;
     }

@@ -27,7 +27,8 @@ export class ChromeLink {
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #log: Logger;
-  readonly #decoder = new FrameDecoder(FRAME_READ_LIMIT_BYTES);
+  readonly #decoder: FrameDecoder;
+  readonly #frameLimit: number;
   readonly #joiner = new ChunkJoiner();
   readonly #queue: Buffer[] = [];
   readonly #drainListeners = new Set<() => void>();
@@ -38,10 +39,12 @@ export class ChromeLink {
   framesIn = 0;
   framesOut = 0;
 
-  constructor(input: Readable, output: Writable, log: Logger) {
+  constructor(input: Readable, output: Writable, log: Logger, frameLimitBytes: number = FRAME_READ_LIMIT_BYTES) {
     this.#input = input;
     this.#output = output;
     this.#log = log;
+    this.#frameLimit = frameLimitBytes;
+    this.#decoder = new FrameDecoder(frameLimitBytes);
   }
 
   start(handlers: ChromeLinkHandlers): void {
@@ -105,10 +108,7 @@ export class ChromeLink {
       this.framesIn++;
       switch (decoded.kind) {
         case 'oversized':
-          this.#bad(
-            'INVALID_REQUEST',
-            `a frame of ${decoded.bytes} bytes is over the ${FRAME_READ_LIMIT_BYTES}-byte limit`,
-          );
+          this.#bad('INVALID_REQUEST', `a frame of ${decoded.bytes} bytes is over the ${this.#frameLimit}-byte limit`);
           break;
         case 'bad_utf8':
           this.#bad('INVALID_JSON', `a frame of ${decoded.bytes} bytes is not UTF-8`);

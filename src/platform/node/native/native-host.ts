@@ -25,6 +25,8 @@ export interface NativeHostOptions {
   userDataDir: string | null;
   /** False for doctor's probe: a host that says hello but that no client can find. */
   publish: boolean;
+  /** Smaller limits for tests (defaults: Chrome's 64 MiB frame cap, 64 MiB client lines). */
+  limits?: { frameBytes?: number; lineBytes?: number };
   /** Aborted by the entry on SIGTERM and the like: the host stops as on stdin EOF. */
   signal?: AbortSignal;
 }
@@ -71,8 +73,14 @@ export async function runNativeHost(options: NativeHostOptions): Promise<number>
       writeRecord(paths.run, record());
     }
   };
-  const link = new ChromeLink(options.input, options.output, log.child('chrome'));
-  const broker = new Broker({ link, log: log.child('broker'), host: () => info, extension: () => extension });
+  const link = new ChromeLink(options.input, options.output, log.child('chrome'), options.limits?.frameBytes);
+  const broker = new Broker({
+    link,
+    log: log.child('broker'),
+    host: () => info,
+    extension: () => extension,
+    ...(options.limits?.lineBytes === undefined ? {} : { lineLimitBytes: options.limits.lineBytes }),
+  });
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
