@@ -152,6 +152,10 @@ export class ClientConnection {
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
+      // A client that went away leaves no work behind it: what it still had queued is not run.
+      if (this.#closed) {
+        return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
+      }
       try {
         return { id, ok: true, result: (await this.#run(action, params)) ?? null };
       } catch (error) {

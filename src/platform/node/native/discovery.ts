@@ -46,7 +46,7 @@ export interface FoundRecord {
 export interface RecordListing {
   live: FoundRecord[];
   /** Records whose host is gone (it was killed before it could remove them) or that do not parse. */
-  stale: Array<{ path: string; reason: string }>;
+  stale: Array<{ path: string; reason: string; socket?: string }>;
 }
 
 export function listRecords(runDir: string): RecordListing {
@@ -68,7 +68,7 @@ export function listRecords(runDir: string): RecordListing {
       if (processAlive(record.pid)) {
         listing.live.push({ path, record });
       } else {
-        listing.stale.push({ path, reason: `host ${record.pid} is no longer running` });
+        listing.stale.push({ path, reason: `host ${record.pid} is no longer running`, socket: record.socket });
       }
     } catch (error) {
       listing.stale.push({ path, reason: `unreadable: ${errorMessageOf(error)}` });
@@ -87,4 +87,16 @@ export function pickRecord(listing: RecordListing, userDataDir?: string): FoundR
   return listing.live.find(
     (found) => found.record.user_data_dir !== null && resolve(found.record.user_data_dir) === wanted,
   );
+}
+
+/** Removes the records (and sockets) of hosts that died without cleaning up (a SIGKILL, a crash). */
+export function removeStaleRecords(runDir: string): number {
+  const { stale } = listRecords(runDir);
+  for (const entry of stale) {
+    rmSync(entry.path, { force: true });
+    if (entry.socket !== undefined && process.platform !== 'win32') {
+      rmSync(entry.socket, { force: true });
+    }
+  }
+  return stale.length;
 }

@@ -10,7 +10,7 @@ import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
 import { Broker } from './broker';
 import { ChromeLink } from './chrome-link';
-import { removeRecord, writeRecord } from './discovery';
+import { removeRecord, removeStaleRecords, writeRecord } from './discovery';
 import { ensurePrivateDir, socketPathFor, type StatePaths } from './state-dir';
 
 export interface NativeHostOptions {
@@ -45,6 +45,10 @@ export async function runNativeHost(options: NativeHostOptions): Promise<number>
   }
   ensurePrivateDir(paths.root);
   ensurePrivateDir(paths.run);
+  const cleaned = removeStaleRecords(paths.run);
+  if (cleaned > 0) {
+    log.info('removed the records of hosts that are gone', { count: cleaned });
+  }
   const socket = socketPathFor(paths, options.pid);
   if (!socket.startsWith(paths.run)) {
     ensurePrivateDir(socket.slice(0, socket.lastIndexOf('/')));
