@@ -44,12 +44,12 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         onStop={() => control(() => port.emergencyStop())}
       />
+      <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <NativeClients
         native={state.native}
         onDisconnect={(client) => port.disconnectClient(client)}
         onAnswer={(client, allow) => port.answerClient(client, allow)}
       />
-      <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (
           <button
