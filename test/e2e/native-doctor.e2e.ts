@@ -96,12 +96,18 @@ describe('tabpilot doctor', () => {
     expect(check(wrongPath.report, 'host_starts').status).toBe('skip');
 
     writeFileSync(manifestPath, JSON.stringify(manifest));
-    writeFileSync(launcherPath, readFileSync(launcherPath, 'utf8').replace(/^exec '[^']+'/m, "exec '/nonexistent/bin/node'"));
+    writeFileSync(
+      launcherPath,
+      readFileSync(launcherPath, 'utf8').replace(/^exec '[^']+'/m, "exec '/nonexistent/bin/node'"),
+    );
     const goneNode = await doctor(profile, state);
     expect(check(goneNode.report, 'launcher').detail).toContain('/nonexistent/bin/node');
     expect(check(goneNode.report, 'launcher').fix).toContain('tabpilot install-host');
 
-    writeFileSync(manifestPath, JSON.stringify({ ...manifest, allowed_origins: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'] }));
+    writeFileSync(
+      manifestPath,
+      JSON.stringify({ ...manifest, allowed_origins: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'] }),
+    );
     const otherOrigin = await doctor(profile, state);
     expect(check(otherOrigin.report, 'manifest')).toMatchObject({ status: 'fail' });
     expect(check(otherOrigin.report, 'manifest').detail).toContain('dakiagajobemlckhchkemohalbompofb');

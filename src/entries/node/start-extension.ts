@@ -101,7 +101,9 @@ async function main(): Promise<number> {
     }
     client.close();
   } catch (error) {
-    say(`tabpilot: ${errorMessageOf(error)}. Run: TABPILOT_STATE_DIR=${state} npx tabpilot doctor --user-data-dir ${profileDir}`);
+    say(
+      `tabpilot: ${errorMessageOf(error)}. Run: TABPILOT_STATE_DIR=${state} npx tabpilot doctor --user-data-dir ${profileDir}`,
+    );
     return stop(1);
   }
   say(

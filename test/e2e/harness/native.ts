@@ -10,10 +10,10 @@ import { HostClient } from '../../../src/platform/node/native/host-client';
 import { statePaths } from '../../../src/platform/node/native/state-dir';
 import type { ClientName } from '../../../src/protocol/native-messages';
 import { pollUntil } from '../../../src/shared/time';
-import { BrowserClient, EXTENSION_DIR, evaluate, extensionFlags, TEST_FLAGS } from './browser';
+import { BrowserClient, EXTENSION_DIR, evaluate, extensionFlags, repositoryRoot, TEST_FLAGS } from './browser';
 
-export const CLI = resolve(import.meta.dirname, '../../../dist/node/cli.js');
-export const BIN = resolve(import.meta.dirname, '../../../bin/tabpilot.mjs');
+// Found from the repository root, so the benchmark's bundle of this file finds them too.
+export const BIN = resolve(repositoryRoot(), 'bin/tabpilot.mjs');
 
 export interface CliRun {
   code: number | null;
