@@ -57,12 +57,16 @@ export class FrameDecoder {
     if (data.length === 0) {
       return out;
     }
-    if (this.#bufferedBytes > 0) {
-      this.#buffered.push(data);
-      data = Buffer.concat(this.#buffered, this.#bufferedBytes + data.length);
-      this.#buffered = [];
-      this.#bufferedBytes = 0;
+    this.#buffered.push(data);
+    this.#bufferedBytes += data.length;
+    // A large frame comes in many reads: its pieces are joined once, when the whole frame is there.
+    if (this.#bufferedBytes < HEADER_BYTES || this.#bufferedBytes < HEADER_BYTES + this.#nextLength()) {
+      return out;
     }
+    data =
+      this.#buffered.length === 1 ? (this.#buffered[0] as Buffer) : Buffer.concat(this.#buffered, this.#bufferedBytes);
+    this.#buffered = [];
+    this.#bufferedBytes = 0;
     let offset = 0;
     while (data.length - offset >= HEADER_BYTES) {
       const length = LITTLE_ENDIAN ? data.readUInt32LE(offset) : data.readUInt32BE(offset);
@@ -92,5 +96,14 @@ export class FrameDecoder {
       this.#bufferedBytes = rest.length;
     }
     return out;
+  }
+
+  /** The length the buffered header announces (its four bytes may span reads). */
+  #nextLength(): number {
+    const first = this.#buffered[0] as Buffer;
+    const header = first.length >= HEADER_BYTES ? first : Buffer.concat(this.#buffered, this.#bufferedBytes);
+    const length = LITTLE_ENDIAN ? header.readUInt32LE(0) : header.readUInt32BE(0);
+    // An oversized frame is handled (skipped) as soon as its header is in.
+    return length > this.#limit ? 0 : length;
   }
 }
