@@ -88,6 +88,12 @@ export function composeNativeSide(options: {
   const status = (): NativeStatus => clients.status(settings.config.native_clients.enabled);
   const push = nativeStatusPusher(options.hub, status, log);
   clients.onChange(push);
+  // Titles and URLs of the clients' tabs change with every navigation.
+  session.bus.observe(({ phase }) => {
+    if (phase === 'completed') {
+      push();
+    }
+  });
   let restored = false;
   return {
     gate,

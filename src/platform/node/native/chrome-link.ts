@@ -73,7 +73,10 @@ export class ChromeLink {
     for (const json of framesFor(message, HOST_TO_EXTENSION_MAX_BYTES, () => `h${++this.#chunkIds}`)) {
       this.#queue.push(encodeFrame(json));
     }
-    this.#flush();
+    // While the pipe is full, frames wait in the queue; `drain` sends them.
+    if (!this.#waitingForDrain) {
+      this.#flush();
+    }
   }
 
   /** Resolves once every queued frame has been handed to the pipe (or the pipe broke). */
