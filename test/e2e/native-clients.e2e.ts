@@ -242,7 +242,11 @@ describe('native messaging: clients through the host into the extension', () => 
         `document.querySelector('[data-client="mcp:gamma"] [data-action="allow"]')`,
         'the Allow button',
       );
-      expect(notices).toContain('pending');
+      // The client is told too (a notice line; it may come a moment after the panel shows the button).
+      await pollUntil(() => (notices.includes('pending') ? true : undefined), {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error(`no pending notice for the client (got ${notices.join(', ')})`),
+      });
       await panel.click('[data-client="mcp:gamma"] [data-action="allow"]');
       expect(await waiting).toMatchObject({ ok: true });
       const delta = await chain.connect('mcp:delta');
