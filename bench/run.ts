@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchActions } from './actions.bench';
 import { benchBus } from './bus.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
+import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
       typings: { type: 'string', default: '9' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,actions').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,actions,native').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -63,6 +64,19 @@ async function main(): Promise<void> {
       });
       console.table(actions);
       results['actions'] = actions;
+    }
+    if (only.has('native')) {
+      process.stdout.write(
+        'Native messaging: tabs round trip over the native host beside the panel port, 1,000 pipelined tabs, a 5 MB answer\n',
+      );
+      const native = await benchNative(pages);
+      console.table(native.round_trip);
+      process.stdout.write(
+        `native hop added: median ${native.native_hop_added_median_ms} ms, p90 ${native.native_hop_added_p90_ms} ms (target at most 2 ms)\n`,
+      );
+      console.table(native.pipelined);
+      console.table(native.big_answer);
+      results['native'] = native;
     }
   } finally {
     await pages.stop();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem } from '../shared/zod-issues';
+import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
 import { connectConfigShape } from './config/connect.config';
 
@@ -136,6 +137,7 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...NATIVE_CONFIG_SHAPE,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommandRequest, CommandResponseSchema, EventMessageSchema } from './commands';
+import { NativeStatus } from './native-panel';
 
 /**
  * What the side panel and the service worker say to each other over their runtime port (style guide
@@ -86,6 +87,10 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   /** Validated and applied by the worker; answered by `settings_result`. */
   z.strictObject({ type: z.literal('save_settings'), id: z.number(), config: z.unknown() }),
   z.strictObject({ type: z.literal('clear_timeline') }),
+  /** Disconnect a native client: its connections close, its leases end, its approval is taken back. */
+  z.strictObject({ type: z.literal('native_disconnect'), client: z.string() }),
+  /** The person's answer to a client waiting for approval. */
+  z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
 ]);
 export type PanelToWorker = z.infer<typeof PanelToWorker>;
 
@@ -96,6 +101,7 @@ export const WorkerToPanel = z.discriminatedUnion('type', [
   /** A bus event for a `subscribe` the panel made through the protocol. */
   z.strictObject({ type: z.literal('event'), message: EventMessageSchema }),
   z.strictObject({ type: z.literal('status'), status: PanelStatus }),
+  z.strictObject({ type: z.literal('native'), native: NativeStatus }),
   /** `reset`: replace everything the panel has (on connect, after a clear); else add or update by id. */
   z.strictObject({ type: z.literal('timeline'), reset: z.boolean(), entries: z.array(TimelineEntry) }),
   /** The config in force (secrets included: the form masks them). */

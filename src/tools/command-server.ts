@@ -5,10 +5,10 @@ import { EVENT_NAMES } from '../browser/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,
+  salvageRequestId,
   type CommandError,
   type CommandResponse,
   type EventMessage,
-  type RequestId,
   type ServerMessage,
 } from '../protocol/commands';
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
@@ -20,6 +20,16 @@ import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
   send(message: ServerMessage): void;
+}
+
+/** Stands in front of the registry for every action of every client (the clients' tab leases). */
+export interface ActionGate {
+  run(
+    action: string,
+    params: unknown,
+    ctx: ActionContext,
+    next: (params: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 const SubscribeParams = z.strictObject({
@@ -54,6 +64,7 @@ export class CommandServer {
   /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
   #epoch = 0;
   readonly #connections = new Set<ClientConnection>();
+  #gate: ActionGate | undefined;
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -92,6 +103,18 @@ export class CommandServer {
       resolveTab: (tabId) => session.resolveTab(tabId),
       tabIdOf: (targetId) => session.tabIdOf(targetId),
     };
+  }
+
+  useGate(gate: ActionGate): void {
+    this.#gate = gate;
+  }
+
+  /** Runs a registry action for a client, through the gate when there is one. */
+  runAction(action: string, params: unknown, ctx: ActionContext): Promise<unknown> {
+    const gate = this.#gate;
+    return gate === undefined
+      ? this.registry.run(action, params, ctx)
+      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx));
   }
 
   describe(): unknown {
@@ -165,10 +188,14 @@ export class ClientConnection {
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return Promise.resolve({ id: salvageId(message), ok: false, error: requestShapeError(parsed.error) });
+      return Promise.resolve({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) });
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
+      // A client that went away leaves no work behind it: what it still had queued is not run.
+      if (this.#closed) {
+        return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
+      }
       try {
         return { id, ok: true, result: (await this.#run(action, params)) ?? null };
       } catch (error) {
@@ -223,7 +250,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.registry.run(action, params, this.#context);
+        return this.#server.runAction(action, params, this.#context);
     }
   }
 
@@ -308,16 +335,6 @@ function parseClientParams<S extends z.ZodType>(action: string, schema: S, param
     });
   }
   return parsed.data;
-}
-
-function salvageId(message: unknown): RequestId | null {
-  if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = message.id;
-    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
-      return id;
-    }
-  }
-  return null;
 }
 
 function requestShapeError(error: z.ZodError): CommandError {

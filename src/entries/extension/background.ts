@@ -21,6 +21,7 @@ import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { composeNativeSide } from './native-composition';
 
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
 // MV3 requires for events to wake a stopped worker; the asynchronous resume follows. No keep-alive:
@@ -43,7 +44,10 @@ const session = new BrowserSession({
   watchdogs: watchdogsFor('extension'),
   name: 'extension',
 });
-const settings = new SettingsStore(storageArea('local'), (config) => session.applyConfig(config));
+const settings = new SettingsStore(storageArea('local'), (config) => {
+  session.applyConfig(config);
+  native.applySettings();
+});
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
@@ -61,6 +65,8 @@ const hub = new PanelHub(
     }),
   log.child('panels'),
 );
+// Native clients: the tab leases in front of the CommandServer, the port to the native host.
+const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, log });
 
 const saveSession = createSessionSaver(
   chromeApi,
@@ -109,9 +115,12 @@ const ready = (async () => {
   if (focus !== null && focus !== undefined && session.targets.sessionFor(focus) !== undefined) {
     session.targets.setFocus(focus);
   }
+  await native.restore();
   log.info('ready', { tabs: router.controlled().length });
 })();
 ready.catch((error: unknown) => log.error('start-up failed', { error: String(error) }));
+// The native port opens once start-up is over, failed or not: clients then reach a worker that answers.
+void ready.catch(() => undefined).then(() => native.applySettings());
 
 servePanelPorts(browser.runtime, {
   server,
@@ -122,6 +131,11 @@ servePanelPorts(browser.runtime, {
   secrets,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
+  native: {
+    status: () => native.status(),
+    disconnect: (client) => native.clients.disconnect(client),
+    answer: (client, allow) => native.clients.answer(client, allow),
+  },
   log: log.child('panel-port'),
 });
 
@@ -150,4 +164,4 @@ chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error
 });
 
 // A handle for the worker's DevTools console and the end-to-end tests (which evaluate in the worker).
-Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub } });
+Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub, native } });

@@ -6,6 +6,7 @@ import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { composeNodeSession } from './compose';
+import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 
 const USAGE = `tabpilot: drive Chromium through tabpilot's command protocol (one JSON request per line on stdin,
 one JSON response per line on stdout; logs on stderr).
@@ -17,7 +18,9 @@ one JSON response per line on stdout; logs on stderr).
       or a browser pool's endpoint with its token (e.g. 'ws://pool:3000/?token=...'): one browser each.
 
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
-Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.`;
+Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
+
+${NATIVE_USAGE}`;
 
 interface CliOptions {
   mode: 'launch' | 'connect';
@@ -50,7 +53,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     throw new Error(`unknown command "${mode}" (expected launch or connect)`);
   }
   if (mode === 'connect' && values['cdp-url'] === undefined) {
-    throw new Error('connect needs --cdp-url URL');
+    throw new Error('connect needs --cdp-url URL (or --extension, through the native host)');
   }
   const portText = values['remote-debugging-port'];
   const port = portText === undefined ? undefined : Number(portText);
@@ -68,6 +71,9 @@ function parseCli(argv: string[]): CliOptions | 'help' {
 }
 
 async function main(): Promise<number> {
+  if (isNativeCommand(process.argv.slice(2))) {
+    return runNativeCli(process.argv.slice(2));
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
+import type { NativeStatus } from '../../protocol/native-panel';
 import { PanelToWorker, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
@@ -31,6 +32,12 @@ export interface PanelServices {
   secrets(): readonly Secret[];
   attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
   controlledCount(): number;
+  /** The native clients, when the worker serves them (the panel shows them and may disconnect them). */
+  readonly native?: {
+    status(): NativeStatus;
+    disconnect(client: string): Promise<void>;
+    answer(client: string, allow: boolean): Promise<void>;
+  };
   readonly log: Logger;
 }
 
@@ -102,6 +109,9 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
 async function greet(link: PanelLink, services: PanelServices): Promise<void> {
   link.post({ type: 'settings', config: { ...services.settings.config } });
   link.post({ type: 'timeline', reset: true, entries: services.timeline.entries() });
+  if (services.native !== undefined) {
+    link.post({ type: 'native', native: services.native.status() });
+  }
   await services.hub.sendStatus(link);
 }
 
@@ -151,6 +161,12 @@ async function dispatch(
     }
     case 'clear_timeline':
       services.timeline.clear();
+      return;
+    case 'native_disconnect':
+      await services.native?.disconnect(message.client);
+      return;
+    case 'native_approval':
+      await services.native?.answer(message.client, message.allow);
       return;
   }
 }
