@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { EVENT_NAMES } from './events/index';
+import { HistoryConfigShape } from './config/history.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -117,6 +118,7 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...HistoryConfigShape,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

@@ -10,6 +10,7 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
+import { historyLimits } from './config/history.config';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import {
   BrowserErrorEvent,
@@ -71,6 +72,7 @@ export class BrowserSession implements BrowserSessionView {
     this.bus = new EventBus({
       name: options.name ?? 'BrowserSession',
       timeouts: options.config.timeouts,
+      history: historyLimits(options.config.history),
       logger: this.log.child('bus'),
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
@@ -150,7 +152,7 @@ export class BrowserSession implements BrowserSessionView {
   }
 
   recentEvents(limit: number): EventRecordView[] {
-    return this.bus.history().slice(-limit);
+    return this.bus.history(limit);
   }
 
   // ---- commands -------------------------------------------------------------------------------
@@ -172,6 +174,7 @@ export class BrowserSession implements BrowserSessionView {
   applyConfig(config: TabpilotConfig): void {
     this.#config = config;
     this.bus.setTimeouts(config.timeouts);
+    this.bus.setHistoryLimits(historyLimits(config.history));
   }
 
   /** Detaches every watchdog (their signals abort). */
