@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { FixtureServer } from './fixture-server';
 
-function send(res: import('node:http').ServerResponse, html: string): void {
+function send(res: ServerResponse, html: string): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
 }
