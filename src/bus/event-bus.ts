@@ -21,8 +21,9 @@ export interface EventBusOptions {
   name?: string;
   /** Validate payloads at emit and results at completion (default true). */
   validate?: boolean;
-  /** How many events history keeps (its `maxEvents`); `history` sets the byte budgets too. */
+  /** How many events history keeps (the same as `history.maxEvents`). */
   historySize?: number;
+  /** What history keeps: how many events, and how many bytes of whole payloads and results. */
   history?: Partial<HistoryLimits>;
   /** Per event type timeout overrides in ms (from the config's `timeouts`). */
   timeouts?: Readonly<Record<string, number>>;
