@@ -4,6 +4,7 @@ import { firstProblem } from '../shared/zod-issues';
 import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
 import { connectConfigShape } from './config/connect.config';
+import { HistoryConfigShape } from './config/history.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -138,6 +139,7 @@ export const TabpilotConfig = z.strictObject({
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
   ...NATIVE_CONFIG_SHAPE,
+  ...HistoryConfigShape,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

@@ -16,6 +16,7 @@ import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
+import { historyLimits } from './config/history.config';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
 import { withStartDeadline } from './config/connect.config';
@@ -100,6 +101,7 @@ export class BrowserSession implements BrowserSessionView {
     this.bus = new EventBus({
       name: options.name ?? 'BrowserSession',
       timeouts: withStartDeadline(options.config.timeouts, options.config.connect.timeout_ms),
+      history: historyLimits(options.config.history),
       logger: this.log.child('bus'),
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
@@ -192,7 +194,7 @@ export class BrowserSession implements BrowserSessionView {
   }
 
   recentEvents(limit: number): EventRecordView[] {
-    return this.bus.history().slice(-limit);
+    return this.bus.history(limit);
   }
 
   timeoutFor(definition: AnyEventDefinition): number {
@@ -241,6 +243,7 @@ export class BrowserSession implements BrowserSessionView {
   applyConfig(config: TabpilotConfig): void {
     this.#config = config;
     this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));
+    this.bus.setHistoryLimits(historyLimits(config.history));
   }
 
   /** Detaches every watchdog (their signals abort). */

@@ -5,6 +5,15 @@
  */
 export const COLLECTOR_VERSION = 2;
 
+/** What the isolated world keeps between states, in counts (a debug figure). */
+export interface WorldRetention {
+  /** Elements held for the latest state, and for the one before it (an action may still name those). */
+  indexed: number;
+  previous: number;
+  /** Ids given out in this document so far; ids live in a WeakMap, so removed elements are not held. */
+  ids_given: number;
+}
+
 export interface CollectOptions {
   /** Extra CSS px around the viewport that still counts as in view; -1 takes the whole page. */
   viewportExpansion: number;

@@ -102,8 +102,16 @@ export const WorkerToPanel = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('event'), message: EventMessageSchema }),
   z.strictObject({ type: z.literal('status'), status: PanelStatus }),
   z.strictObject({ type: z.literal('native'), native: NativeStatus }),
-  /** `reset`: replace everything the panel has (on connect, after a clear); else add or update by id. */
-  z.strictObject({ type: z.literal('timeline'), reset: z.boolean(), entries: z.array(TimelineEntry) }),
+  /**
+   * `reset`: replace everything the panel has (on connect, after a clear); else add or update by id.
+   * `dropped`: ids the worker let go of (its timeline is bounded), which the panel drops too.
+   */
+  z.strictObject({
+    type: z.literal('timeline'),
+    reset: z.boolean(),
+    entries: z.array(TimelineEntry),
+    dropped: z.array(z.string()).optional(),
+  }),
   /** The config in force (secrets included: the form masks them). */
   z.strictObject({ type: z.literal('settings'), config: z.record(z.string(), z.unknown()) }),
   z.strictObject({

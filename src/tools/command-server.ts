@@ -219,7 +219,8 @@ export class ClientConnection {
       }
       return run();
     });
-    this.#tail = response;
+    // The tail only orders requests: it must not keep the last answer (a whole-page state is megabytes).
+    this.#tail = response.then(() => undefined);
     return response;
   }
 

@@ -42,6 +42,8 @@ export interface CompactLimits {
 export const NO_LIMITS: CompactLimits = { maxString: Infinity, maxItems: Infinity, maxDepth: Infinity };
 
 export const TIMELINE_LIMITS: CompactLimits = { maxString: 600, maxItems: 40, maxDepth: 6 };
+/** For an entry still large under TIMELINE_LIMITS (a state's elements with their attributes). */
+export const TIGHT_TIMELINE_LIMITS: CompactLimits = { maxString: 200, maxItems: 12, maxDepth: 4 };
 
 /** A JSON-safe copy of `value` with every secret replaced and, within `limits`, long values cut. */
 export function redact(value: unknown, secrets: readonly Secret[], limits: CompactLimits = NO_LIMITS): unknown {

@@ -48,6 +48,9 @@ function reducePush(state: PanelState, message: PushedMessage): PanelState {
       return { ...state, config: message.config };
     case 'timeline': {
       const timeline = new Map(message.reset ? [] : state.timeline);
+      for (const id of message.dropped ?? []) {
+        timeline.delete(id);
+      }
       for (const entry of message.entries) {
         timeline.set(entry.id, entry);
       }
