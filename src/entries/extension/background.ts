@@ -14,7 +14,7 @@ import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
 import { createSessionSaver, loadSession } from '../../platform/extension/persistence';
 import { realChromeApi, storageArea } from '../../platform/extension/real-chrome';
-import { secretsOf } from '../../platform/extension/redact';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { SettingsStore } from '../../platform/extension/settings-store';
 import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-router';
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
@@ -25,7 +25,12 @@ import { createDefaultRegistry } from '../../tools/default-actions';
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
 // MV3 requires for events to wake a stopped worker; the asynchronous resume follows. No keep-alive:
 // an attached debugger keeps the worker up, and with nothing attached Chrome may stop it at any time.
-const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot' });
+// Secrets are known once the settings load; until then there are none to hide.
+let logSecrets = (): readonly Secret[] => [];
+const log = createLogger(
+  redactingSink(consoleSink, () => logSecrets()),
+  { level: 'info', namespace: 'tabpilot' },
+);
 const chromeApi = realChromeApi();
 const EMERGENCY_STOP_COMMAND = 'emergency-stop';
 
@@ -45,6 +50,7 @@ const session = new BrowserSession({
 });
 const settings = new SettingsStore(storageArea('local'), (config) => session.applyConfig(config));
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
+logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
 const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
@@ -119,7 +125,6 @@ servePanelPorts(browser.runtime, {
   hub,
   timeline,
   settings,
-  secrets,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
   log: log.child('panel-port'),

@@ -7,7 +7,7 @@ import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/default-actions';
 import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
-import { secretsOf } from './redact';
+import { secretsOf } from '../../shared/redact';
 import { SettingsStore } from './settings-store';
 import { TimelineRecorder, type KeyValueStore } from './timeline-recorder';
 
@@ -72,7 +72,6 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     ),
     timeline,
     settings,
-    secrets,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
     log: silentLogger,

@@ -8,7 +8,6 @@ import type { ClientConnection, CommandServer } from '../../tools/command-server
 import type { ClientInfo } from '../../tools/registry';
 import { emergencyStop } from './emergency-stop';
 import type { PanelHub, PanelLink } from './panel-hub';
-import { redact, type Secret } from './redact';
 import type { SettingsStore } from './settings-store';
 import type { TimelineRecorder } from './timeline-recorder';
 
@@ -28,7 +27,6 @@ export interface PanelServices {
   readonly hub: PanelHub;
   readonly timeline: TimelineRecorder;
   readonly settings: SettingsStore;
-  secrets(): readonly Secret[];
   attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
   controlledCount(): number;
   readonly log: Logger;
@@ -71,8 +69,9 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
     const client: ClientInfo = { id: shortId(6), kind: 'panel' };
     const connection = services.server.connect(client, {
       send: (message) => {
+        // The CommandServer has replaced the secrets already, as it does for every client.
         if ('event' in message) {
-          link.post({ type: 'event', message: redact(message, services.secrets()) as typeof message });
+          link.post({ type: 'event', message });
         }
       },
     });
@@ -111,8 +110,7 @@ async function dispatch(
   connection: ClientConnection,
   services: PanelServices,
 ): Promise<void> {
-  const respond = (response: CommandResponse): void =>
-    link.post({ type: 'response', response: redact(response, services.secrets()) as CommandResponse });
+  const respond = (response: CommandResponse): void => link.post({ type: 'response', response });
   switch (message.type) {
     case 'command':
       respond(await connection.handle(message.request));

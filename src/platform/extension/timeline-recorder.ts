@@ -3,7 +3,7 @@ import { viewOfRecord, type EventRecord } from '../../bus/event-record';
 import { TimelineEntry, type TimelineEvent, type TimelineNote } from '../../protocol/panel-messages';
 import { shortId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
-import { redact, redactString, TIMELINE_LIMITS, type Secret } from './redact';
+import { redact, redactString, TIMELINE_LIMITS, type Secret } from '../../shared/redact';
 
 /** A chrome.storage area, reduced to what the recorder needs (chrome.storage.session in the worker). */
 export interface KeyValueStore {
