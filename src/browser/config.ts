@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { EVENT_NAMES } from './events/index';
+import { GUARDS_CONFIG } from './config/guards.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -49,6 +50,12 @@ const State = z
     max_chars: z.number().int().min(0).default(40_000).describe('Character budget of the state text; 0 for none'),
     screenshot_format: z.enum(['png', 'jpeg', 'webp']).default('jpeg'),
     screenshot_quality: z.number().int().min(1).max(100).default(70),
+    hidden_text: z
+      .enum(['omit', 'mark'])
+      .default('omit')
+      .describe(
+        'Text a person cannot see (zero font size, far off-screen, clipped away, coloured like its background): omit leaves it out of the state; mark keeps it, marked [hidden: why]',
+      ),
   })
   .describe('How the page is shown to the model');
 
@@ -88,6 +95,7 @@ export const TabpilotConfig = z.strictObject({
     max_chars: 40_000,
     screenshot_format: 'jpeg',
     screenshot_quality: 70,
+    hidden_text: 'omit',
   }),
   dialogs: Dialogs.default({ auto_answer: true, confirm: 'dismiss' }),
   output_dir: z
@@ -117,6 +125,7 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...GUARDS_CONFIG,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

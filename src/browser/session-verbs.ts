@@ -1,6 +1,7 @@
 import { TabpilotError } from '../shared/errors';
 import { SwitchTabEvent } from './events/tabs.events';
 import type { BrowserSession } from './session';
+import type { TabStatus } from './guards/tab-conditions';
 
 /** A tab as the protocol lists it. */
 export interface TabInfo {
@@ -11,6 +12,9 @@ export interface TabInfo {
   focused: boolean;
   /** Under tabpilot's control (always true where tabpilot owns the browser). */
   controlled: boolean;
+  /** What the guard watchdogs say of the tab (ok, crashed, unresponsive, needs_person, solving), and why. */
+  status: TabStatus;
+  status_reason: string | null;
 }
 
 /**
@@ -35,6 +39,7 @@ export async function listTabs(
     title: page.title,
     focused: page.targetId === focus,
     controlled: true,
+    ...statusOf(session, page.targetId),
   }));
   const control = session.host.tabControl;
   if (all && control !== undefined) {
@@ -47,6 +52,8 @@ export async function listTabs(
           title: tab.title,
           focused: false,
           controlled: false,
+          status: 'ok',
+          status_reason: null,
         });
       }
     }
@@ -99,7 +106,13 @@ export async function attach(session: BrowserSession, tabId: string | undefined)
     title: page?.title ?? '',
     focused: true,
     controlled: true,
+    ...statusOf(session, targetId),
   };
+}
+
+function statusOf(session: BrowserSession, targetId: string): { status: TabStatus; status_reason: string | null } {
+  const { status, reason } = session.conditions.status(targetId);
+  return { status, status_reason: reason };
 }
 
 export async function release(session: BrowserSession, tabId: string | undefined): Promise<{ released: string[] }> {

@@ -28,9 +28,16 @@ export function nonActionableState(session: BrowserSession, targetId: string, er
     tab_id: session.tabIdOf(targetId),
     url: target?.url ?? 'about:blank',
     title: target?.title ?? '',
-    tabs: session.targets
-      .pages()
-      .map((page) => ({ tab_id: session.tabIdOf(page.targetId), url: page.url, title: page.title })),
+    tabs: session.targets.pages().map((page) => {
+      const { status, reason } = session.conditions.status(page.targetId);
+      return {
+        tab_id: session.tabIdOf(page.targetId),
+        url: page.url,
+        title: page.title,
+        status,
+        status_reason: reason,
+      };
+    }),
     page_info: {
       viewport_width: 0,
       viewport_height: 0,

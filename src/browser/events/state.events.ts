@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
 
+export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']);
+
 export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
 /** One indexed element as a client sees it: the selector map's public face. */
@@ -33,7 +35,16 @@ export const BrowserStateSummary = z.strictObject({
   tab_id: z.string(),
   url: z.string(),
   title: z.string(),
-  tabs: z.array(z.strictObject({ tab_id: z.string(), url: z.string(), title: z.string() })),
+  tabs: z.array(
+    z.strictObject({
+      tab_id: z.string(),
+      url: z.string(),
+      title: z.string(),
+      /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
+      status: TabStatusSchema,
+      status_reason: z.string().nullable(),
+    }),
+  ),
   page_info: PageInfo,
   /** The LLM form of the page (browser-use's format, fixed). */
   text: z.string(),

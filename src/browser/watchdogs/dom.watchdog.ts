@@ -7,6 +7,7 @@ import { BrowserErrorEvent } from '../events/lifecycle.events';
 import { BrowserStateRequestEvent, ScreenshotEvent, type BrowserStateSummary } from '../events/state.events';
 import { TabClosedEvent } from '../events/tabs.events';
 import { paginationButtons } from '../state/pagination';
+import type { TabConditions } from '../guards/tab-conditions';
 
 const RECENT_EVENTS = 10;
 /** A page that opens dialogs in a loop must not grow the state without bound. */
@@ -67,9 +68,12 @@ export const domWatchdog = defineWatchdog({
           tab_id: ctx.session.tabIdOf(targetId),
           url,
           title: metrics?.title ?? target?.title ?? '',
-          tabs: targets
-            .pages()
-            .map((page) => ({ tab_id: ctx.session.tabIdOf(page.targetId), url: page.url, title: page.title })),
+          tabs: targets.pages().map((page) => ({
+            tab_id: ctx.session.tabIdOf(page.targetId),
+            url: page.url,
+            title: page.title,
+            ...statusOf(ctx.session.conditions, page.targetId),
+          })),
           page_info: {
             viewport_width: viewportWidth,
             viewport_height: viewportHeight,
@@ -103,7 +107,11 @@ export const domWatchdog = defineWatchdog({
             resource_type: request.resourceType,
           })),
           pagination_buttons: paginationButtons(dom?.entries ?? []),
-          browser_errors: browserErrors,
+          browser_errors: [
+            ...browserErrors,
+            ...ctx.session.conditions.of(targetId).map((condition) => condition.reason),
+            ...ctx.session.conditions.notesOf(targetId),
+          ],
           is_pdf_viewer: /\.pdf($|[?#])|\/pdf\//i.test(url),
           recent_events: payload.include_recent_events ? recentEvents(ctx.session.recentEvents(RECENT_EVENTS)) : null,
           page_stats: {
@@ -136,6 +144,14 @@ export const domWatchdog = defineWatchdog({
     };
   },
 });
+
+function statusOf(
+  conditions: TabConditions,
+  targetId: string,
+): { status: BrowserStateSummary['tabs'][number]['status']; status_reason: string | null } {
+  const { status, reason } = conditions.status(targetId);
+  return { status, status_reason: reason };
+}
 
 function takeDialogs(dialogs: Map<string, string[]>, targetId: string): string[] {
   const list = dialogs.get(targetId) ?? [];

@@ -1,5 +1,7 @@
 import type { AnyWatchdog } from '../define-watchdog';
+import { captchaWatchdog } from './captcha.watchdog';
 import { contentWatchdog } from './content.watchdog';
+import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
@@ -10,6 +12,8 @@ import { screenshotWatchdog } from './screenshot.watchdog';
  * AboutBlank) around this list.
  */
 export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
+  crashWatchdog,
+  captchaWatchdog,
   popupsWatchdog,
   screenshotWatchdog,
   domWatchdog,

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { CommandResponse, EventMessage } from '../../../src/protocol/commands';
+import { pollUntil } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
-import { addGuardPages, SECRET_MAIL } from '../harness/guard-pages';
+import { ChallengeServer } from '../harness/challenge-server';
+import { addChallengePages, addGuardPages, SECRET_MAIL } from '../harness/guard-pages';
 
 /** What each guard-contract run needs from its driver besides the protocol. */
 export interface GuardDriverHooks {
@@ -20,16 +23,140 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
   describe(`guards contract over ${name}`, () => {
     let driver: Driver;
     const server = new FixtureServer();
+    const challenges = new ChallengeServer();
     addGuardPages(server);
 
     beforeAll(async () => {
-      await server.start();
+      await Promise.all([server.start(), challenges.start()]);
+      addChallengePages(server, challenges);
       driver = await start();
     });
 
     afterAll(async () => {
       await driver?.close();
-      await server.stop();
+      await Promise.all([server.stop(), challenges.stop()]);
+    });
+
+    interface Tab {
+      tab_id: string;
+      status: string;
+      status_reason: string | null;
+    }
+
+    async function statusOf(tabId: string): Promise<Tab | undefined> {
+      return (await driver.ok<{ tabs: Tab[] }>('tabs')).tabs.find((tab) => tab.tab_id === tabId);
+    }
+
+    async function waitForStatus(tabId: string, status: string): Promise<Tab> {
+      return pollUntil(async () => ((await statusOf(tabId))?.status === status ? statusOf(tabId) : undefined), {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+        onTimeout: () => new Error(`tab ${tabId} never became ${status}`),
+      });
+    }
+
+    async function waitForEvent(
+      seen: EventMessage[],
+      predicate: (event: EventMessage) => boolean,
+    ): Promise<EventMessage> {
+      return pollUntil(
+        async () => {
+          seen.push(...(await driver.takeEvents()));
+          return seen.find(predicate);
+        },
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('no such event') },
+      );
+    }
+
+    function errorOf(response: CommandResponse): { code: string; message: string; details?: unknown } {
+      if (response.ok) {
+        throw new Error(`expected an error, got ${JSON.stringify(response.result).slice(0, 200)}`);
+      }
+      return response.error;
+    }
+
+    it('a crashed tab: events, status in tabs, state and panel sources, fails fast with TAB_CRASHED until refresh', async () => {
+      await driver.ok('subscribe', { events: ['TargetCrashedEvent', 'BrowserErrorEvent'] });
+      const crashing = await driver.openTab(server.url('/a.html'));
+      const other = await driver.openTab(server.url('/b.html'));
+      await driver.crashTab(crashing);
+      const crashed = await waitForStatus(crashing, 'crashed');
+      expect(crashed.status_reason).toContain('crashed');
+      const events: EventMessage[] = [];
+      await waitForEvent(events, (event) => event.event === 'TargetCrashedEvent');
+      const report = await waitForEvent(
+        events,
+        (event) =>
+          event.event === 'BrowserErrorEvent' && (event.data as { error_type: string }).error_type === 'TargetCrash',
+      );
+      expect(JSON.stringify(report.data)).toContain(crashing);
+      // Another tab's state shows it; commands to it fail with the crash (over chrome.debugger they would hang).
+      const seen = await driver.ok<BrowserStateSummary>('state', { tab_id: other });
+      expect(seen.tabs.find((tab) => tab.tab_id === crashing)?.status).toBe('crashed');
+      expect(errorOf(await driver.send('state', { tab_id: crashing })).code).toBe('TAB_CRASHED');
+      expect(errorOf(await driver.send('screenshot', { tab_id: crashing })).code).toBe('TAB_CRASHED');
+      await driver.ok('switch', { tab_id: crashing });
+      expect(errorOf(await driver.send('scroll', { direction: 'down' })).code).toBe('TAB_CRASHED');
+      expect(errorOf(await driver.send('navigate', { url: server.url('/c.html') })).code).toBe('TAB_CRASHED');
+      await driver.ok('refresh');
+      await waitForStatus(crashing, 'ok');
+      const back = await driver.ok<BrowserStateSummary>('state');
+      expect(back.text).toContain('Page A');
+      await driver.ok('unsubscribe', {});
+      await driver.ok('close', { tab_id: other });
+    });
+
+    it('a stuck page: the health check reports it, the command waiting on it is answered, refresh brings it back', async () => {
+      await driver.setConfig({
+        crash: { enabled: true, health_check_interval_ms: 300, unresponsive_after_ms: 1500, network_timeout_ms: 1000 },
+      });
+      await driver.ok('subscribe', { events: ['BrowserErrorEvent'] });
+      const tab = await driver.openTab(server.url('/g/freeze.html'));
+      const state = await driver.ok<BrowserStateSummary>('state');
+      const freeze = state.elements.find((element) => element.name === 'Freeze the page');
+      // The click itself never completes in the page: it is answered once the page is found stuck.
+      const click = await driver.send('click', { index: freeze?.index });
+      const error = errorOf(click);
+      expect(error.code).toBe('TIMEOUT');
+      expect(error.message).toContain('stuck');
+      expect((await statusOf(tab))?.status).toBe('unresponsive');
+      const events: EventMessage[] = [];
+      await waitForEvent(
+        events,
+        (event) =>
+          event.event === 'BrowserErrorEvent' &&
+          (event.data as { error_type: string }).error_type === 'TargetUnresponsive',
+      );
+      // The state of a stuck page is answered at once, not actionable, and says why.
+      const stuck = await driver.ok<BrowserStateSummary>('state');
+      expect(stuck.elements).toEqual([]);
+      expect(stuck.state_error).toContain('stuck');
+      const refused = errorOf(await driver.send('scroll', { direction: 'down' }));
+      expect(refused.code).toBe('TIMEOUT');
+      expect(refused.details).toMatchObject({ condition: 'unresponsive' });
+      await driver.ok('refresh');
+      await waitForStatus(tab, 'ok');
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Still here');
+      await driver.ok('unsubscribe', {});
+    });
+
+    it('reports a request with no answer past the bound, once, and shows it in the state', async () => {
+      await driver.ok('subscribe', { events: ['BrowserErrorEvent'] });
+      // Navigated to from a controlled tab: the extension attaches a tab after it loaded, too late to see its first requests.
+      await driver.openTab(server.url('/a.html'));
+      await driver.ok('navigate', { url: server.url('/g/waiting.html') });
+      const events: EventMessage[] = [];
+      const report = await waitForEvent(
+        events,
+        (event) =>
+          event.event === 'BrowserErrorEvent' &&
+          (event.data as { error_type: string }).error_type === 'NetworkTimeout' &&
+          JSON.stringify(event.data).includes('/g/never'),
+      );
+      expect((report.data as { details: { url: string } }).details.url).toBe(server.url('/g/never'));
+      const state = await driver.ok<BrowserStateSummary>('state');
+      expect(state.browser_errors.join('\n')).toContain(`GET ${server.url('/g/never')} has had no answer`);
+      await driver.ok('unsubscribe', {});
     });
 
     it('never lets a typed secret out: state, elements, extract, search, find, events, errors, timeline', async () => {
@@ -75,6 +202,80 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
       }
       await driver.ok('unsubscribe', {});
       await hooks.useSecrets(driver, {});
+    });
+
+    async function continueButton(): Promise<number | undefined> {
+      const state = await driver.ok<BrowserStateSummary>('state');
+      return state.elements.find((element) => element.name === 'Continue')?.index;
+    }
+
+    it('reCAPTCHA: detected by its frame, the tab needs a person, an action waits and resumes once it is solved', async () => {
+      await driver.setConfig({ captcha: { enabled: true, wait_timeout_ms: 60_000, poll_ms: 100 } });
+      await driver.ok('subscribe', { events: ['CaptchaDetectedEvent', 'CaptchaClearedEvent'] });
+      const tab = await driver.openTab(server.url('/g/recaptcha.html'));
+      const waiting = await waitForStatus(tab, 'needs_person');
+      expect(waiting.status_reason).toContain('reCAPTCHA');
+      const events: EventMessage[] = [];
+      const detected = await waitForEvent(events, (event) => event.event === 'CaptchaDetectedEvent');
+      expect(detected.data).toMatchObject({ vendor: 'recaptcha', kind: 'widget' });
+      expect((detected.data as { url: string }).url).toContain('www.google.com');
+      // Reading goes on (the model sees why it waits); acting waits for the person.
+      const state = await driver.ok<BrowserStateSummary>('state');
+      expect(state.tabs.find((entry) => entry.tab_id === tab)?.status).toBe('needs_person');
+      expect(state.browser_errors.join(' ')).toContain('a person must solve it');
+      const index = await continueButton();
+      const click = driver.send('click', { index });
+      // The person solves it: the widget's callback fills the response field.
+      await driver.evaluateInTab(tab, `document.getElementById('g-recaptcha-response').value = '03AFcWeA-token'`);
+      const clicked = await click;
+      expect(clicked.ok, JSON.stringify(clicked)).toBe(true);
+      const cleared = await waitForEvent(events, (event) => event.event === 'CaptchaClearedEvent');
+      expect(cleared.data).toMatchObject({ vendor: 'recaptcha', reason: 'solved' });
+      expect((await statusOf(tab))?.status).toBe('ok');
+      await driver.ok('unsubscribe', {});
+      await driver.ok('close', { tab_id: tab });
+    });
+
+    it('hCaptcha: past the configured bound an action fails with PERSON_NEEDED; removing the widget clears it', async () => {
+      await driver.setConfig({ captcha: { enabled: true, wait_timeout_ms: 1000, poll_ms: 100 } });
+      const tab = await driver.openTab(server.url('/g/hcaptcha.html'));
+      await waitForStatus(tab, 'needs_person');
+      const failed = errorOf(await driver.send('click', { index: await continueButton() }));
+      expect(failed.code).toBe('PERSON_NEEDED');
+      expect(failed.message).toContain('hCaptcha');
+      expect(failed.message).toContain('a person must solve it');
+      await driver.evaluateInTab(tab, `document.querySelector('.h-captcha').remove()`);
+      await waitForStatus(tab, 'ok');
+      expect((await driver.send('click', { index: await continueButton() })).ok).toBe(true);
+      await driver.ok('close', { tab_id: tab });
+    });
+
+    it('Turnstile (beside an invisible reCAPTCHA, left alone) and the Cloudflare challenge page', async () => {
+      await driver.setConfig({ captcha: { enabled: true, wait_timeout_ms: 60_000, poll_ms: 100 } });
+      await driver.ok('subscribe', { events: ['CaptchaDetectedEvent', 'CaptchaClearedEvent'] });
+      const events: EventMessage[] = [];
+      const widget = await driver.openTab(server.url('/g/turnstile.html'));
+      await waitForStatus(widget, 'needs_person');
+      await driver.evaluateInTab(widget, `document.querySelector('[name=cf-turnstile-response]').value = '0.token'`);
+      // The page also carries an invisible reCAPTCHA (v3), which needs no person: solved, the tab is ok.
+      await waitForStatus(widget, 'ok');
+      expect((await driver.send('click', { index: await continueButton() })).ok).toBe(true);
+      const interstitial = await driver.openTab(server.url('/g/cf-challenge.html'));
+      await waitForStatus(interstitial, 'needs_person');
+      const page = await waitForEvent(
+        events,
+        (event) => event.event === 'CaptchaDetectedEvent' && (event.data as { kind: string }).kind === 'interstitial',
+      );
+      expect(page.data).toMatchObject({ vendor: 'cloudflare' });
+      // Passing the challenge, Cloudflare sends the page on to the site.
+      await driver.evaluateInTab(interstitial, `location.href = '/a.html'`);
+      await waitForStatus(interstitial, 'ok');
+      await waitForEvent(
+        events,
+        (event) => event.event === 'CaptchaClearedEvent' && (event.data as { vendor: string }).vendor === 'cloudflare',
+      );
+      expect(events.filter((event) => event.event === 'CaptchaDetectedEvent')).toHaveLength(2);
+      await driver.ok('unsubscribe', {});
     });
   });
 }
