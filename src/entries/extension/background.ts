@@ -62,6 +62,7 @@ const hub = new PanelHub(
       focusedTargetId: () => session.targets.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
       page: (targetId) => session.targets.target(targetId),
+      status: (targetId) => session.conditions.status(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
     }),
@@ -95,6 +96,7 @@ session.bus.observe(({ phase, record }) => {
   }
 });
 browser.tabs.onUpdated.addListener(() => hub.statusChanged());
+session.conditions.onChange(() => hub.statusChanged());
 timeline.onUpdate((update) => hub.broadcast({ type: 'timeline', ...update }));
 
 const ready = (async () => {
@@ -127,6 +129,17 @@ servePanelPorts(browser.runtime, {
   settings,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
+  showTab: async (tabId) => {
+    const targetId = session.tabIds.targetFor(tabId);
+    const tab = router.controlled().find((entry) => entry.targetId === targetId);
+    if (tab === undefined) {
+      return;
+    }
+    const updated = await chromeApi.tabs.update(tab.tabId, { active: true });
+    if (updated !== undefined) {
+      await chromeApi.windows.update(updated.windowId, { focused: true });
+    }
+  },
   log: log.child('panel-port'),
 });
 

@@ -74,6 +74,7 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     settings,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
+    showTab: () => Promise.resolve(),
     log: silentLogger,
   });
   return { connect: (port) => onConnect?.(port.port), timeline };

@@ -28,6 +28,8 @@ export interface PanelServices {
   readonly timeline: TimelineRecorder;
   readonly settings: SettingsStore;
   attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
+  /** Brings a controlled tab and its window to the front (the person's hand-off). */
+  showTab(tabId: string): Promise<void>;
   controlledCount(): number;
   readonly log: Logger;
 }
@@ -149,6 +151,9 @@ async function dispatch(
     }
     case 'clear_timeline':
       services.timeline.clear();
+      return;
+    case 'show_tab':
+      await services.showTab(message.tab_id);
       return;
   }
 }

@@ -100,6 +100,10 @@ export class WorkerPort {
     this.#post({ type: 'clear_timeline' });
   }
 
+  showTab(tabId: string): void {
+    this.#post({ type: 'show_tab', tab_id: tabId });
+  }
+
   onPush(listener: (message: PushedMessage) => void): () => void {
     this.#pushListeners.add(listener);
     return () => this.#pushListeners.delete(listener);

@@ -13,6 +13,11 @@ export interface GuardDriverHooks {
   useSecrets(driver: Driver, sensitiveData: Record<string, Record<string, string>>): Promise<void>;
   /** The extension's timeline as the panel would get it; null where there is none (Node). */
   timeline(driver: Driver): Promise<unknown[] | null>;
+  /**
+   * Checks that the side panel shows the tab as needing the person and that its Show tab button brings
+   * the tab forward. Node has no panel: undefined there (the protocol's status is checked on both).
+   */
+  panelHandsOver?(driver: Driver, tabId: string): Promise<void>;
 }
 
 /**
@@ -75,7 +80,7 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
       return response.error;
     }
 
-    it('a crashed tab: events, status in tabs, state and panel sources, fails fast with TAB_CRASHED until refresh', async () => {
+    it('a crashed tab: events, its status in tabs and in another tab state, fails fast with TAB_CRASHED until refresh', async () => {
       await driver.ok('subscribe', { events: ['TargetCrashedEvent', 'BrowserErrorEvent'] });
       const crashing = await driver.openTab(server.url('/a.html'));
       const other = await driver.openTab(server.url('/b.html'));
@@ -223,6 +228,7 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
       const state = await driver.ok<BrowserStateSummary>('state');
       expect(state.tabs.find((entry) => entry.tab_id === tab)?.status).toBe('needs_person');
       expect(state.browser_errors.join(' ')).toContain('a person must solve it');
+      await hooks.panelHandsOver?.(driver, tab);
       const index = await continueButton();
       const click = driver.send('click', { index });
       // The person solves it: the widget's callback fills the response field.

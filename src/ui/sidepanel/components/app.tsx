@@ -8,6 +8,7 @@ import { Header } from './header';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
+import { TabAlerts } from './tab-alerts';
 import { TimelineView } from './timeline-view';
 
 const VIEWS = [
@@ -43,6 +44,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         onStop={() => control(() => port.emergencyStop())}
       />
+      <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (
