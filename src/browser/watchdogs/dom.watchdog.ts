@@ -51,6 +51,7 @@ export const domWatchdog = defineWatchdog({
             dom = await ctx.session.dom.state(targetId, {
               viewportExpansion: payload.viewport_expansion ?? config.viewport_expansion,
               maxChars: payload.max_chars ?? config.max_chars,
+              hiddenText: config.hidden_text,
               signal: hctx.signal,
             });
           } catch (error) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/browser/config';
 import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
 import type { CommandResponse, EventMessage } from '../../../src/protocol/commands';
 import { pollUntil } from '../../../src/shared/time';
@@ -207,6 +208,36 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
       }
       await driver.ok('unsubscribe', {});
       await hooks.useSecrets(driver, {});
+    });
+
+    it('leaves text a person cannot see out of the state, keeps what scrolling reveals and sr-only control names', async () => {
+      await driver.openTab(server.url('/g/hidden-text.html'));
+      const hidden = [
+        'Zero size text',
+        'Far left text',
+        'Clipped text',
+        'Inside a zero box',
+        'White on white',
+        'Navy on navy',
+      ];
+      const state = await driver.ok<BrowserStateSummary>('state', { viewport_expansion: -1 });
+      for (const text of ['Plain visible text', 'First line in a box', 'Scrolled inside the box', 'Below the fold']) {
+        expect(state.text, text).toContain(text);
+      }
+      expect(state.text).toMatch(/\[\d+\]<button \/> Close dialog/);
+      for (const text of hidden) {
+        expect(state.text, text).not.toContain(text);
+      }
+      await driver.setConfig({ state: { ...defaultConfig().state, hidden_text: 'mark' } });
+      const marked = await driver.ok<BrowserStateSummary>('state', { viewport_expansion: -1 });
+      expect(marked.text).toContain('[hidden: zero font size] Zero size text');
+      expect(marked.text).toContain('[hidden: off-screen] Far left text');
+      expect(marked.text).toContain('[hidden: clipped] Clipped text');
+      expect(marked.text).toContain('[hidden: clipped] Inside a zero box');
+      expect(marked.text).toContain('[hidden: same colour as background] White on white');
+      expect(marked.text).toContain('[hidden: same colour as background] Navy on navy');
+      expect(marked.text).toContain('Plain visible text');
+      await driver.setConfig({ state: defaultConfig().state });
     });
 
     async function continueButton(): Promise<number | undefined> {

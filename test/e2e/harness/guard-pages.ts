@@ -36,6 +36,26 @@ export function addGuardPages(server: FixtureServer): void {
       ),
     ),
   );
+  // Text a person cannot see, beside text they can (also by scrolling) and a screen-reader label.
+  server.route('/g/hidden-text.html', (_req, res) =>
+    send(
+      res,
+      page(
+        'Hidden text',
+        `<p>Plain visible text</p>
+<p style="font-size:0">Zero size text</p>
+<div style="position:absolute;left:-9999px">Far left text</div>
+<p style="position:absolute;clip:rect(0,0,0,0);width:1px;height:1px;overflow:hidden;white-space:nowrap">Clipped text</p>
+<div style="height:0;overflow:hidden"><p>Inside a zero box</p></div>
+<p style="color:#fff;background:#fff">White on white</p>
+<div style="background:#123456"><p style="color:#123457">Navy on navy</p></div>
+<button id="close"><svg width="16" height="16" aria-hidden="true"></svg><span class="sr-only">Close dialog</span></button>
+<div style="height:60px;overflow:auto"><p>First line in a box</p><p style="margin-top:200px">Scrolled inside the box</p></div>
+<p style="margin-top:3000px">Below the fold</p>`,
+        `<style>.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}</style>`,
+      ),
+    ),
+  );
   // A button whose click never returns: the page's main thread spins for good.
   server.route('/g/freeze.html', (_req, res) =>
     send(
