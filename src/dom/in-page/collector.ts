@@ -18,7 +18,7 @@ import {
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
-import { CANVAS, hiddenTextOf, SCREEN_READER_REASONS, type HiddenReason, type Paint } from './hidden-text';
+import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
@@ -141,14 +141,9 @@ function visitNode(
   if (node.nodeType === TEXT_NODE) {
     if (visible) {
       const text = textOf(node as Text, walk.options.maxTextLength);
-      const hidden = walk.hidden;
-      if (text.length <= 1) {
-        return;
-      }
-      if (hidden === null || (walk.inControl && SCREEN_READER_REASONS.has(hidden))) {
-        walk.lines.push({ kind: 'text', depth, text });
-      } else if (walk.options.hiddenText === 'mark') {
-        walk.lines.push({ kind: 'text', depth, text: `[hidden: ${hidden}] ${text}` });
+      const shown = text.length > 1 ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
+      if (shown !== null) {
+        walk.lines.push({ kind: 'text', depth, text: shown });
       }
     }
   } else if (node.nodeType === ELEMENT_NODE) {
@@ -195,16 +190,6 @@ function visitElement(
   walk.paint = paint;
   walk.hidden = hidden;
   walk.inControl = inControl;
-}
-
-/** Looks at the element's paint only where its text would be shown (shown, in view, not hidden already). */
-function notePaint(walk: Walk, element: Element, rect: DOMRect): void {
-  if (walk.hidden !== null) {
-    return;
-  }
-  const found = hiddenTextOf(element, rect, walk.paint, getComputedStyle(element));
-  walk.hidden = found.reason;
-  walk.paint = found.paint;
 }
 
 function visitElementIn(

@@ -22,7 +22,20 @@ export interface Paint {
 export const CANVAS: Paint = { clip: null, background: [255, 255, 255] };
 
 /** Reasons the screen-reader patterns give (sr-only): kept inside a control, whose name they are. */
-export const SCREEN_READER_REASONS: ReadonlySet<HiddenReason> = new Set(['clipped', 'off-screen']);
+const SCREEN_READER_REASONS: ReadonlySet<HiddenReason> = new Set(['clipped', 'off-screen']);
+
+/** How a text line reads in the state: as it is, marked hidden, or not at all (null). */
+export function shownText(
+  text: string,
+  hidden: HiddenReason | null,
+  inControl: boolean,
+  mode: 'omit' | 'mark',
+): string | null {
+  if (hidden === null || (inControl && SCREEN_READER_REASONS.has(hidden))) {
+    return text;
+  }
+  return mode === 'mark' ? `[hidden: ${hidden}] ${text}` : null;
+}
 
 function rgba(value: string): [number, number, number, number] | null {
   const match = /^rgba?\(([^)]+)\)$/.exec(value);
@@ -168,4 +181,14 @@ export function hiddenTextOf(
     }
   }
   return { reason, paint: { clip, background } };
+}
+
+/** Looks at an element's paint where its text would be shown; below hidden text everything stays hidden. */
+export function notePaint(walk: { hidden: HiddenReason | null; paint: Paint }, element: Element, rect: DOMRect): void {
+  if (walk.hidden !== null) {
+    return;
+  }
+  const found = hiddenTextOf(element, rect, walk.paint, getComputedStyle(element));
+  walk.hidden = found.reason;
+  walk.paint = found.paint;
 }
