@@ -4,7 +4,7 @@ import { ConfigError, defaultConfig, parseConfig } from '../config';
 describe('guard config', () => {
   it('defaults: both guards on, browser-use bounds', () => {
     const config = defaultConfig();
-    expect(config.crash).toMatchObject({ enabled: true, unresponsive_after_ms: 10_000, network_timeout_ms: 30_000 });
+    expect(config.crash).toMatchObject({ enabled: true, unresponsive_after_ms: 30_000, network_timeout_ms: 30_000 });
     expect(config.captcha).toMatchObject({ enabled: true, wait_timeout_ms: 120_000 });
     expect(config.state.hidden_text).toBe('omit');
   });

@@ -19,9 +19,9 @@ const Crash = z
       .int()
       .min(100)
       .max(3_600_000)
-      .default(10_000)
+      .default(30_000)
       .describe(
-        "A page whose main thread has not answered the health check for this long is reported stuck: the commands waiting on it fail, and later ones fail at once until it answers again or is refreshed. Keep it above the slowest state capture you expect: tabpilot's own page work runs on that thread too",
+        "A page whose main thread has not answered the health check for this long is reported stuck: the commands waiting on it fail, and later ones fail at once until it answers again or is refreshed. Keep it above the longest the page may be busy (a huge page loading on a loaded machine went past 10 s in the benchmark): tabpilot's own page work runs on that thread too",
       ),
     network_timeout_ms: bound(
       30_000,
@@ -55,7 +55,7 @@ export const GUARDS_CONFIG = {
   crash: Crash.default({
     enabled: true,
     health_check_interval_ms: 5000,
-    unresponsive_after_ms: 10_000,
+    unresponsive_after_ms: 30_000,
     network_timeout_ms: 30_000,
   }),
   captcha: Captcha.default({ enabled: true, wait_timeout_ms: 120_000, poll_ms: 1000 }),
