@@ -25,6 +25,8 @@ export interface DomStateOptions {
   /** Character budget of the text; 0 turns it off. */
   maxChars: number;
   maxTextLength?: number;
+  /** Text a person cannot see: left out (the default) or kept, marked `[hidden: why]`. */
+  hiddenText?: 'omit' | 'mark';
   signal?: AbortSignal;
 }
 
@@ -305,7 +307,11 @@ export class DomService {
       worlds: this.#worlds,
       pageTargetId: targetId,
       stateKey: `${targetId}#${page.states}`,
-      options: { viewportExpansion: options.viewportExpansion, maxTextLength: options.maxTextLength ?? 200 },
+      options: {
+        viewportExpansion: options.viewportExpansion,
+        maxTextLength: options.maxTextLength ?? 200,
+        hiddenText: options.hiddenText ?? 'omit',
+      },
       markNew: page.states > 0,
       log: this.#log,
       signal: options.signal,

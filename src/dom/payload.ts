@@ -3,7 +3,7 @@
  * reduced in the page (one pass, no AX tree), so the transfer is about the size of the final text.
  * Shared by the in-page code (src/dom/in-page) and the core; types only.
  */
-export const COLLECTOR_VERSION = 2;
+export const COLLECTOR_VERSION = 3;
 
 /** What the isolated world keeps between states, in counts (a debug figure). */
 export interface WorldRetention {
@@ -23,6 +23,8 @@ export interface CollectOptions {
   baseDepth: number;
   /** Whether this is the first collection in this document (nothing is marked new then). */
   markNew: boolean;
+  /** Text a person cannot see: left out, or kept marked `[hidden: why]`. */
+  hiddenText: 'omit' | 'mark';
 }
 
 /** An element printed on its own line: interactive, scrollable, an iframe or a shadow host. */

@@ -59,6 +59,9 @@ export const PanelTab = z.strictObject({
   focused: z.boolean(),
   /** The browser window the tab is in (the side panel belongs to one window). */
   window_id: z.number().nullable(),
+  /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
+  status: z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']),
+  status_reason: z.string().nullable(),
 });
 export type PanelTab = z.infer<typeof PanelTab>;
 
@@ -91,6 +94,8 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('native_disconnect'), client: z.string() }),
   /** The person's answer to a client waiting for approval. */
   z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
+  /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */
+  z.strictObject({ type: z.literal('show_tab'), tab_id: z.string() }),
 ]);
 export type PanelToWorker = z.infer<typeof PanelToWorker>;
 

@@ -14,6 +14,7 @@ import {
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
+import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
@@ -65,11 +66,25 @@ export class CommandServer {
   #epoch = 0;
   readonly #connections = new Set<ClientConnection>();
   #gate: ActionGate | undefined;
+  #secrets: { source: unknown; secrets: Secret[] } = { source: undefined, secrets: [] };
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
     this.registry = registry;
     this.#log = logger;
+  }
+
+  /**
+   * Every message that leaves the session passes here: the config's secret values are replaced by their
+   * `<secret>name</secret>` placeholder wherever a page put them (state text and elements, extracts,
+   * searches, events, errors), for every client alike.
+   */
+  redact<T>(message: T): T {
+    const sensitive = this.session.config.sensitive_data;
+    if (this.#secrets.source !== sensitive) {
+      this.#secrets = { source: sensitive, secrets: secretsOf(sensitive) };
+    }
+    return this.#secrets.secrets.length === 0 ? message : (redact(message, this.#secrets.secrets) as T);
   }
 
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
@@ -168,11 +183,13 @@ export class ClientConnection {
     try {
       message = JSON.parse(trimmed);
     } catch (error) {
-      this.#send({
-        id: null,
-        ok: false,
-        error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
-      });
+      this.#send(
+        this.#server.redact({
+          id: null,
+          ok: false,
+          error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
+        }),
+      );
       return;
     }
     this.#send(await this.handle(message));
@@ -188,7 +205,9 @@ export class ClientConnection {
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return Promise.resolve({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) });
+      return Promise.resolve(
+        this.#server.redact({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) }),
+      );
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
@@ -196,11 +215,13 @@ export class ClientConnection {
       if (this.#closed) {
         return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
       }
+      let response: CommandResponse;
       try {
-        return { id, ok: true, result: (await this.#run(action, params)) ?? null };
+        response = { id, ok: true, result: (await this.#run(action, params)) ?? null };
       } catch (error) {
-        return { id, ok: false, error: toCommandError(error, this.#log) };
+        response = { id, ok: false, error: toCommandError(error, this.#log) };
       }
+      return this.#server.redact(response);
     };
     if (this.#server.registry.get(action)?.preempt === true) {
       const queued = this.#server.cancelQueuedRequests();
@@ -300,7 +321,7 @@ export class ClientConnection {
       parent_id: record.event.meta.parentId ?? null,
       source: record.source ?? null,
     };
-    this.#send(message);
+    this.#send(this.#server.redact(message));
   }
 
   #send(message: ServerMessage): void {

@@ -14,7 +14,7 @@ import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
 import { createSessionSaver, loadSession } from '../../platform/extension/persistence';
 import { realChromeApi, storageArea } from '../../platform/extension/real-chrome';
-import { secretsOf } from '../../platform/extension/redact';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { SettingsStore } from '../../platform/extension/settings-store';
 import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-router';
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
@@ -26,7 +26,12 @@ import { composeNativeSide } from './native-composition';
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
 // MV3 requires for events to wake a stopped worker; the asynchronous resume follows. No keep-alive:
 // an attached debugger keeps the worker up, and with nothing attached Chrome may stop it at any time.
-const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot' });
+// Secrets are known once the settings load; until then there are none to hide.
+let logSecrets = (): readonly Secret[] => [];
+const log = createLogger(
+  redactingSink(consoleSink, () => logSecrets()),
+  { level: 'info', namespace: 'tabpilot' },
+);
 const chromeApi = realChromeApi();
 const EMERGENCY_STOP_COMMAND = 'emergency-stop';
 
@@ -49,6 +54,7 @@ const settings = new SettingsStore(storageArea('local'), (config) => {
   native.applySettings();
 });
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
+logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
 const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
@@ -60,6 +66,7 @@ const hub = new PanelHub(
       focusedTargetId: () => session.targets.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
       page: (targetId) => session.targets.target(targetId),
+      status: (targetId) => session.conditions.status(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
     }),
@@ -95,6 +102,7 @@ session.bus.observe(({ phase, record }) => {
   }
 });
 browser.tabs.onUpdated.addListener(() => hub.statusChanged());
+session.conditions.onChange(() => hub.statusChanged());
 timeline.onUpdate((update) => hub.broadcast({ type: 'timeline', ...update }));
 
 const ready = (async () => {
@@ -128,13 +136,23 @@ servePanelPorts(browser.runtime, {
   hub,
   timeline,
   settings,
-  secrets,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
   native: {
     status: () => native.status(),
     disconnect: (client) => native.clients.disconnect(client),
     answer: (client, allow) => native.clients.answer(client, allow),
+  },
+  showTab: async (tabId) => {
+    const targetId = session.tabIds.targetFor(tabId);
+    const tab = router.controlled().find((entry) => entry.targetId === targetId);
+    if (tab === undefined) {
+      return;
+    }
+    const updated = await chromeApi.tabs.update(tab.tabId, { active: true });
+    if (updated !== undefined) {
+      await chromeApi.windows.update(updated.windowId, { focused: true });
+    }
   },
   log: log.child('panel-port'),
 });

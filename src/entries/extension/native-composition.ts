@@ -12,7 +12,7 @@ import { profileId } from '../../platform/extension/native/profile-id';
 import { chromeTabGrouper } from '../../platform/extension/native/tab-grouper';
 import type { PanelHub } from '../../platform/extension/panel-hub';
 import { storageArea } from '../../platform/extension/real-chrome';
-import type { Secret } from '../../platform/extension/redact';
+import type { Secret } from '../../shared/redact';
 import type { SettingsStore } from '../../platform/extension/settings-store';
 import type { TabRouter } from '../../platform/extension/tab-router';
 import type { TimelineRecorder } from '../../platform/extension/timeline-recorder';

@@ -5,6 +5,7 @@ import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
 import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 
@@ -86,7 +87,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
-  const log = createLogger(stderrSink, { level, namespace: 'tabpilot' });
+  // Secrets are known once the config is read; until then there are none to hide.
+  let logSecrets: readonly Secret[] = [];
+  const log = createLogger(
+    redactingSink(stderrSink, () => logSecrets),
+    { level, namespace: 'tabpilot' },
+  );
   const cli = options;
   let config;
   try {
@@ -113,6 +119,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  logSecrets = secretsOf(config.sensitive_data);
   const { session, server } = composeNodeSession({
     config,
     ...(cli.cdpUrl === undefined ? {} : { cdpUrl: cli.cdpUrl }),

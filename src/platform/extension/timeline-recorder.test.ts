@@ -4,7 +4,7 @@ import { defineEvent } from '../../bus/define-event';
 import { EventBus } from '../../bus/event-bus';
 import type { TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
-import { secretsOf } from './redact';
+import { secretsOf } from '../../shared/redact';
 import { TimelineRecorder, type KeyValueStore, type TimelineUpdate } from './timeline-recorder';
 
 const Outer = defineEvent('OuterTestEvent', { payload: { text: z.string() }, result: z.string(), timeoutMs: 1000 });

@@ -11,7 +11,7 @@ import {
   TIGHT_TIMELINE_LIMITS,
   type CompactLimits,
   type Secret,
-} from './redact';
+} from '../../shared/redact';
 
 /** A chrome.storage area, reduced to what the recorder needs (chrome.storage.session in the worker). */
 export interface KeyValueStore {

@@ -110,6 +110,11 @@ export class WorkerPort {
     this.#post({ type: 'native_approval', client, allow });
   }
 
+  /** Brings a controlled tab (and its window) to the front, for a person to step in. */
+  showTab(tabId: string): void {
+    this.#post({ type: 'show_tab', tab_id: tabId });
+  }
+
   onPush(listener: (message: PushedMessage) => void): () => void {
     this.#pushListeners.add(listener);
     return () => this.#pushListeners.delete(listener);

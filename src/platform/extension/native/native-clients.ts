@@ -5,7 +5,7 @@ import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
 import type { ClientGate } from '../../../tools/client-gate';
 import type { ClientConnection, CommandServer } from '../../../tools/command-server';
-import { redact, type Secret } from '../redact';
+import { redact, type Secret } from '../../../shared/redact';
 import type { ClientApprovals } from './client-approvals';
 import type { HostMessage, NativeLink } from './native-link';
 

@@ -9,6 +9,7 @@ import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
+import { TabAlerts } from './tab-alerts';
 import { TimelineView } from './timeline-view';
 
 const VIEWS = [
@@ -57,6 +58,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
           });
         }}
       />
+      <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <NativeClients
         native={state.native}
