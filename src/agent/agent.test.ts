@@ -82,7 +82,7 @@ class ScriptedModel implements AgentModel {
 const done = (text: string, success = true): ModelAction => ({ name: 'done', params: { text, success } });
 
 function agentWith(host: FakeHost, model: AgentModel, agent: Record<string, unknown> = {}): Agent {
-  return new Agent({ runId: 'run-1', host, model, config: parseConfig({ agent }).agent });
+  return new Agent({ runId: 'run-1', host, model, config: parseConfig({ agent: { settle_ms: 0, ...agent } }).agent });
 }
 
 describe('Agent', () => {

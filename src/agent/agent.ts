@@ -6,12 +6,23 @@ import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf } from '../shared/errors';
 import { silentLogger, type Logger } from '../shared/logger';
+import { sleep } from '../shared/time';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
 
 /** Actions after which the page (or the tab) is another one: the rest of the batch is skipped. */
 const PAGE_CHANGING = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search', 'switch', 'close']);
+/** Actions that only read: after a step of these alone the page needs no time to settle. */
+const READ_ONLY = new Set([
+  'tabs',
+  'extract',
+  'search_page',
+  'find_elements',
+  'screenshot',
+  'wait',
+  'dropdown_options',
+]);
 
 /** What the loop may touch: the one action road, the bus, the redaction every output passes. */
 export interface AgentHost {
@@ -67,9 +78,13 @@ export class Agent {
   readonly #tasks: string[] = [];
   readonly #history: StepMemory[] = [];
   #step = 0;
+  /** Steps recorded (a step stopped before any of its actions ran is not one). */
+  #recorded = 0;
   #running = false;
   #stop = new AbortController();
   #paused: Deferred<void> | undefined;
+  /** The last step ran an action that may have started a navigation that has not committed yet. */
+  #unsettled = false;
   readonly #onStep: ((report: AgentStepReport) => void) | undefined;
   readonly #log: Logger;
 
@@ -166,12 +181,13 @@ export class Agent {
     let lastError = '';
     let warnings: string[] = [];
     const firstStep = this.#step;
+    const firstRecorded = this.#recorded;
     const finish = (reason: AgentRunFinishReason, success: boolean, text: string): AgentRunResult => ({
       run_id: this.runId,
       reason,
       success,
       text,
-      steps: this.#step - firstStep,
+      steps: this.#recorded - firstRecorded,
     });
     while (this.#step - firstStep < config.max_steps) {
       if (await this.#holdIfPaused()) {
@@ -212,6 +228,11 @@ export class Agent {
   }
 
   async #readState(): Promise<{ state: StateSummary | null; error: string | null }> {
+    if (this.#unsettled && this.#config.settle_ms > 0) {
+      this.#unsettled = false;
+      // A stop ends the pause early; the model call after it sees the stop and ends the step.
+      await sleep(this.#config.settle_ms, this.#stop.signal).catch(() => undefined);
+    }
     try {
       const state = (await this.#host.runAction('state', {
         include_screenshot: this.#config.use_vision,
@@ -322,6 +343,9 @@ export class Agent {
       const result = this.#host.redact(
         await toActionResult(action.name, () => this.#host.runAction(action.name, action.params)),
       );
+      if (result.success && !READ_ONLY.has(action.name) && !PAGE_CHANGING.has(action.name)) {
+        this.#unsettled = true;
+      }
       outcomes.push({
         name: action.name,
         params: action.params,
@@ -375,6 +399,7 @@ export class Agent {
   }
 
   async #record(report: AgentStepReport): Promise<void> {
+    this.#recorded++;
     this.#history.push({
       step: report.step,
       url: report.url,

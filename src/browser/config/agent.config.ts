@@ -51,6 +51,15 @@ const Agent = z
       .describe(
         'The same actions on the same page this many times in a row gets the model a warning that it is looping',
       ),
+    settle_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(500)
+      .describe(
+        'Pause before reading the state after a step whose actions may have started a navigation (a click, keys, a selection): a navigation a click starts is not seen until it commits',
+      ),
     max_output_tokens: z.number().int().min(16).max(200_000).default(4096).describe('The model answer budget per step'),
     request_timeout_ms: z
       .number()
