@@ -139,6 +139,7 @@ describe.each(['openai', 'anthropic'] as const)('a three-step task over the %s w
     // The secret was typed for real: the form sent its value.
     expect(pages.requests.some((request) => request.path === '/agent/thanks')).toBe(true);
     expect(model.requests).toHaveLength(3);
+    expect(model.scriptErrors).toEqual([]);
   });
 
   it('records the run as bus events: started, one per step with its actions, finished', () => {

@@ -147,6 +147,8 @@ function anthropicAnswer(reply: Extract<ScriptedReply, { kind: 'tools' | 'text' 
 
 export class FakeModelServer {
   readonly requests: ModelRequestView[] = [];
+  /** Errors the script threw (each answered 400), for tests to assert there were none. */
+  readonly scriptErrors: string[] = [];
   readonly #server: Server;
   #script: ModelScript;
   #port = 0;
@@ -175,6 +177,7 @@ export class FakeModelServer {
   useScript(script: ModelScript): void {
     this.#script = script;
     this.requests.length = 0;
+    this.scriptErrors.length = 0;
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
@@ -193,7 +196,18 @@ export class FakeModelServer {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       const view = viewOf(format, body, req.headers);
       this.requests.push(view);
-      const reply = this.#script(view, this.requests.length);
+      let reply: ScriptedReply;
+      try {
+        reply = this.#script(view, this.requests.length);
+      } catch (error) {
+        // A script that cannot decide is a test bug: answer it loudly rather than leave the client waiting.
+        this.scriptErrors.push(error instanceof Error ? error.message : String(error));
+        reply = {
+          kind: 'status',
+          status: 400,
+          body: JSON.stringify({ error: { message: `script failed: ${String(error)}` } }),
+        };
+      }
       if (reply.kind === 'hang') {
         return;
       }
