@@ -137,6 +137,20 @@ describe('BrowserSession', () => {
     });
   });
 
+  it('resolves the tab_id of a tab that closed to TAB_NOT_FOUND, not to its old target', async () => {
+    const { session, browser } = await startedFakeSession();
+    const b = browser.addPage('http://b.test/');
+    await session.targets.waitForPage(b.targetId);
+    const tabId = session.tabIdOf(b.targetId);
+    expect(await session.resolveTab(tabId)).toBe(b.targetId);
+    await session.bus.emit(CloseTabEvent, { target_id: b.targetId });
+    await expect(session.resolveTab(tabId)).rejects.toMatchObject({
+      code: 'TAB_NOT_FOUND',
+      message: expect.stringMatching(/not controlled: it closed or was released/),
+    });
+    await expect(session.resolveTab('zzzz')).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
+  });
+
   it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
     const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog, navigationWatchdog, tabsWatchdog] });
     const only = session.targets.focusedTargetId ?? '';
