@@ -80,7 +80,13 @@ export class BrowserSession implements BrowserSessionView {
     this.#reconnect = new ReconnectController(
       () => this.#reconnectPolicy(),
       {
-        reopen: async () => this.#open(this.#requireEndpoint()),
+        reopen: async (signal) => {
+          const connection = await this.#open(this.#requireEndpoint());
+          if (signal.aborted) {
+            // A stop came while this attempt connected: the session stays stopped.
+            this.#letGo(connection, 'stopped during a reconnect');
+          }
+        },
         isAlive: () => this.#connection !== undefined && !this.#connection.closed,
         onAttempt: (attempt, maxAttempts) => {
           this.bus.emit(
@@ -284,7 +290,7 @@ export class BrowserSession implements BrowserSessionView {
     return focus;
   }
 
-  async #open(endpoint: string): Promise<void> {
+  async #open(endpoint: string): Promise<CdpConnection> {
     const transport = await this.#openTransport(endpoint);
     const connection = new CdpConnection(transport, {
       timeoutMs: this.#config.cdp_timeout_ms,
@@ -293,6 +299,16 @@ export class BrowserSession implements BrowserSessionView {
     this.#connection = connection;
     connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
     await this.targets.start(connection);
+    return connection;
+  }
+
+  /** Closes a connection that is no longer wanted; when it is the session's, the targets go with it. */
+  #letGo(connection: CdpConnection, reason: string): void {
+    if (this.#connection === connection) {
+      this.targets.stop(reason);
+      this.#connection = undefined;
+    }
+    connection.close(reason);
   }
 
   #onConnectionClosed(connection: CdpConnection, reason: string): void {

@@ -11,7 +11,10 @@ export interface ReconnectPolicy {
 }
 
 export interface ReconnectHooks {
-  /** Opens a new transport and restores sessions; throws when the browser cannot be reached. */
+  /**
+   * Opens a new transport and restores sessions; throws when the browser cannot be reached. When `signal`
+   * has aborted by the time it connected, it closes what it opened (the attempt does not count).
+   */
   reopen(signal: AbortSignal): Promise<void>;
   /** Whether the connection reopen() produced is still alive (it may drop again at once). */
   isAlive(): boolean;
@@ -91,6 +94,10 @@ export class ReconnectController {
           attemptTimeoutMs,
           () => new TabpilotError('TIMEOUT', `reconnect attempt ${attempt} took longer than ${attemptTimeoutMs} ms`),
         );
+        if (abort.signal.aborted) {
+          // Cancelled (a stop) while this attempt connected: it does not count, and reopen let it go.
+          break;
+        }
         if (this.#hooks.isAlive()) {
           this.#hooks.onSuccess(attempt, performance.now() - began);
           ok = true;
