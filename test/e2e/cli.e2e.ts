@@ -8,8 +8,9 @@ import type { LaunchedBrowser } from '../../src/browser/launcher';
 import type { CommandResponse } from '../../src/protocol/commands';
 import { ChromiumLauncher } from '../../src/platform/node/chromium-launcher';
 import { pollUntil } from '../../src/shared/time';
-import { launchTestBrowser } from './harness/browser';
+import { BrowserClient, launchTestBrowser, PANEL_URL } from './harness/browser';
 import { FixtureServer } from './harness/fixture-server';
+import { PanelPage } from './harness/panel';
 
 const BIN = resolve(import.meta.dirname, '../../bin/tabpilot.mjs');
 
@@ -155,5 +156,90 @@ describe('tabpilot launch', () => {
     expect(existsSync(launched.userDataDir)).toBe(true);
     await launched.kill();
     expect(existsSync(launched.userDataDir)).toBe(false);
+  });
+});
+
+describe('npm start without a display', () => {
+  const START = resolve(import.meta.dirname, '../../dist/node/start.js');
+  const server = new FixtureServer();
+
+  beforeAll(async () => {
+    await server.start();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('runs headless in the profile it is given, prints a way in that works, and takes Chromium with it on Ctrl-C', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'tabpilot-start-'));
+    onTestFinished(() => rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
+    // What `npm start` runs once it has built: no display, a profile of the test's own, any free port.
+    const start = spawn(process.execPath, [START], {
+      stdio: 'pipe',
+      env: { ...process.env, DISPLAY: '', WAYLAND_DISPLAY: '', TABPILOT_PROFILE: profile, TABPILOT_DEVTOOLS_PORT: '0' },
+    });
+    let stdout = '';
+    let stderr = '';
+    start.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    start.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => start.once('exit', done));
+    onTestFinished(() => {
+      if (start.exitCode === null) {
+        start.kill('SIGKILL');
+      }
+    });
+    await pollUntil(() => (stdout.includes('Press Ctrl-C to quit.') ? true : undefined), {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      onTimeout: () => new Error(`npm start printed no instructions:\n${stdout}\n${stderr}`),
+    });
+    expect(stdout).toContain(`profile ${profile}.`);
+    expect(stdout).toContain('No display here, so Chromium runs headless');
+    const pid = Number(/Chromium \(pid (\d+)\)/.exec(stdout)?.[1]);
+    const devtools = /DevTools endpoint: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? '';
+    const panelUrl = /Panel page: (chrome-extension:\/\/\S+)/.exec(stdout)?.[1] ?? '';
+    expect(pid).toBeGreaterThan(0);
+    expect(panelUrl).toBe(PANEL_URL);
+    expect(stdout).toContain(`tabpilot connect --cdp-url ${devtools}`);
+    expect(existsSync(join(profile, 'Default'))).toBe(true);
+
+    // The endpoint answers, and the steps printed lead to a controlled web page.
+    const version = (await (await fetch(`${devtools}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    const client = await BrowserClient.connect(version.webSocketDebuggerUrl);
+    try {
+      const webPage = await client.createTab(server.url('/a.html'));
+      const panelTarget = await client.createTab(panelUrl);
+      const panel = await PanelPage.connect(client, panelTarget);
+      // The panel is the current tab: Attach current tab says what to do instead.
+      await panel.click('#attach');
+      const refused = await panel.response('output');
+      expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      expect(JSON.stringify(refused)).toContain('"tabs\\" with all, then \\"attach\\"');
+      await panel.view('actions');
+      await panel.select('#action-select', 'tabs');
+      await panel.setChecked('[data-field="all"] input[type="checkbox"]', true);
+      await panel.click('#run-action');
+      const listed = await panel.response('action-output');
+      const tabs = listed.ok ? (listed.result as { tabs: Array<{ tab_id: string; url: string }> }).tabs : [];
+      const tabId = tabs.find((tab) => tab.url === server.url('/a.html'))?.tab_id;
+      expect(tabId).toBeDefined();
+      expect(webPage.toLowerCase().endsWith((tabId ?? '-').toLowerCase())).toBe(true);
+      await panel.select('#action-select', 'attach');
+      await panel.type('[data-field="tab_id"] input', tabId ?? '');
+      await panel.click('#run-action');
+      expect(await panel.response('action-output', listed)).toMatchObject({
+        ok: true,
+        result: { url: server.url('/a.html'), controlled: true },
+      });
+      await panel.waitForText('#debugger-state', 'Debugger attached to 1 tab');
+    } finally {
+      client.close();
+    }
+
+    start.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+    await expect(fetch(`${devtools}/json/version`)).rejects.toThrow();
   });
 });

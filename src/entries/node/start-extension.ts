@@ -7,6 +7,7 @@ import { createLogger } from '../../shared/logger';
 
 // `npm start`: Chromium with the built extension loaded, in a dedicated profile kept between runs,
 // headed where there is a display and headless (with a DevTools port to reach it) otherwise.
+// TABPILOT_PROFILE and TABPILOT_DEVTOOLS_PORT (0: any free port) move the profile and the port.
 const EXTENSION_ID = 'dakiagajobemlckhchkemohalbompofb';
 const root = resolve(import.meta.dirname, '../..');
 const extensionDir = resolve(root, 'dist/extension');
@@ -25,13 +26,22 @@ async function main(): Promise<void> {
     args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, '--site-per-process'],
   });
   const panel = `chrome-extension://${EXTENSION_ID}/src/entries/extension/sidepanel.html`;
+  const devtools = `http://127.0.0.1:${new URL(browser.cdpUrl).port}`;
   const lines = [
     `tabpilot is running in Chromium (pid ${browser.pid}), profile ${profileDir}.`,
-    headless
-      ? `No display here, so Chromium runs headless. Reach it through DevTools at http://127.0.0.1:${new URL(browser.cdpUrl).port}\n` +
-        `(chrome://inspect from another Chrome), open the panel page ${panel} there,\n` +
-        `or drive the same browser from Node: tabpilot connect --cdp-url http://127.0.0.1:${new URL(browser.cdpUrl).port}`
-      : 'Click the tabpilot toolbar button to open the side panel, then "Attach current tab".',
+    `DevTools endpoint: ${devtools}`,
+    `Panel page: ${panel}`,
+    ...(headless
+      ? [
+          'No display here, so Chromium runs headless and the side panel has no window to open in. To use it:',
+          `  1. In a Chrome with a display, open chrome://inspect, add ${devtools.slice('http://'.length)} under "Configure",`,
+          '     and open the web page tabpilot should control there ("Open tab with url").',
+          '  2. Open the panel page above the same way and click "inspect" under it.',
+          '  3. In the panel\'s Actions view run "tabs" with "all" ticked, then "attach" with the web page\'s tab_id.',
+          '     ("Attach current tab" would take the panel\'s own tab, which tabpilot does not control.)',
+          `Or drive this browser from Node over CDP, without the extension: tabpilot connect --cdp-url ${devtools}`,
+        ]
+      : ['Click the tabpilot toolbar button to open the side panel, then "Attach current tab".']),
     `To use tabpilot in your own Chrome: chrome://extensions, Developer mode, "Load unpacked", pick ${extensionDir}.`,
     'Press Ctrl-C to quit.',
   ];
