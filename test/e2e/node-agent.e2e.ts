@@ -236,6 +236,18 @@ describe('failures and stops', () => {
     expect(model.requests[1]?.user).toContain('step failed: model request failed: the answer could not be read');
   });
 
+  it('with use_vision the state goes with a screenshot of the page as an image', async () => {
+    await openStart();
+    model.useScript((request) => ({
+      kind: 'tools',
+      calls: [{ name: 'done', input: { text: request.hasImage ? 'saw it' : 'blind', success: true } }],
+    }));
+    const withVision = await agentFor('anthropic', 'vision', { use_vision: true }).run('look');
+    expect(withVision.text).toBe('saw it');
+    const withoutVision = await agentFor('openai', 'no-vision').run('look');
+    expect(withoutVision.text).toBe('blind');
+  });
+
   // Last in the file: the emergency stop ends the session (and kills the browser tabpilot launched).
   it('the emergency stop stops a run waiting on its model', async () => {
     await openStart();
