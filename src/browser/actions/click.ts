@@ -36,7 +36,7 @@ export async function clickElement(
       ctx.log.debug('clicking by script: the element has no box', { element: handle.label, reason: located.reason });
       await callOn(handle.session, handle.objectId, 'scriptClick');
     } else {
-      await clickAt(handle.pageSession, located.x, located.y, options);
+      await clickAt(located.input.session, located.input.x, located.input.y, options);
       clickX = located.x;
       clickY = located.y;
     }

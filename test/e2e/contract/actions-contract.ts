@@ -497,6 +497,23 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(scrolled).toBeGreaterThan(500);
     });
 
+    it('clicks inside a cross-origin frame of a background tab that scrolled since the state (no frame rendered since)', async () => {
+      // A hidden page renders no frames, so the browser's picture of where the frame sits is older than the
+      // page's layout: input sent to the tab landed on the embedding page's <iframe> and the click said ok.
+      const background = await driver.openTab(server.url('/act/frames.html'));
+      const front = await driver.openTab(server.url('/act/reporter.html'));
+      const state = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
+      await driver.ok('scroll', { direction: 'down', pages: 0.1, tab_id: background });
+      const click = await driver.ok('click', { index: byId(state, 'Frame button').index, tab_id: background });
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: background })).text).toContain('frame clicks: 1');
+      // The input went to the frame's own session: not routed by what the browser last saw.
+      expect(click).toMatchObject({ clicked: true, method: 'mouse' });
+      for (const id of [background, front]) {
+        await driver.ok('close', { tab_id: id });
+      }
+      await driver.ok('switch', { tab_id: tab });
+    });
+
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {
       const state = await open('/act/dialogs.html');
       await driver.ok('click', { index: byId(state, 'Save').index });
