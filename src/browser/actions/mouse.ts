@@ -1,5 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
 import type { Protocol } from '../../protocol/cdp';
+import { TabpilotError } from '../../shared/errors';
 import type { Modifier } from './keys';
 
 /**
@@ -61,14 +62,39 @@ export async function pageHidden(session: CdpSession): Promise<boolean> {
 async function deliverAligned(session: CdpSession, params: Protocol.Input.DispatchMouseEventRequest): Promise<void> {
   const hidden = await pageHidden(session);
   const delivered = session.send('Input.dispatchMouseEvent', params);
-  if (hidden) {
-    await Promise.all([
-      delivered,
-      session.send('Page.captureScreenshot', { clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } }),
-    ]);
-  } else {
+  if (!hidden) {
     await delivered;
+    return;
   }
+  // On a loaded machine the forced frame can be drawn before the move reached the renderer, which then
+  // waits for the next frame: force frames until the move is in.
+  let done = false;
+  const settled = delivered.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  for (let frame = 0; frame < FORCED_FRAMES && !done; frame++) {
+    await Promise.race([settled, renderFrame(session)]);
+  }
+  if (!done) {
+    throw new TabpilotError(
+      'TIMEOUT',
+      `The background tab did not take the mouse move after ${FORCED_FRAMES} forced frames: switch to the tab first`,
+    );
+  }
+  await delivered;
+}
+
+/** Frames forced for one move in a hidden page before giving up (each one answers in a few ms). */
+const FORCED_FRAMES = 50;
+
+/** Makes a page render a frame now, even a hidden one (a 1 px screenshot). */
+export async function renderFrame(session: CdpSession): Promise<void> {
+  await session.send('Page.captureScreenshot', { clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } });
 }
 
 export async function moveTo(
