@@ -1,12 +1,9 @@
 /**
  * The contract between the action routines (core) and their in-page half (src/browser/actions/in-page),
- * which runs in tabpilot's isolated worlds. Types only and no DOM types, so both sides compile against it.
+ * which runs in tabpilot's isolated world of each frame. Types only and no DOM types, so both sides compile against it.
  * Coordinates are CSS px in the viewport of the frame's local root (the top page, or the OOPIF the
  * element lives in): the core adds the OOPIF's offset.
  */
-
-/** The global the bundle installs itself under, in each world it is sent to. */
-export const ACTIONS_GLOBAL = '__tabpilotActions';
 
 /** Where a pointer may land on an element, or why it may not. */
 export type PointerTarget = {

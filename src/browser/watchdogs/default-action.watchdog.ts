@@ -3,7 +3,7 @@ import { TabpilotError } from '../../shared/errors';
 import { clickCoordinate, clickElement } from '../actions/click';
 import { dragAndDrop } from '../actions/drag';
 import { dropdownOptions, selectDropdownOption } from '../actions/dropdown';
-import { handleOfResolved, type ElementHandle, type RoutineContext } from '../actions/element';
+import type { ElementHandle, RoutineContext } from '../actions/element';
 import { scrollToText } from '../actions/find-text';
 import { hoverElement } from '../actions/hover';
 import { browserPlatform, pressStrokes } from '../actions/keyboard';
@@ -55,8 +55,7 @@ export const defaultActionWatchdog = defineWatchdog({
   setup: (ctx) => {
     const session = ctx.session;
     const routine = (signal: AbortSignal): RoutineContext => ({ targets: session.targets, log: ctx.log, signal });
-    const element = async (ref: ElementRef): Promise<ElementHandle> =>
-      handleOfResolved(ref.target_id, await session.dom.resolve(ref.target_id, ref.index));
+    const element = (ref: ElementRef): Promise<ElementHandle> => session.dom.resolve(ref.target_id, ref.index);
 
     return {
       ClickElementEvent: async (event, hctx) => {

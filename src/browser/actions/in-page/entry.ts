@@ -1,7 +1,7 @@
 /**
- * The in-page half of the action routines, bundled by scripts/build-actions-inpage.mjs into
- * src/browser/actions/generated/actions-source.ts. The core installs it in a world on first use and calls
- * its functions by name (the names and types are the contract in ../in-page-api.ts).
+ * The in-page half of the action routines: the functions the core calls by name (the names and types
+ * are the contract in ../in-page-api.ts). Bundled with the perception half into one script by
+ * scripts/build-inpage.mjs and installed in tabpilot's isolated world by the page bridge.
  */
 import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api';
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
