@@ -118,6 +118,7 @@ export const clickAction = defineAction({
         y: result?.click_y ?? null,
         checked: result?.checked ?? null,
         opened_tab_id: tabIdOrNull(ctx.session, result?.opened_target_id ?? null),
+        retried: result?.retried ?? null,
       };
     } catch (error) {
       // A select opens a native popup a click cannot use: show its options instead, as browser-use does.

@@ -21,7 +21,12 @@ async function dropPoint(ctx: RoutineContext, target: DropTarget): Promise<{ x: 
   if ('x' in target) {
     return target;
   }
-  const located = await locatePointer(ctx, target.handle, { scroll: false, refuse: false, allowScript: false });
+  const located = await locatePointer(ctx, target.handle, {
+    scroll: false,
+    refuse: false,
+    allowScript: false,
+    guard: null,
+  });
   if (located.kind !== 'point') {
     throw new TabpilotError('INVALID_PARAMS', `${target.handle.label} is not in view to drop on`);
   }
@@ -49,7 +54,7 @@ export async function dragAndDrop(
       'Cannot drag in a background tab: Chrome does not deliver mouse moves with a button held to a hidden page. Switch to the tab first',
     );
   }
-  const from = await locatePointer(ctx, source, { scroll: true, refuse: false, allowScript: false });
+  const from = await locatePointer(ctx, source, { scroll: true, refuse: false, allowScript: false, guard: null });
   if (from.kind !== 'point') {
     throw new TabpilotError('INVALID_PARAMS', `${source.label} is not in view to drag`);
   }

@@ -5,7 +5,7 @@ import { moveTo } from './mouse';
 
 /** Moves the mouse over an element (menus that open on hover), at a point that reaches it. */
 export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<{ x: number; y: number }> {
-  const located = await locatePointer(ctx, handle, { scroll: true, refuse: false, allowScript: false });
+  const located = await locatePointer(ctx, handle, { scroll: true, refuse: false, allowScript: false, guard: null });
   if (located.kind !== 'point') {
     throw new TabpilotError('INTERNAL', 'hover got a script target it did not allow');
   }

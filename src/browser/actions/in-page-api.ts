@@ -26,6 +26,18 @@ export interface PointerOptions {
   scroll: boolean;
   /** Refuse file inputs and selects (clicks do; hovering and dragging do not). */
   refuse: boolean;
+  /** Arm a guard for the input about to be sent at the point (null: only locate). */
+  guard: GuardKind | null;
+}
+
+/** Which events a guard judges: a press (click, the start of a drag) or a move (hover). */
+export type GuardKind = 'press' | 'move';
+
+/** What a guard saw of the gesture: its first trusted event reached the element, missed it, or none came. */
+export interface GuardVerdict {
+  state: 'reached' | 'missed' | 'none';
+  /** What the first event hit instead (a miss). */
+  hit: string | null;
 }
 
 export type TypingPlan =
@@ -177,6 +189,8 @@ export interface InPageValueFunctions {
   hitAt: { args: [x: number, y: number]; result: PointHit };
   focusInfo: { args: []; result: FocusInfo };
   frameHit: { args: [x: number, y: number]; result: FrameHit };
+  guardVerdict: { args: []; result: GuardVerdict };
+  renderedFrame: { args: []; result: boolean };
   platform: { args: []; result: string };
   elementInfo: { args: []; result: ElementInfo };
 }

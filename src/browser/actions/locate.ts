@@ -2,6 +2,7 @@ import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { toTabPoint } from './frame-offset';
+import type { GuardKind } from './in-page-api';
 import { callOn } from './in-page-call';
 
 /** Where a pointer lands on an element in the tab's viewport, or that only a script can reach it. */
@@ -37,6 +38,8 @@ export interface LocateOptions {
   refuse: boolean;
   /** Whether an element with no box may be reached by script (clicks), or is an error (hover, drag). */
   allowScript: boolean;
+  /** Arm a guard for the input about to be sent (null: only locate, as for a drop point). */
+  guard: GuardKind | null;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function locatePointer(
   const target = await callOn(handle.session, handle.objectId, 'pointerTarget', {
     scroll: options.scroll,
     refuse: options.refuse,
+    guard: options.guard,
   });
   switch (target.kind) {
     case 'refused':

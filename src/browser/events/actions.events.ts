@@ -35,6 +35,8 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
     method: z.enum(['mouse', 'script']),
     checked: z.boolean().nullable(),
     opened_target_id: z.string().nullable(),
+    /** Null when the first press reached the element; else what it hit instead (the click was sent again). */
+    retried: z.string().nullable(),
   }),
   timeoutMs: 15_000,
 });

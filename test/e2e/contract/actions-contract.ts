@@ -514,6 +514,22 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       await driver.ok('switch', { tab_id: tab });
     });
 
+    it('checks that the press reached the element: one that moved away is clicked again at its new place, nothing else gets it', async () => {
+      const state = await open('/act/runaway.html');
+      const click = await driver.ok('click', { index: byId(state, 'Runaway').index });
+      // The first press landed on the decoy left behind: it was stopped there and sent again.
+      expect(click).toMatchObject({ clicked: true, retried: expect.stringContaining('decoy') as string });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: decoy 0, runaway 1');
+    });
+
+    it('answers ELEMENT_OCCLUDED when an overlay opened on hover took the click, and neither got it', async () => {
+      const state = await open('/act/hover-overlay.html');
+      const refused = await failure('click', { index: byId(state, 'Open details').index });
+      expect(refused.error.code).toBe('ELEMENT_OCCLUDED');
+      expect(refused.error.message).toMatch(/promo/);
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: details 0, promo 0');
+    });
+
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {
       const state = await open('/act/dialogs.html');
       await driver.ok('click', { index: byId(state, 'Save').index });

@@ -235,6 +235,35 @@ document.addEventListener('visibilitychange', () => change(document.visibilitySt
 report();`,
 );
 
+/** Counts trusted clicks per element id: `clicks: runaway 1, decoy 0`. */
+const CLICK_COUNTER = `const counts = {};
+const show = () => { document.getElementById('out').textContent = 'clicks: ' + Object.entries(counts).map(([id, n]) => id + ' ' + n).join(', '); };
+for (const element of document.querySelectorAll('[data-count]')) {
+  counts[element.id] = 0;
+  element.addEventListener('click', (e) => { if (e.isTrusted) { counts[element.id]++; show(); } });
+}
+show();`;
+
+/** A button that jumps away the first time the pointer comes over it; a decoy is left where it was. */
+const RUNAWAY = page(
+  'Runaway',
+  `<p id="out"></p>
+<button id="decoy" data-count style="position:absolute;left:20px;top:100px;width:160px;height:40px">Decoy</button>
+<button id="runaway" data-count style="position:absolute;left:20px;top:100px;width:160px;height:40px;z-index:1">Runaway</button>`,
+  `${CLICK_COUNTER}
+const runaway = document.getElementById('runaway');
+runaway.addEventListener('pointerover', (e) => { if (e.isTrusted && runaway.style.top === '100px') runaway.style.top = '200px'; });`,
+);
+
+/** A promotion that opens over the page when the pointer comes over the button (pages written by others do). */
+const HOVER_OVERLAY = page(
+  'Hover overlay',
+  `<p id="out"></p><button id="details" data-count>Open details</button>
+<div id="promo" data-count hidden style="position:fixed;inset:0;background:rgba(0,0,0,.3);z-index:5">Subscribe to our newsletter</div>`,
+  `${CLICK_COUNTER}
+document.getElementById('details').addEventListener('mouseover', (e) => { if (e.isTrusted) document.getElementById('promo').hidden = false; });`,
+);
+
 function frameChild(): string {
   return page(
     'Frame child',
@@ -266,6 +295,8 @@ export function addActionPages(server: FixtureServer): ActionPages {
     '/act/scroll.html': (_req, res) => send(res, SCROLL),
     '/act/pointer.html': (_req, res) => send(res, POINTER),
     '/act/reporter.html': (_req, res) => send(res, REPORTER),
+    '/act/runaway.html': (_req, res) => send(res, RUNAWAY),
+    '/act/hover-overlay.html': (_req, res) => send(res, HOVER_OVERLAY),
     '/act/frame-child.html': (_req, res) => send(res, frameChild()),
     '/act/frames.html': (_req, res) =>
       send(

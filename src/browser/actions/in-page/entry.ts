@@ -7,6 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
+import { guardVerdict, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
 import { scrollElement, scrollPage } from './scrolling';
@@ -40,6 +41,8 @@ export const api: ValueApi & HandleApi = {
   hitAt,
   focusInfo,
   frameHit,
+  guardVerdict,
+  renderedFrame,
   platform,
   elementInfo,
   ariaOption,
