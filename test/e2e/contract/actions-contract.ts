@@ -530,6 +530,38 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: details 0, promo 0');
     });
 
+    it('clicks by index into a cross-origin frame after a reload, a second visit and a late frame; a stale index says take a new state', async () => {
+      const frameButton = async (): Promise<number> =>
+        byId(await driver.ok<BrowserStateSummary>('state'), 'Frame button').index;
+      const clickCounted = async (index: number, count: number): Promise<void> => {
+        await driver.ok('click', { index });
+        expect((await driver.ok<BrowserStateSummary>('state')).text).toContain(`frame clicks: ${count}`);
+      };
+      await driver.ok('navigate', { url: server.url('/act/frames.html') });
+      await clickCounted(await frameButton(), 1);
+      // A reload gives both documents new worlds; the index of the new state names the new frame's button.
+      await driver.ok('refresh');
+      await clickCounted(await frameButton(), 1);
+      await driver.ok('navigate', { url: server.url('/act/frames.html') });
+      await clickCounted(await frameButton(), 1);
+      // An index of the state before a navigation names nothing in the new document.
+      const stale = await frameButton();
+      await driver.ok('refresh');
+      const refused = await failure('click', { index: stale });
+      expect(refused.error).toMatchObject({ code: 'ELEMENT_NOT_FOUND' });
+      expect(refused.error.message).toMatch(/take a new state/);
+      // A frame added after the page loaded.
+      await driver.ok('navigate', { url: server.url('/act/late-frame.html') });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).not.toContain('Frame button');
+      await driver.evaluateInTab(tab, 'addFrame()');
+      const late = await pollUntil(
+        async () =>
+          (await driver.ok<BrowserStateSummary>('state')).elements.find((e) => e.name === 'Frame button')?.index,
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the late frame never showed its button') },
+      );
+      await clickCounted(late, 1);
+    });
+
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {
       const state = await open('/act/dialogs.html');
       await driver.ok('click', { index: byId(state, 'Save').index });

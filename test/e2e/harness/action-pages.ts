@@ -296,6 +296,15 @@ export function addActionPages(server: FixtureServer): ActionPages {
     '/act/pointer.html': (_req, res) => send(res, POINTER),
     '/act/reporter.html': (_req, res) => send(res, REPORTER),
     '/act/runaway.html': (_req, res) => send(res, RUNAWAY),
+    '/act/late-frame.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Late frame',
+          `<h1>The frame comes when asked</h1><div id="slot"></div>`,
+          `window.addFrame = () => { const frame = document.createElement('iframe'); frame.id = 'child'; frame.width = 500; frame.height = 200; frame.src = ${JSON.stringify(server.crossUrl('/act/frame-child.html'))}; document.getElementById('slot').append(frame); return true; };`,
+        ),
+      ),
     '/act/hover-overlay.html': (_req, res) => send(res, HOVER_OVERLAY),
     '/act/frame-child.html': (_req, res) => send(res, frameChild()),
     '/act/frames.html': (_req, res) =>
