@@ -336,7 +336,13 @@ export const hoverAction = defineAction({
       { node: { target_id: targetId, index: params.index } },
       source(ctx),
     );
-    return { tab_id: ctx.session.tabIdOf(targetId), index: params.index, x: point?.x ?? null, y: point?.y ?? null };
+    return {
+      tab_id: ctx.session.tabIdOf(targetId),
+      index: params.index,
+      x: point?.x ?? null,
+      y: point?.y ?? null,
+      retried: point?.retried ?? null,
+    };
   },
 });
 

@@ -5,7 +5,7 @@ import { callInFrame, callOn } from './in-page-call';
 import { locatePointer, type Located } from './locate';
 import { clickAt, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
-import { deliveryOf, missDescription, renderedFrame } from './verify';
+import { sendVerified } from './verify';
 
 export interface ClickOutcome {
   /** Where the click landed in the tab's viewport; null when it was dispatched by script. */
@@ -40,35 +40,19 @@ export async function clickElement(
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
   let retried: string | null = null;
   try {
+    if (located.kind === 'point') {
+      ({ located, retried } = await sendVerified(
+        ctx,
+        handle,
+        'click',
+        () => locatePointer(ctx, handle, LOCATE),
+        (point) => clickAt(point.input.session, point.input.x, point.input.y, options),
+        located,
+      ));
+    }
     if (located.kind === 'script') {
       ctx.log.debug('clicking by script: the element has no box', { element: handle.label, reason: located.reason });
       await callOn(handle.session, handle.objectId, 'scriptClick');
-    } else {
-      for (;;) {
-        await clickAt(located.input.session, located.input.x, located.input.y, options);
-        const delivery = await deliveryOf(ctx, handle);
-        if (delivery.kind === 'reached') {
-          break;
-        }
-        if (retried !== null) {
-          throw new TabpilotError(
-            'ELEMENT_OCCLUDED',
-            `${handle.label} ${located.element} did not receive the click, twice: ${missDescription(delivery)} took it at (${Math.round(located.x)}, ${Math.round(located.y)}), and was stopped before it acted. Take a new state`,
-            { details: { cover: delivery.hit, element: located.element, reason: 'missed' } },
-          );
-        }
-        retried = missDescription(delivery);
-        ctx.log.debug('the click missed its element; retrying at its fresh position', {
-          element: handle.label,
-          hit: retried,
-        });
-        await renderedFrame(ctx, handle);
-        located = await locatePointer(ctx, handle, LOCATE);
-        if (located.kind === 'script') {
-          await callOn(handle.session, handle.objectId, 'scriptClick');
-          break;
-        }
-      }
     }
   } catch (error) {
     watch.dispose();

@@ -191,6 +191,7 @@ export interface InPageValueFunctions {
   frameHit: { args: [x: number, y: number]; result: FrameHit };
   guardVerdict: { args: []; result: GuardVerdict };
   renderedFrame: { args: []; result: boolean };
+  isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };
   elementInfo: { args: []; result: ElementInfo };
 }

@@ -1,7 +1,9 @@
-import { errorMessageOf, isTabpilotError } from '../../shared/errors';
+import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
 import type { ElementHandle, RoutineContext } from './element';
+import type { GuardKind } from './in-page-api';
 import { callInFrame, callOn } from './in-page-call';
+import type { Located } from './locate';
 import { pageHidden, renderFrame } from './mouse';
 
 /**
@@ -18,7 +20,7 @@ export type Delivery =
 const FORCED_FRAME_MS = 1000;
 
 /** The gesture's verdict, read from the guard armed on the element (which it disarms). */
-export async function deliveryOf(ctx: RoutineContext, handle: ElementHandle): Promise<Delivery> {
+export async function deliveryOf(ctx: RoutineContext, handle: ElementHandle, kind: GuardKind): Promise<Delivery> {
   let verdict;
   try {
     verdict = await callOn(handle.session, handle.objectId, 'guardVerdict');
@@ -32,6 +34,12 @@ export async function deliveryOf(ctx: RoutineContext, handle: ElementHandle): Pr
   }
   if (verdict.state !== 'none') {
     return verdict.state === 'reached' ? { kind: 'reached' } : { kind: 'missed', hit: verdict.hit };
+  }
+  if (kind === 'move') {
+    // A move to where the pointer already is sends no events: the element being hovered says it arrived.
+    return (await callOn(handle.session, handle.objectId, 'isHovered'))
+      ? { kind: 'reached' }
+      : { kind: 'missed', hit: null };
   }
   // Nothing arrived where the guard listens. Input sent to the tab may have been routed into an
   // out-of-process frame at that point; with none in the tab it reached this document, where a page
@@ -64,4 +72,49 @@ export async function renderedFrame(ctx: RoutineContext, handle: ElementHandle):
 /** How a message names what a missed gesture hit. */
 export function missDescription(delivery: Extract<Delivery, { kind: 'missed' }>): string {
   return delivery.hit === null ? 'another frame' : delivery.hit;
+}
+
+export type Gesture = 'click' | 'hover';
+
+const GUARD_OF: Record<Gesture, GuardKind> = { click: 'press', hover: 'move' };
+
+/**
+ * Sends a gesture at a located point and checks that the element received it. A miss was stopped by
+ * the guard (presses; a move cannot be taken back, but nothing acts on a hover that missed): after a
+ * rendered frame the element is located again and the gesture sent once more; a second miss fails
+ * ELEMENT_OCCLUDED naming what took it. Returns the point it was sent to and what the first one hit
+ * (null when it landed), or the element's script target when a fresh look finds no box (clicks).
+ */
+export async function sendVerified(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  gesture: Gesture,
+  locate: () => Promise<Located>,
+  send: (point: Extract<Located, { kind: 'point' }>) => Promise<void>,
+  first: Extract<Located, { kind: 'point' }>,
+): Promise<{ located: Located; retried: string | null }> {
+  let located: Located = first;
+  let retried: string | null = null;
+  while (located.kind === 'point') {
+    await send(located);
+    const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
+    if (delivery.kind === 'reached') {
+      break;
+    }
+    if (retried !== null) {
+      throw new TabpilotError(
+        'ELEMENT_OCCLUDED',
+        `${handle.label} ${located.element} did not receive the ${gesture}, twice: ${missDescription(delivery)} took it at (${Math.round(located.x)}, ${Math.round(located.y)})${gesture === 'hover' ? '' : ', and was stopped before it acted'}. Take a new state`,
+        { details: { cover: delivery.hit, element: located.element, reason: 'missed' } },
+      );
+    }
+    retried = missDescription(delivery);
+    ctx.log.debug(`the ${gesture} missed its element; retrying at its fresh position`, {
+      element: handle.label,
+      hit: retried,
+    });
+    await renderedFrame(ctx, handle);
+    located = await locate();
+  }
+  return { located, retried };
 }

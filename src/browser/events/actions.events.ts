@@ -163,7 +163,12 @@ export const ScrollToTextEvent = defineEvent('ScrollToTextEvent', {
 
 export const HoverElementEvent = defineEvent('HoverElementEvent', {
   payload: { node: ElementRef },
-  result: Point,
+  result: z.strictObject({
+    x: z.number(),
+    y: z.number(),
+    /** Null when the first move reached the element; else what it hovered instead (it was moved again). */
+    retried: z.string().nullable(),
+  }),
   timeoutMs: 15_000,
 });
 

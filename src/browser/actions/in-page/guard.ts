@@ -151,3 +151,8 @@ export function renderedFrame(): Promise<boolean> {
     );
   });
 }
+
+/** Whether the pointer is over the element now (a move to where it already was sends no events). */
+export function isHovered(this: Element): boolean {
+  return this.matches(':hover');
+}
