@@ -35,7 +35,7 @@ async function main(): Promise<void> {
         targets: session.targets,
         pageTargetId: target,
         stateKey: `record-${name}`,
-        options: { viewportExpansion: 1000, maxTextLength: 200 },
+        options: { viewportExpansion: 1000, maxTextLength: 200, hiddenText: 'omit' },
         markNew: false,
         log: session.log,
         signal: undefined,

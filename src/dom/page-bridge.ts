@@ -44,8 +44,27 @@ interface World {
   token: string;
 }
 
-/** The world of each frame session; a session's frame is its target (a page or an OOPIF). */
-const worlds = new WeakMap<CdpSession, World>();
+/**
+ * The world of each frame session; a session's frame is its target (a page or an OOPIF). Worlds of
+ * sessions that went away (closed tabs, gone frames, an old connection) are dropped whenever a world
+ * is made and by pruneWorlds(), so the map holds live frames only.
+ */
+const worlds = new Map<CdpSession, World>();
+
+/** Drops the worlds of detached sessions. */
+export function pruneWorlds(): void {
+  for (const session of worlds.keys()) {
+    if (session.detached) {
+      worlds.delete(session);
+    }
+  }
+}
+
+/** How many worlds are held in this process (a debug figure: one per live page and out-of-process frame looked into). */
+export function worldCount(): number {
+  pruneWorlds();
+  return worlds.size;
+}
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -90,6 +109,7 @@ async function createWorld(session: CdpSession, options: CallOptions): Promise<W
   if (installed.exceptionDetails !== undefined) {
     throw failure('installing', installed.exceptionDetails);
   }
+  pruneWorlds();
   worlds.set(session, world);
   return world;
 }

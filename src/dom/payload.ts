@@ -4,6 +4,15 @@
  */
 import type { PackedLine } from './wire';
 
+/** What the isolated world keeps between states, in counts (a debug figure). */
+export interface WorldRetention {
+  /** Elements held for the latest state, and for the one before it (an action may still name those). */
+  indexed: number;
+  previous: number;
+  /** Ids given out in this document so far; ids live in a WeakMap, so removed elements are not held. */
+  ids_given: number;
+}
+
 export interface CollectOptions {
   /** Extra CSS px around the viewport that still counts as in view; -1 takes the whole page. */
   viewportExpansion: number;
@@ -13,6 +22,8 @@ export interface CollectOptions {
   baseDepth: number;
   /** Whether this is the first collection in this document (nothing is marked new then). */
   markNew: boolean;
+  /** Text a person cannot see: left out, or kept marked `[hidden: why]`. */
+  hiddenText: 'omit' | 'mark';
 }
 
 /** What one collection (a document or a shadow root) returns, as the JSON string that crosses CDP. */
@@ -112,6 +123,7 @@ export interface PerceptionValueFunctions {
   markdown: { args: [options: MarkdownOptions]; result: MarkdownResult };
   search: { args: [options: SearchOptions]; result: { matches: SearchMatch[]; total: number } };
   find: { args: [options: FindOptions]; result: { elements: FoundElement[]; total: number } };
+  retention: { args: []; result: WorldRetention };
 }
 
 /** Perception functions that return an element. */

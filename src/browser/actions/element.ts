@@ -1,13 +1,18 @@
 import type { SessionManager } from '../../cdp/session-manager';
 import type { ElementHandle } from '../../dom/element-handle';
 import type { Logger } from '../../shared/logger';
+import type { TabpilotConfig } from '../config';
 
 export type { ElementHandle };
 
-/** What every routine needs besides its element: the session manager, a log and a cancel signal. */
+/**
+ * What every routine needs besides its element: the session manager, a log, a cancel signal, and the
+ * config whose policy the routine applies itself (upload_paths, ...), so every caller gets the same checks.
+ */
 export interface RoutineContext {
   readonly targets: SessionManager;
   readonly log: Logger;
+  readonly config: TabpilotConfig;
   readonly signal?: AbortSignal | undefined;
 }
 

@@ -1,5 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as connection from './connection.events';
+import * as captcha from './captcha.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
@@ -17,12 +19,14 @@ function definitionsOf(module: Record<string, unknown>): AnyEventDefinition[] {
 /** Every event definition, for the name rule test, the timeout config and the panel's timeline. */
 export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(lifecycle),
+  ...definitionsOf(connection),
   ...definitionsOf(navigation),
   ...definitionsOf(tabs),
   ...definitionsOf(state),
   ...definitionsOf(content),
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
+  ...definitionsOf(captcha),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

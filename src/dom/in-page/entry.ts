@@ -7,6 +7,7 @@ import type { PerceptionHandleFunctions, PerceptionValueFunctions } from '../pay
 import { collect, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
 import { highlight } from './highlight';
+import { retention } from './world-state';
 
 type ValueApi = {
   [K in keyof PerceptionValueFunctions]: (
@@ -38,4 +39,5 @@ export const api: ValueApi & HandleApi = {
   markdown,
   search,
   find: (options) => find(options, indexedId),
+  retention,
 };
