@@ -189,6 +189,7 @@ export interface InPageValueFunctions {
   hitAt: { args: [x: number, y: number]; result: PointHit };
   focusInfo: { args: []; result: FocusInfo };
   frameHit: { args: [x: number, y: number]; result: FrameHit };
+  guardPeek: { args: []; result: GuardVerdict };
   guardVerdict: { args: []; result: GuardVerdict };
   renderedFrame: { args: []; result: boolean };
   isHovered: { args: []; result: boolean };

@@ -239,6 +239,8 @@ export const DragAndDropEvent = defineEvent('DragAndDropEvent', {
     from: Point,
     to: Point,
     method: z.enum(['html5', 'mouse']),
+    /** Null when the first press reached the element; else what it hit instead (it was pressed again). */
+    retried: z.string().nullable(),
   }),
   timeoutMs: 15_000,
   description: 'Drag an element onto another element (to_index) or to a point of the viewport (to_x, to_y).',

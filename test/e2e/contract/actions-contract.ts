@@ -397,7 +397,7 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Laptops');
       expect(
         await driver.ok('drag', { index: byId(state, 'card').index, to_index: byId(state, 'zone').index }),
-      ).toMatchObject({ method: 'html5' });
+      ).toMatchObject({ method: 'html5', retried: null });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('dropped: card');
       const slider = byId(state, 'Slider').box;
       expect(
@@ -521,6 +521,17 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       // The first press landed on the decoy left behind: it was stopped there and sent again.
       expect(click).toMatchObject({ clicked: true, retried: expect.stringContaining('decoy') as string });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: decoy 0, runaway 1');
+    });
+
+    it("checks that a drag's press reached its element: a card that moved away is pressed again at its new place and dropped", async () => {
+      const state = await open('/act/runaway-card.html');
+      const dragged = await driver.ok('drag', {
+        index: byId(state, 'runcard').index,
+        to_index: byId(state, 'runzone').index,
+      });
+      // The first press landed on the decoy left behind: it was stopped there before the page saw it.
+      expect(dragged).toMatchObject({ method: 'html5', retried: expect.stringContaining('decoy') as string });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('presses: decoy 0; dropped: card');
     });
 
     it('answers ELEMENT_OCCLUDED when an overlay opened on hover took the click, and neither got it', async () => {

@@ -255,6 +255,24 @@ const runaway = document.getElementById('runaway');
 runaway.addEventListener('pointerover', (e) => { if (e.isTrusted && runaway.style.top === '100px') runaway.style.top = '200px'; });`,
 );
 
+/** A card that jumps away the first time the pointer comes over it, leaving a decoy that counts presses. */
+const RUNAWAY_CARD = page(
+  'Runaway card',
+  `<p id="out">presses: decoy 0; dropped: nothing</p>
+<div id="decoy" style="position:absolute;left:20px;top:100px;width:120px;height:50px">Decoy</div>
+<div id="runcard" draggable="true" tabindex="0" style="position:absolute;left:20px;top:100px;width:120px;height:50px;z-index:1;background:#def">Run card</div>
+<div id="runzone" tabindex="0" style="position:absolute;left:300px;top:100px;width:200px;height:100px;border:2px dashed">Run zone</div>`,
+  `const $ = (id) => document.getElementById(id);
+let presses = 0;
+let dropped = 'nothing';
+const show = () => { $('out').textContent = 'presses: decoy ' + presses + '; dropped: ' + dropped; };
+$('decoy').addEventListener('mousedown', (e) => { if (e.isTrusted) { presses++; show(); } });
+$('runcard').addEventListener('pointerover', (e) => { if (e.isTrusted && $('runcard').style.top === '100px') $('runcard').style.top = '220px'; });
+$('runcard').addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'card'));
+$('runzone').addEventListener('dragover', (e) => e.preventDefault());
+$('runzone').addEventListener('drop', (e) => { e.preventDefault(); dropped = e.dataTransfer.getData('text/plain'); show(); });`,
+);
+
 /** A promotion that opens over the page when the pointer comes over the button (pages written by others do). */
 const HOVER_OVERLAY = page(
   'Hover overlay',
@@ -296,6 +314,7 @@ export function addActionPages(server: FixtureServer): ActionPages {
     '/act/pointer.html': (_req, res) => send(res, POINTER),
     '/act/reporter.html': (_req, res) => send(res, REPORTER),
     '/act/runaway.html': (_req, res) => send(res, RUNAWAY),
+    '/act/runaway-card.html': (_req, res) => send(res, RUNAWAY_CARD),
     '/act/late-frame.html': (_req, res) =>
       send(
         res,

@@ -7,7 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
-import { guardVerdict, isHovered, renderedFrame } from './guard';
+import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
 import { scrollElement, scrollPage } from './scrolling';
@@ -41,6 +41,7 @@ export const api: ValueApi & HandleApi = {
   hitAt,
   focusInfo,
   frameHit,
+  guardPeek,
   guardVerdict,
   isHovered,
   renderedFrame,

@@ -124,6 +124,11 @@ export function armGuard(kind: GuardKind, element: Element): void {
   armed = guard;
 }
 
+/** What the armed guard of this world has seen so far; it keeps guarding (a held press is still to be released). */
+export function guardPeek(): GuardVerdict {
+  return armed === null ? { state: 'none', hit: null } : { ...armed.verdict };
+}
+
 /** What the armed guard of this world saw; it stops guarding. */
 export function guardVerdict(): GuardVerdict {
   const guard = armed;
