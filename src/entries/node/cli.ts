@@ -6,6 +6,7 @@ import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { composeNodeSession } from './compose';
+import { MCP_USAGE, runMcpCli } from './mcp-cli';
 
 const USAGE = `tabpilot: drive Chromium through tabpilot's command protocol (one JSON request per line on stdin,
 one JSON response per line on stdout; logs on stderr).
@@ -17,7 +18,9 @@ one JSON response per line on stdout; logs on stderr).
       or a browser pool's endpoint with its token (e.g. 'ws://pool:3000/?token=...'): one browser each.
 
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
-Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.`;
+Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
+
+${MCP_USAGE}`;
 
 interface CliOptions {
   mode: 'launch' | 'connect';
@@ -68,6 +71,9 @@ function parseCli(argv: string[]): CliOptions | 'help' {
 }
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'mcp') {
+    return runMcpCli(process.argv.slice(3));
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));
