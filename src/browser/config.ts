@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem } from '../shared/zod-issues';
+import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
 import { connectConfigShape } from './config/connect.config';
+import { HistoryConfigShape } from './config/history.config';
+import { GUARDS_CONFIG } from './config/guards.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -67,6 +70,12 @@ const State = z
     max_chars: z.number().int().min(0).default(40_000).describe('Character budget of the state text; 0 for none'),
     screenshot_format: z.enum(['png', 'jpeg', 'webp']).default('jpeg'),
     screenshot_quality: z.number().int().min(1).max(100).default(70),
+    hidden_text: z
+      .enum(['omit', 'mark'])
+      .default('omit')
+      .describe(
+        'Text a person cannot see (zero font size, far off-screen, clipped away, coloured like its background): omit leaves it out of the state; mark keeps it, marked [hidden: why]',
+      ),
   })
   .describe('How the page is shown to the model');
 
@@ -107,6 +116,7 @@ export const TabpilotConfig = z.strictObject({
     max_chars: 40_000,
     screenshot_format: 'jpeg',
     screenshot_quality: 70,
+    hidden_text: 'omit',
   }),
   dialogs: Dialogs.default({ auto_answer: true, confirm: 'dismiss' }),
   output_dir: z
@@ -136,6 +146,9 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...NATIVE_CONFIG_SHAPE,
+  ...HistoryConfigShape,
+  ...GUARDS_CONFIG,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

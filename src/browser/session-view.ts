@@ -3,6 +3,7 @@ import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
 import type { TabpilotConfig } from './config';
+import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped';
@@ -17,6 +18,8 @@ export interface BrowserSessionView {
   /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
   readonly dom: DomService;
   readonly host: BrowserHost;
+  /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
+  readonly conditions: TabConditions;
   readonly config: TabpilotConfig;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */

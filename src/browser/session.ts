@@ -16,6 +16,7 @@ import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
+import { historyLimits } from './config/history.config';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
 import { withStartDeadline } from './config/connect.config';
@@ -30,6 +31,8 @@ import {
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
+import { TabConditions } from './guards/tab-conditions';
+import { tabGate } from './guards/tab-gate';
 import type { BrowserSessionView, ConnectionState } from './session-view';
 import { TabIds } from './tab-ids';
 
@@ -64,9 +67,11 @@ export class BrowserSession implements BrowserSessionView {
   readonly host: BrowserHost;
   readonly log: Logger;
   readonly tabIds = new TabIds();
+  readonly conditions = new TabConditions();
   readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
-  readonly #detachers: Array<() => void> = [];
+  readonly #watchdogs: readonly AnyWatchdog[];
+  readonly #attached = new Map<AnyWatchdog, () => void>();
   #config: TabpilotConfig;
   #state: ConnectionState = 'idle';
   #endpoint: string | undefined;
@@ -100,6 +105,7 @@ export class BrowserSession implements BrowserSessionView {
     this.bus = new EventBus({
       name: options.name ?? 'BrowserSession',
       timeouts: withStartDeadline(options.config.timeouts, options.config.connect.timeout_ms),
+      history: historyLimits(options.config.history),
       logger: this.log.child('bus'),
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
@@ -151,6 +157,13 @@ export class BrowserSession implements BrowserSessionView {
         lostReason: () => (this.#lost === undefined ? undefined : `${this.#lost.reason}; ${this.#lost.advice}`),
       }),
     );
+    this.bus.use(
+      tabGate({
+        conditions: this.conditions,
+        focusedTargetId: () => this.targets.focusedTargetId,
+        timeoutFor: (definition) => this.bus.timeoutFor(definition),
+      }),
+    );
     this.targets.observe((event) => this.#onManagerEvent(event));
     this.targets.addSessionSetup(async (session, target) => {
       const viewport = this.#config.viewport;
@@ -164,9 +177,8 @@ export class BrowserSession implements BrowserSessionView {
       }
     });
     registerLifecycleHandlers(this);
-    for (const watchdog of options.watchdogs ?? []) {
-      this.#detachers.push(attachWatchdog(this.bus, this, watchdog, this.log));
-    }
+    this.#watchdogs = options.watchdogs ?? [];
+    this.#syncWatchdogs();
   }
 
   // ---- the view watchdogs see -----------------------------------------------------------------
@@ -192,7 +204,7 @@ export class BrowserSession implements BrowserSessionView {
   }
 
   recentEvents(limit: number): EventRecordView[] {
-    return this.bus.history().slice(-limit);
+    return this.bus.history(limit);
   }
 
   timeoutFor(definition: AnyEventDefinition): number {
@@ -241,12 +253,29 @@ export class BrowserSession implements BrowserSessionView {
   applyConfig(config: TabpilotConfig): void {
     this.#config = config;
     this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));
+    this.bus.setHistoryLimits(historyLimits(config.history));
+    this.#syncWatchdogs();
   }
 
   /** Detaches every watchdog (their signals abort). */
   dispose(): void {
-    for (const detach of this.#detachers.splice(0)) {
+    for (const detach of this.#attached.values()) {
       detach();
+    }
+    this.#attached.clear();
+  }
+
+  /** Attaches the watchdogs the config enables and detaches those it no longer does. */
+  #syncWatchdogs(): void {
+    for (const watchdog of this.#watchdogs) {
+      const wanted = watchdog.enabled?.(this.#config) ?? true;
+      const detach = this.#attached.get(watchdog);
+      if (wanted && detach === undefined) {
+        this.#attached.set(watchdog, attachWatchdog(this.bus, this, watchdog, this.log));
+      } else if (!wanted && detach !== undefined) {
+        detach();
+        this.#attached.delete(watchdog);
+      }
     }
   }
 

@@ -11,13 +11,12 @@ import {
   EventRecord,
   firstQueuedDescendant,
   isPromiseLike,
-  viewOfRecord,
   type EventRecordView,
   type HandlerRun,
 } from './event-record';
 import { Context, Invocation, type ChildEmitter } from './handler-context';
 import { HandlerRegistry, type RegisteredHandler } from './handler-registry';
-import { EventHistory, type FindOptions } from './history';
+import { EventHistory, type FindOptions, type HistoryLimits, type HistoryStats } from './history';
 import type { BusChange, BusMiddleware, BusObserver, Handler } from './types';
 
 export type { BusChange, BusMiddleware, BusObserver, Handler, HandlerContext, HandlerInvocation } from './types';
@@ -27,7 +26,10 @@ export interface EventBusOptions {
   name?: string;
   /** Validate payloads at emit and results at completion (default true). */
   validate?: boolean;
+  /** How many events history keeps (the same as `history.maxEvents`). */
   historySize?: number;
+  /** What history keeps: how many events, and how many bytes of whole payloads and results. */
+  history?: Partial<HistoryLimits>;
   /** Per event type timeout overrides in ms (from the config's `timeouts`). */
   timeouts?: Readonly<Record<string, number>>;
   /** How deep awaited children may nest before the bus calls it a loop. */
@@ -79,7 +81,10 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     this.#maxDepth = options.maxDepth ?? 32;
     this.#log = options.logger ?? silentLogger;
     this.#timeouts = options.timeouts ?? {};
-    this.#history = new EventHistory(options.historySize ?? 200);
+    this.#history = new EventHistory({
+      ...options.history,
+      ...(options.historySize === undefined ? {} : { maxEvents: options.historySize }),
+    });
   }
 
   /** Replaces the per-event timeout overrides; applies to events processed from now on. */
@@ -160,8 +165,17 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     return this.#history.find(definition, options);
   }
 
-  history(): EventRecordView[] {
-    return this.#history.records().map(viewOfRecord);
+  /** The last `limit` events (all history keeps by default), oldest first. */
+  history(limit?: number): EventRecordView[] {
+    return this.#history.views(limit);
+  }
+
+  historyStats(): HistoryStats {
+    return this.#history.stats();
+  }
+
+  setHistoryLimits(limits: Partial<HistoryLimits>): void {
+    this.#history.setLimits(limits);
   }
 
   get queuedCount(): number {
@@ -439,6 +453,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     }
     record.markCompleted(Date.now());
     this.#notify('completed', record);
+    this.#history.settle(record);
     const parent = record.parent;
     if (parent !== undefined) {
       parent.pendingChildren--;

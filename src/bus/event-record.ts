@@ -115,6 +115,8 @@ export interface EventRecordView {
   started_at: number | undefined;
   completed_at: number | undefined;
   handlers: HandlerResultView[];
+  /** Set by history when it kept only a summary of a large payload or result (see bus/summary.ts). */
+  summarized?: boolean;
 }
 
 export function viewOfRun(run: HandlerRun): HandlerResultView {

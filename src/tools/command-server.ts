@@ -5,21 +5,32 @@ import { EVENT_NAMES } from '../browser/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,
+  salvageRequestId,
   type CommandError,
   type CommandResponse,
   type EventMessage,
-  type RequestId,
   type ServerMessage,
 } from '../protocol/commands';
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
+import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
   send(message: ServerMessage): void;
+}
+
+/** Stands in front of the registry for every action of every client (the clients' tab leases). */
+export interface ActionGate {
+  run(
+    action: string,
+    params: unknown,
+    ctx: ActionContext,
+    next: (params: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 const SubscribeParams = z.strictObject({
@@ -54,11 +65,26 @@ export class CommandServer {
   /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
   #epoch = 0;
   readonly #connections = new Set<ClientConnection>();
+  #gate: ActionGate | undefined;
+  #secrets: { source: unknown; secrets: Secret[] } = { source: undefined, secrets: [] };
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
     this.registry = registry;
     this.#log = logger;
+  }
+
+  /**
+   * Every message that leaves the session passes here: the config's secret values are replaced by their
+   * `<secret>name</secret>` placeholder wherever a page put them (state text and elements, extracts,
+   * searches, events, errors), for every client alike.
+   */
+  redact<T>(message: T): T {
+    const sensitive = this.session.config.sensitive_data;
+    if (this.#secrets.source !== sensitive) {
+      this.#secrets = { source: sensitive, secrets: secretsOf(sensitive) };
+    }
+    return this.#secrets.secrets.length === 0 ? message : (redact(message, this.#secrets.secrets) as T);
   }
 
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
@@ -92,6 +118,18 @@ export class CommandServer {
       resolveTab: (tabId) => session.resolveTab(tabId),
       tabIdOf: (targetId) => session.tabIdOf(targetId),
     };
+  }
+
+  useGate(gate: ActionGate): void {
+    this.#gate = gate;
+  }
+
+  /** Runs a registry action for a client, through the gate when there is one. */
+  runAction(action: string, params: unknown, ctx: ActionContext): Promise<unknown> {
+    const gate = this.#gate;
+    return gate === undefined
+      ? this.registry.run(action, params, ctx)
+      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx));
   }
 
   describe(): unknown {
@@ -145,11 +183,13 @@ export class ClientConnection {
     try {
       message = JSON.parse(trimmed);
     } catch (error) {
-      this.#send({
-        id: null,
-        ok: false,
-        error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
-      });
+      this.#send(
+        this.#server.redact({
+          id: null,
+          ok: false,
+          error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
+        }),
+      );
       return;
     }
     this.#send(await this.handle(message));
@@ -165,15 +205,23 @@ export class ClientConnection {
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return Promise.resolve({ id: salvageId(message), ok: false, error: requestShapeError(parsed.error) });
+      return Promise.resolve(
+        this.#server.redact({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) }),
+      );
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
-      try {
-        return { id, ok: true, result: (await this.#run(action, params)) ?? null };
-      } catch (error) {
-        return { id, ok: false, error: toCommandError(error, this.#log) };
+      // A client that went away leaves no work behind it: what it still had queued is not run.
+      if (this.#closed) {
+        return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
       }
+      let response: CommandResponse;
+      try {
+        response = { id, ok: true, result: (await this.#run(action, params)) ?? null };
+      } catch (error) {
+        response = { id, ok: false, error: toCommandError(error, this.#log) };
+      }
+      return this.#server.redact(response);
     };
     if (this.#server.registry.get(action)?.preempt === true) {
       const queued = this.#server.cancelQueuedRequests();
@@ -192,7 +240,8 @@ export class ClientConnection {
       }
       return run();
     });
-    this.#tail = response;
+    // The tail only orders requests: it must not keep the last answer (a whole-page state is megabytes).
+    this.#tail = response.then(() => undefined);
     return response;
   }
 
@@ -223,7 +272,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.registry.run(action, params, this.#context);
+        return this.#server.runAction(action, params, this.#context);
     }
   }
 
@@ -272,7 +321,7 @@ export class ClientConnection {
       parent_id: record.event.meta.parentId ?? null,
       source: record.source ?? null,
     };
-    this.#send(message);
+    this.#send(this.#server.redact(message));
   }
 
   #send(message: ServerMessage): void {
@@ -308,16 +357,6 @@ function parseClientParams<S extends z.ZodType>(action: string, schema: S, param
     });
   }
   return parsed.data;
-}
-
-function salvageId(message: unknown): RequestId | null {
-  if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = message.id;
-    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
-      return id;
-    }
-  }
-  return null;
 }
 
 function requestShapeError(error: z.ZodError): CommandError {

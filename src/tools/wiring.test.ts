@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import type { BrowserLauncher } from '../browser/launcher';
 import { watchdogsFor, type Platform } from '../browser/watchdogs/index';
+import { gateClassOf } from '../browser/guards/tab-gate';
 import { ACTIONS } from './actions';
 
 const launcher: BrowserLauncher = {
@@ -35,7 +36,17 @@ describe.each<Platform>(['node', 'extension'])('the %s wiring', (platform) => {
   });
 });
 
+/** Actions that touch no page of a tab, or that must reach a tab whatever its condition (to leave it). */
+const UNGATED = ['wait', 'tabs', 'switch', 'close', 'attach', 'release', 'stop'];
+
 describe('the action list', () => {
+  it('puts every action that touches a page behind the tab gate, and says which do not', () => {
+    const ungated = ACTIONS.filter((action) => gateClassOf(action.event.type) === undefined).map(
+      (action) => action.name,
+    );
+    expect(ungated.sort()).toEqual([...UNGATED].sort());
+  });
+
   it('names each action and each action event once', () => {
     const names = ACTIONS.map((action) => action.name);
     const events = ACTIONS.map((action) => action.event.type);

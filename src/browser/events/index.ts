@@ -1,6 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
 import * as connection from './connection.events';
+import * as captcha from './captcha.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
@@ -25,6 +26,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(content),
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
+  ...definitionsOf(captcha),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

@@ -3,6 +3,8 @@ import { defineEvent } from '../../bus/define-event';
 import { OutputFileName } from '../output-file-name';
 import { TargetId } from './navigation.events';
 
+export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']);
+
 export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
 /** One indexed element as a client sees it: the selector map's public face. */
@@ -35,7 +37,16 @@ export const BrowserStateSummary = z.strictObject({
   target_id: z.string(),
   url: z.string(),
   title: z.string(),
-  tabs: z.array(z.strictObject({ target_id: z.string(), url: z.string(), title: z.string() })),
+  tabs: z.array(
+    z.strictObject({
+      target_id: z.string(),
+      url: z.string(),
+      title: z.string(),
+      /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
+      status: TabStatusSchema,
+      status_reason: z.string().nullable(),
+    }),
+  ),
   page_info: PageInfo,
   /** The LLM form of the page (browser-use's format, fixed). */
   text: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { TabStatusSchema } from './state.events';
 
 /** A tab as `tabs` lists it. */
 export const TabInfo = z.strictObject({
@@ -10,6 +11,9 @@ export const TabInfo = z.strictObject({
   focused: z.boolean(),
   /** Under tabpilot's control (always true where tabpilot owns the browser). */
   controlled: z.boolean(),
+  /** What the guard watchdogs say of the tab (ok, crashed, unresponsive, needs_person, solving), and why. */
+  status: TabStatusSchema,
+  status_reason: z.string().nullable(),
 });
 export type TabInfo = z.infer<typeof TabInfo>;
 

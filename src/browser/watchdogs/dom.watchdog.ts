@@ -15,6 +15,7 @@ import {
 import { TabClosedEvent } from '../events/tabs.events';
 import type { BrowserSessionView } from '../session-view';
 import { paginationButtons } from '../state/pagination';
+import type { TabConditions } from '../guards/tab-conditions';
 
 const RECENT_EVENTS = 10;
 /** A page that opens dialogs in a loop must not grow the state without bound. */
@@ -71,6 +72,7 @@ export const domWatchdog = defineWatchdog({
                 session.dom.state(targetId, {
                   viewportExpansion: payload.viewport_expansion ?? config.viewport_expansion,
                   maxChars: payload.max_chars ?? config.max_chars,
+                  hiddenText: config.hidden_text,
                   signal: capture.signal,
                 }),
                 budgetMs,
@@ -101,7 +103,11 @@ export const domWatchdog = defineWatchdog({
             screenshot: shot?.shot?.data ?? null,
             screenshot_format: shot?.shot?.format ?? null,
             closed_popup_messages: takeDialogs(dialogs, targetId),
-            browser_errors: browserErrors,
+            browser_errors: [
+              ...browserErrors,
+              ...session.conditions.of(targetId).map((condition) => condition.reason),
+              ...session.conditions.notesOf(targetId),
+            ],
             recent_events: payload.include_recent_events ? recentEvents(session.recentEvents(RECENT_EVENTS)) : null,
             timings: {
               total_ms: Math.round(performance.now() - started),
@@ -152,7 +158,12 @@ function summaryOf(session: BrowserSessionView, targetId: string, dom: DomState 
     target_id: targetId,
     url,
     title: metrics?.title ?? target?.title ?? '',
-    tabs: targets.pages().map((page) => ({ target_id: page.targetId, url: page.url, title: page.title })),
+    tabs: targets.pages().map((page) => ({
+      target_id: page.targetId,
+      url: page.url,
+      title: page.title,
+      ...statusOf(session.conditions, page.targetId),
+    })),
     page_info: {
       viewport_width: viewportWidth,
       viewport_height: viewportHeight,
@@ -209,6 +220,14 @@ function nonActionableState(session: BrowserSessionView, targetId: string, error
     browser_errors: [error],
     state_error: `The page did not answer in time (${error}). The elements are not known: wait, then take a new state.`,
   };
+}
+
+function statusOf(
+  conditions: TabConditions,
+  targetId: string,
+): { status: BrowserStateSummary['tabs'][number]['status']; status_reason: string | null } {
+  const { status, reason } = conditions.status(targetId);
+  return { status, status_reason: reason };
 }
 
 function takeDialogs(dialogs: Map<string, string[]>, targetId: string): string[] {

@@ -1,7 +1,9 @@
 import type { AnyWatchdog } from '../define-watchdog';
 import type { BrowserLauncher } from '../launcher';
 import { aboutBlankWatchdog } from './about-blank.watchdog';
+import { captchaWatchdog } from './captcha.watchdog';
 import { contentWatchdog } from './content.watchdog';
+import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
@@ -26,6 +28,8 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
   return [
     ...(platform === 'node' && deps.launcher !== undefined ? [localBrowserWatchdog(deps.launcher)] : []),
     ...(platform === 'node' ? [aboutBlankWatchdog] : []),
+    crashWatchdog,
+    captchaWatchdog,
     navigationWatchdog,
     tabsWatchdog,
     popupsWatchdog,

@@ -30,7 +30,16 @@ export const tabsWatchdog = defineWatchdog({
 
     const info = (targetId: string, focused: boolean): TabInfo => {
       const page = targets.target(targetId);
-      return { target_id: targetId, url: page?.url ?? '', title: page?.title ?? '', focused, controlled: true };
+      const { status, reason } = session.conditions.status(targetId);
+      return {
+        target_id: targetId,
+        url: page?.url ?? '',
+        title: page?.title ?? '',
+        focused,
+        controlled: true,
+        status,
+        status_reason: reason,
+      };
     };
 
     /** A tab_id of a tab tabpilot may not have seen yet (listed by `tabs {all: true}` before a restart). */
@@ -71,6 +80,8 @@ export const tabsWatchdog = defineWatchdog({
                 title: tab.title,
                 focused: false,
                 controlled: false,
+                status: 'ok',
+                status_reason: null,
               });
             }
           }

@@ -5,8 +5,10 @@ import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
 import { MCP_USAGE, runMcpCli } from './mcp-cli';
+import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 
 const USAGE = `tabpilot: drive Chromium through tabpilot's command protocol (one JSON request per line on stdin,
 one JSON response per line on stdout; logs on stderr).
@@ -19,6 +21,8 @@ one JSON response per line on stdout; logs on stderr).
 
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
 Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
+
+${NATIVE_USAGE}
 
 ${MCP_USAGE}`;
 
@@ -53,7 +57,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     throw new Error(`unknown command "${mode}" (expected launch or connect)`);
   }
   if (mode === 'connect' && values['cdp-url'] === undefined) {
-    throw new Error('connect needs --cdp-url URL');
+    throw new Error('connect needs --cdp-url URL (or --extension, through the native host)');
   }
   const portText = values['remote-debugging-port'];
   const port = portText === undefined ? undefined : Number(portText);
@@ -74,6 +78,9 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'mcp') {
     return runMcpCli(process.argv.slice(3));
   }
+  if (isNativeCommand(process.argv.slice(2))) {
+    return runNativeCli(process.argv.slice(2));
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));
@@ -86,7 +93,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
-  const log = createLogger(stderrSink, { level, namespace: 'tabpilot' });
+  // Secrets are known once the config is read; until then there are none to hide.
+  let logSecrets: readonly Secret[] = [];
+  const log = createLogger(
+    redactingSink(stderrSink, () => logSecrets),
+    { level, namespace: 'tabpilot' },
+  );
   const cli = options;
   let config;
   try {
@@ -113,6 +125,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  logSecrets = secretsOf(config.sensitive_data);
   const { session, server } = composeNodeSession({
     config,
     ...(cli.cdpUrl === undefined ? {} : { cdpUrl: cli.cdpUrl }),

@@ -7,6 +7,8 @@ import { createNodeHost } from '../../platform/node/node-host';
 import { WebSocketTransport } from '../../platform/node/ws-transport';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { ClientGate } from '../../tools/client-gate';
+import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
 
@@ -43,5 +45,10 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     watchdogs,
     name: options.name ?? 'node',
   });
-  return { session, server: new CommandServer(session, createDefaultRegistry(), log.child('commands')) };
+  const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
+  // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
+  const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
+  gate.install();
+  server.useGate(gate);
+  return { session, server };
 }

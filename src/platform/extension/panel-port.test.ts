@@ -8,7 +8,7 @@ import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
 import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
-import { secretsOf } from './redact';
+import { secretsOf } from '../../shared/redact';
 import { SettingsStore } from './settings-store';
 import { TimelineRecorder, type KeyValueStore } from './timeline-recorder';
 
@@ -73,9 +73,9 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     ),
     timeline,
     settings,
-    secrets,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
+    showTab: () => Promise.resolve(),
     log: silentLogger,
   });
   return { connect: (port) => onConnect?.(port.port), timeline };

@@ -49,6 +49,8 @@ const ADVICE: Record<ErrorCode, Advice> = {
       : 'The browser is not connected: call attach, then try again.',
   TAB_NOT_FOUND: () =>
     'That tab is closed or not yours: call tabs for the tabs you can use and pass one of their tab_ids (or leave tab_id out for your focused tab).',
+  TAB_CRASHED: () =>
+    'Call refresh on that tab to load the page again (then state to see it), or close it and work in another tab.',
   ELEMENT_NOT_FOUND: () =>
     'The page changed since the state that gave this index: call state again and use the index it shows now.',
   ELEMENT_OCCLUDED: (error) => {
@@ -58,7 +60,10 @@ const ADVICE: Record<ErrorCode, Advice> = {
   NAVIGATION_FAILED: () =>
     'The page did not load: check the address (a typo, a site that is down or needs a VPN), then navigate again or try another address.',
   URL_BLOCKED: () => 'tabpilot refuses this address on purpose: use an ordinary http(s) address instead.',
-  TIMEOUT: (_error, ctx) => {
+  TIMEOUT: (error, ctx) => {
+    if (error.details?.['condition'] === 'unresponsive') {
+      return 'The page itself is stuck (an endless script): call refresh on that tab to stop it, then state.';
+    }
     if (ctx.action === 'state') {
       return 'The page is busy: call wait for a few seconds, then state again (a smaller viewport_expansion is quicker).';
     }
@@ -83,6 +88,8 @@ const ADVICE: Record<ErrorCode, Advice> = {
     }
     return 'The person controls this setting: tell them what you need and why, and do something else meanwhile.';
   },
+  PERSON_NEEDED: () =>
+    'The page is waiting for a person (a captcha or challenge page): tell the person to solve it in that tab (the tabpilot panel has Show tab), and call the tool again once they say it is done.',
   UNSUPPORTED: () => 'This browser cannot do it this way: do what the message suggests, or use another tool.',
   INTERNAL: (_error, ctx) =>
     `An unexpected fault inside tabpilot: call state to check the page, then try ${ctx.action} once more; if it fails again, tell the person the message.`,

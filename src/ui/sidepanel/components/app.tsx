@@ -5,9 +5,11 @@ import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
 import { ActionsView } from './actions-view';
 import { Header, type StopPhase } from './header';
+import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
+import { TabAlerts } from './tab-alerts';
 import { TimelineView } from './timeline-view';
 
 const VIEWS = [
@@ -56,7 +58,13 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
           });
         }}
       />
+      <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
+      <NativeClients
+        native={state.native}
+        onDisconnect={(client) => port.disconnectClient(client)}
+        onAnswer={(client, allow) => port.answerClient(client, allow)}
+      />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (
           <button
