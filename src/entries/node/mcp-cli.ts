@@ -5,7 +5,8 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { TabpilotConfig } from '../../browser/config';
 import { loadConfig } from '../../platform/node/config-file';
-import { openNativeChannel } from '../../platform/node/mcp/native-channel';
+import { nativeClientName, openNativeChannel } from '../../platform/node/mcp/native-channel';
+import { stateDir } from '../../platform/node/native/state-dir';
 import { OutputFolder } from '../../platform/node/mcp/output-files';
 import { McpAdapter } from '../../platform/node/mcp/sdk-adapter';
 import { stderrSink } from '../../platform/node/stderr-sink';
@@ -19,15 +20,18 @@ import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-cata
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
 
-export const MCP_USAGE = `  tabpilot mcp [--launch [--headless | --headed] | --cdp-url URL] [--tools page,tabs,content,files,session]
-               [--slim] [--config FILE] [--output-dir DIR] [--answer-chars N]
-      An MCP server on stdio for coding agents. By default it drives your own browser through the
-      tabpilot extension (native messaging); --launch runs a Chromium of its own, --cdp-url attaches to
-      a running one (a browser pool included). --tools picks tool groups, --slim a minimal set.`;
+export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] | --launch [--headless | --headed] | --cdp-url URL]
+               [--tools page,tabs,content,files,session] [--slim] [--config FILE] [--output-dir DIR]
+               [--answer-chars N]
+      An MCP server on stdio for coding agents. By default (--extension) it drives your own browser
+      through the tabpilot extension and its native host, as the client mcp:<the agent's name> with
+      tabs of its own; --launch runs a Chromium of its own, --cdp-url attaches to a running one (a
+      browser pool included). --tools picks tool groups, --slim a minimal set.`;
 
 interface McpCliOptions {
   mode: BrowserMode;
   cdpUrl: string | undefined;
+  userDataDir: string | undefined;
   headless: boolean | null;
   config: string | undefined;
   categories: Set<ActionCategory> | undefined;
@@ -41,6 +45,8 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
     args: argv,
     allowPositionals: true,
     options: {
+      extension: { type: 'boolean' },
+      'user-data-dir': { type: 'string' },
       launch: { type: 'boolean' },
       headless: { type: 'boolean' },
       headed: { type: 'boolean' },
@@ -59,8 +65,12 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
   if (positionals.length > 0) {
     throw new Error(`mcp takes no positional arguments (got ${positionals.join(' ')})`);
   }
-  if (values.launch === true && values['cdp-url'] !== undefined) {
-    throw new Error('give --launch or --cdp-url, not both');
+  const modes = [values.extension === true, values.launch === true, values['cdp-url'] !== undefined];
+  if (modes.filter(Boolean).length > 1) {
+    throw new Error('give one of --extension, --launch and --cdp-url');
+  }
+  if (values['user-data-dir'] !== undefined && (values.launch === true || values['cdp-url'] !== undefined)) {
+    throw new Error('--user-data-dir picks the host of a browser profile: it goes with --extension');
   }
   if ((values.headless === true || values.headed === true) && values.launch !== true) {
     throw new Error('--headless and --headed go with --launch');
@@ -73,6 +83,7 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
   return {
     mode: values.launch === true ? 'launch' : values['cdp-url'] !== undefined ? 'connect' : 'extension',
     cdpUrl: values['cdp-url'],
+    userDataDir: values['user-data-dir'] === undefined ? undefined : resolve(values['user-data-dir']),
     headless: values.headless === true ? true : values.headed === true ? false : null,
     config: values.config,
     categories,
@@ -141,7 +152,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     hidden,
   });
   let adapter: McpAdapter | undefined = undefined;
-  const clientName = (): string => `mcp:${adapter?.clientName() ?? 'client'}`;
+  const clientName = (): string => nativeClientName(adapter?.clientName());
   const runner = new McpToolRunner({
     tools,
     focusedTabActions: actionsOnFocusedTab(ACTIONS),
@@ -152,7 +163,12 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     log: log.child('tools'),
     openChannel: () =>
       cli.mode === 'extension'
-        ? openNativeChannel({ client: clientName() })
+        ? openNativeChannel({
+            clientName: adapter?.clientName(),
+            stateDir: stateDir(),
+            userDataDir: cli.userDataDir,
+            log: log.child('native'),
+          })
         : openNodeBrowser({ config, cdpUrl: cli.cdpUrl, client: clientName(), log }),
   });
   adapter = new McpAdapter({ version: packageVersion(), runner, files, log: log.child('sdk') });

@@ -167,7 +167,10 @@ export class McpToolRunner {
     return typeof focused === 'string' ? focused : undefined;
   }
 
-  /** One request, bounded by the tool's deadline and the client's cancel, with progress while it runs. */
+  /**
+   * One request, bounded by the tool's deadline and the client's cancel, with progress while it runs.
+   * Either bound answers the call at once and cancels the request on the bus, so the browser stops too.
+   */
   #request(
     channel: CommandChannel,
     tool: McpTool,
@@ -176,13 +179,18 @@ export class McpToolRunner {
   ): Promise<CommandResponse> {
     const deadlineMs = toolDeadlineMs(tool.name, args, this.#options.eventTimeoutMs(tool.name));
     const started = Date.now();
+    const stop = new AbortController();
     const timers: { deadline?: ReturnType<typeof setTimeout>; progress?: ReturnType<typeof setInterval> } = {};
     let onAbort: (() => void) | undefined;
     const bounded = new Promise<CommandResponse>((resolve) => {
       timers.deadline = setTimeout(() => {
+        stop.abort();
         resolve(answerless('TIMEOUT', `no answer within ${Math.round(deadlineMs / 1000)} s`));
       }, deadlineMs);
-      onAbort = () => resolve(answerless('CANCELLED', 'the client cancelled the call'));
+      onAbort = () => {
+        stop.abort();
+        resolve(answerless('CANCELLED', 'the client cancelled the call'));
+      };
       if (options.signal?.aborted === true) {
         onAbort();
       }
@@ -202,7 +210,7 @@ export class McpToolRunner {
         });
       }, PROGRESS_INTERVAL_MS);
     }
-    return Promise.race([channel.request(tool.name, args), bounded]).finally(() => {
+    return Promise.race([channel.request(tool.name, args, { signal: stop.signal }), bounded]).finally(() => {
       clearTimeout(timers.deadline);
       clearInterval(timers.progress);
       if (onAbort !== undefined) {
