@@ -17,7 +17,14 @@ export const McpState = z.strictObject({
   truncated: z.boolean().describe('The text was cut at the character budget (max_chars); scroll or raise it'),
   saved_to: z.string().nullable().describe('A file:// link to the whole text when it was longer than the answer'),
   elements: z.number().int().describe('How many elements have an index'),
-  tabs: z.array(z.strictObject({ tab_id: z.string(), url: z.string(), title: z.string() })),
+  tabs: z.array(
+    z.strictObject({
+      tab_id: z.string(),
+      url: z.string(),
+      title: z.string(),
+      status: z.string().describe('ok, or what keeps the tab from working: crashed, unresponsive, needs_person, solving'),
+    }),
+  ),
   dialogs: z.array(z.string()).describe('JavaScript dialogs answered since the last state'),
   browser_errors: z.array(z.string()),
   state_error: z.string().nullable().describe('Why the page gave no usable state (then there are no indexes)'),
@@ -52,7 +59,8 @@ export async function stateAnswer(state: StateSummary, budget: number, files: Ou
     truncated: state.truncated,
     saved_to: savedTo,
     elements: state.elements.length,
-    tabs: state.tabs,
+    // Named field by field: the browser may add fields (an owner, a reason) the schema does not list.
+    tabs: state.tabs.map((tab) => ({ tab_id: tab.tab_id, url: tab.url, title: tab.title, status: tab.status })),
     dialogs: state.closed_popup_messages,
     browser_errors: state.browser_errors,
     state_error: state.state_error,

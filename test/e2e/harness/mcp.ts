@@ -23,12 +23,13 @@ export class McpTestClient {
   readonly transport: StdioClientTransport;
   stderr = '';
 
-  constructor(args: string[], name = 'tabpilot-e2e') {
+  /** `env` adds to the server's environment (TABPILOT_STATE_DIR: the test's own host folder). */
+  constructor(args: string[], name = 'tabpilot-e2e', env: Record<string, string> = {}) {
     this.transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, 'mcp', ...args],
       stderr: 'pipe',
-      env: { ...(process.env as Record<string, string>), TABPILOT_LOG_LEVEL: 'info' },
+      env: { ...(process.env as Record<string, string>), TABPILOT_LOG_LEVEL: 'info', ...env },
     });
     this.transport.stderr?.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
@@ -41,8 +42,12 @@ export class McpTestClient {
     return this;
   }
 
-  async call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-    return (await this.client.callTool({ name, arguments: args })) as CallToolResult;
+  async call(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
+    return (await this.client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
   }
 
   /** A call that must succeed: its first text block. */
