@@ -23,4 +23,15 @@ describe('boundedScale', () => {
       expect(scale).toBeGreaterThan(tight * 0.99);
     }
   });
+
+  it('keeps the browser-rounded image within both bounds for every viewport size', () => {
+    for (let width = 200; width <= 2000; width += 7) {
+      for (let height = 150; height <= 1500; height += 11) {
+        const scale = boundedScale(width, height, 400, 60_000);
+        const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+        expect(Math.max(w, h), `${width}×${height}`).toBeLessThanOrEqual(400);
+        expect(w * h, `${width}×${height}`).toBeLessThanOrEqual(60_000);
+      }
+    }
+  });
 });

@@ -69,6 +69,18 @@ export function boundedScale(width: number, height: number, maxSide: number | nu
   if (maxPixels !== null && width * height > maxPixels) {
     scale = Math.min(scale, Math.sqrt(maxPixels / (width * height)));
   }
-  // Rounded down, so the browser's rounding of the image size cannot take it past a bound.
-  return scale < 1 ? Math.floor(scale * 10_000) / 10_000 : 1;
+  if (scale >= 1) {
+    return 1;
+  }
+  // The browser rounds each side of the scaled image to a whole pixel, and both sides rounded up can
+  // take the product past the bound (measured: 60,024 px for a 60,000 bound): step down until it fits.
+  scale = Math.floor(scale * 10_000) / 10_000;
+  const fits = (candidate: number): boolean => {
+    const [w, h] = [Math.round(width * candidate), Math.round(height * candidate)];
+    return (maxSide === null || Math.max(w, h) <= maxSide) && (maxPixels === null || w * h <= maxPixels);
+  };
+  while (scale > 0.0001 && !fits(scale)) {
+    scale -= 0.0001;
+  }
+  return Math.round(scale * 10_000) / 10_000;
 }
