@@ -215,6 +215,7 @@ async function doctorCommand(args: readonly string[]): Promise<number> {
     stateDir: stateDir(),
     home: process.env['HOME'] ?? homedir(),
     extensionDir,
+    mcp: { node: process.execPath, cli: cliPath },
   });
   process.stdout.write(`${values.json === true ? JSON.stringify(report, null, 2) : formatDoctorReport(report)}\n`);
   return report.ok ? EXIT.ok : EXIT.errorAnswer;
