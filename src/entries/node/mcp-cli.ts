@@ -161,6 +161,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     answerChars: cli.answerChars,
     eventTimeoutMs: eventTimeouts(config),
     log: log.child('tools'),
+    ...(cli.mode === 'extension' ? { onToolsChanged: () => adapter?.toolsChanged() } : {}),
     openChannel: () =>
       cli.mode === 'extension'
         ? openNativeChannel({
@@ -171,7 +172,15 @@ export async function runMcpCli(argv: string[]): Promise<number> {
           })
         : openNodeBrowser({ config, cdpUrl: cli.cdpUrl, client: clientName(), log }),
   });
-  adapter = new McpAdapter({ version: packageVersion(), runner, files, log: log.child('sdk') });
+  adapter = new McpAdapter({
+    version: packageVersion(),
+    runner,
+    files,
+    log: log.child('sdk'),
+    // The person's browser is reached at once: the tool list then matches its extension, and a client
+    // that needs the person's approval asks for it before the agent's first call.
+    ...(cli.mode === 'extension' ? { onInitialized: () => void runner.warmUp() } : {}),
+  });
   await adapter.connect(new StdioServerTransport());
   log.info(`serving ${tools.length} tools over stdio (${describeMode(cli)}); files go to ${cli.outputDir}`);
   return waitForEnd(adapter, log);

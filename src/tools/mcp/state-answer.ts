@@ -22,7 +22,9 @@ export const McpState = z.strictObject({
       tab_id: z.string(),
       url: z.string(),
       title: z.string(),
-      status: z.string().describe('ok, or what keeps the tab from working: crashed, unresponsive, needs_person, solving'),
+      status: z
+        .string()
+        .describe('ok, or what keeps the tab from working: crashed, unresponsive, needs_person, solving'),
     }),
   ),
   dialogs: z.array(z.string()).describe('JavaScript dialogs answered since the last state'),

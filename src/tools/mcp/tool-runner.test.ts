@@ -11,12 +11,17 @@ type Handler = (action: string, params: Record<string, unknown>) => Promise<Comm
 
 const ok = (result: unknown): CommandResponse => ({ id: 1, ok: true, result });
 
-function fakeChannel(handler: Handler): CommandChannel & { calls: Array<[string, Record<string, unknown>]> } {
+function fakeChannel(
+  handler: Handler,
+): CommandChannel & { calls: Array<[string, Record<string, unknown>]>; signals: Array<AbortSignal | undefined> } {
   const calls: Array<[string, Record<string, unknown>]> = [];
+  const signals: Array<AbortSignal | undefined> = [];
   return {
     calls,
-    request: (action, params) => {
+    signals,
+    request: (action, params, options) => {
       calls.push([action, params]);
+      signals.push(options?.signal);
       return Promise.resolve(handler(action, params));
     },
     close: () => Promise.resolve(),
@@ -121,8 +126,48 @@ describe('McpToolRunner', () => {
     const channel = fakeChannel((action) => (action === 'tabs' ? tabs : new Promise<CommandResponse>(() => undefined)));
     const abort = new AbortController();
     const call = runner(channel).callTool('click', { index: 1 }, { signal: abort.signal });
+    await vi.waitFor(() => expect(channel.calls.map(([action]) => action)).toEqual(['tabs', 'click']));
     abort.abort();
     expect(text(await call)).toMatch(/\(CANCELLED\): the client cancelled the call/);
+    // The channel was told too: it sends the protocol's cancel, so the browser stops the click.
+    expect(channel.signals[1]?.aborted).toBe(true);
+  });
+
+  it('cancels the request in the browser when its deadline passes', async () => {
+    vi.useFakeTimers();
+    const channel = fakeChannel((action) => (action === 'tabs' ? tabs : new Promise<CommandResponse>(() => undefined)));
+    const call = runner(channel).callTool('click', { index: 1 });
+    await vi.advanceTimersByTimeAsync(15_100);
+    expect(text(await call)).toContain('(TIMEOUT)');
+    expect(channel.signals[1]?.aborted).toBe(true);
+  });
+
+  it('lists only the tools the browser knows when asked to follow it, and says the list changed', async () => {
+    const known = createDefaultRegistry()
+      .describe()
+      .filter((action) => action.name !== 'drag' && action.name !== 'save_as_pdf');
+    const channel = fakeChannel((action) => (action === 'describe' ? ok({ actions: known }) : tabs));
+    let changes = 0;
+    const follower = new McpToolRunner({
+      tools: buildToolCatalog(createDefaultRegistry().describe()),
+      focusedTabActions: actionsOnFocusedTab(ACTIONS),
+      openChannel: () => Promise.resolve(channel),
+      files: fakeFiles(),
+      mode: 'extension',
+      eventTimeoutMs: () => 10_000,
+      onToolsChanged: () => changes++,
+    });
+    expect(follower.listTools().map((tool) => tool.name)).toContain('drag');
+    await follower.warmUp();
+    const names = follower.listTools().map((tool) => tool.name);
+    expect(names).toEqual(
+      ACTIONS.map((action) => action.name).filter((name) => name !== 'drag' && name !== 'save_as_pdf'),
+    );
+    expect(changes).toBe(1);
+    expect(text(await follower.callTool('drag', {}))).toMatch(/^There is no tool "drag" here/);
+    // The same browser again: no change to announce.
+    await follower.callTool('tabs', {});
+    expect(changes).toBe(1);
   });
 
   it('reports increasing progress while a call runs, only when asked', async () => {

@@ -27,6 +27,12 @@ export interface McpToolRunnerOptions {
   eventTimeoutMs: (action: string) => number;
   /** Characters an answer may have before it goes to a file. */
   answerChars?: number;
+  /**
+   * Set where the browser may run another build than this server (the extension): at each new channel
+   * the runner asks `describe` and lists only the tools the browser knows, calling this when the list
+   * changed (the server then sends tools/list_changed).
+   */
+  onToolsChanged?: () => void;
   log?: Logger;
 }
 
@@ -44,12 +50,14 @@ export interface CallOptions {
  */
 export class McpToolRunner {
   readonly #options: McpToolRunnerOptions;
-  readonly #tools: Map<string, McpTool>;
+  readonly #allTools: readonly McpTool[];
+  #tools: Map<string, McpTool>;
   readonly #log: Logger;
   #channel: Promise<CommandChannel> | undefined;
 
   constructor(options: McpToolRunnerOptions) {
     this.#options = options;
+    this.#allTools = options.tools;
     this.#tools = new Map(options.tools.map((tool) => [tool.name, tool]));
     this.#log = options.log ?? silentLogger;
   }
@@ -81,6 +89,15 @@ export class McpToolRunner {
     } catch (error) {
       this.#log.error('tool call failed', { tool: name, error: errorMessageOf(error) });
       return this.#failure(name, undefined, { code: 'INTERNAL', message: errorMessageOf(error) });
+    }
+  }
+
+  /** Opens the channel ahead of the first call (so the tool list matches the browser early); a failure waits for that call. */
+  async warmUp(): Promise<void> {
+    try {
+      await this.#connect();
+    } catch (error) {
+      this.#log.info('no browser yet; the first tool call tries again', { error: errorMessageOf(error) });
     }
   }
 
@@ -220,7 +237,9 @@ export class McpToolRunner {
   }
 
   #connect(): Promise<CommandChannel> {
-    const opening = (this.#channel ??= this.#options.openChannel());
+    const opening = (this.#channel ??= this.#options
+      .openChannel()
+      .then(async (channel) => (this.#options.onToolsChanged === undefined ? channel : this.#matchBrowser(channel))));
     // A failed open is not kept: the next call tries again (the browser may have come up meanwhile).
     opening.catch(() => {
       if (this.#channel === opening) {
@@ -228,6 +247,26 @@ export class McpToolRunner {
       }
     });
     return opening;
+  }
+
+  /** Lists only the tools the browser's build knows; a browser that cannot say keeps the whole list. */
+  async #matchBrowser(channel: CommandChannel): Promise<CommandChannel> {
+    const described = await channel.request('describe', {});
+    const actions = described.ok ? (described.result as { actions?: unknown }).actions : undefined;
+    if (!Array.isArray(actions)) {
+      return channel;
+    }
+    const known = new Set(actions.map((action) => (action as { name?: unknown }).name));
+    const tools = this.#allTools.filter((tool) => known.has(tool.name));
+    const changed =
+      tools.length !== this.#tools.size || tools.some((tool, index) => [...this.#tools.keys()][index] !== tool.name);
+    if (changed) {
+      const missing = this.#allTools.filter((tool) => !known.has(tool.name)).map((tool) => tool.name);
+      this.#log.warn('the browser’s tabpilot extension lacks some tools; they are not listed', { missing });
+      this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+      this.#options.onToolsChanged?.();
+    }
+    return channel;
   }
 
   #failure(action: string, tabId: string | undefined, error: CommandError): McpToolResult {

@@ -20,6 +20,8 @@ export interface McpAdapterOptions {
   runner: McpToolRunner;
   files: OutputFolder;
   log: Logger;
+  /** Called once the client said `initialized` (its name is known then). */
+  onInitialized?: () => void;
 }
 
 const INSTRUCTIONS =
@@ -39,8 +41,12 @@ export class McpAdapter {
     this.#options = options;
     this.server = new Server(
       { name: 'tabpilot', title: 'tabpilot', version: options.version },
-      { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
     );
+    const onInitialized = options.onInitialized;
+    if (onInitialized !== undefined) {
+      this.server.oninitialized = onInitialized;
+    }
     this.server.onerror = (error) => options.log.warn('MCP transport error', { error: errorMessageOf(error) });
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: options.runner.listTools() as Tool[],
@@ -74,6 +80,15 @@ export class McpAdapter {
       }
       return { contents: [{ uri: request.params.uri, ...content }] };
     });
+  }
+
+  /** Tells the client to list the tools again (tools/list_changed). */
+  toolsChanged(): void {
+    this.server
+      .sendToolListChanged()
+      .catch((error: unknown) =>
+        this.#options.log.warn('tools/list_changed not sent', { error: errorMessageOf(error) }),
+      );
   }
 
   /** The MCP client's name from initialize (`claude-code`, `cursor`, ...), once it has said it. */
