@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageContent } from '@modelcontextprotocol/sdk/types.js';
-import type { CommandResponse } from '../../src/protocol/commands';
 import { pollUntil } from '../../src/shared/time';
 import { ACTIONS } from '../../src/tools/actions';
 import { FixtureServer } from './harness/fixture-server';
@@ -94,7 +93,7 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     // The tab is the client's own, under the MCP client's name, and the person sees it in the panel.
     const tabs = await chain.connect('tabpilot:observer');
     try {
-      const listed = (await tabs.request('tabs')) as CommandResponse;
+      const listed = await tabs.request('tabs');
       expect(listed.ok).toBe(true);
       const mine = (
         listed.ok ? (listed.result as { tabs: Array<{ tab_id: string; owner: string | null }> }).tabs : []
