@@ -7,6 +7,7 @@ import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
+import { MCP_USAGE, runMcpCli } from './mcp-cli';
 import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 import { RUN_USAGE, runAgentCli } from './run-cli';
 
@@ -24,7 +25,9 @@ ${RUN_USAGE}
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
 Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
 
-${NATIVE_USAGE}`;
+${NATIVE_USAGE}
+
+${MCP_USAGE}`;
 
 interface CliOptions {
   mode: 'launch' | 'connect';
@@ -76,6 +79,9 @@ function parseCli(argv: string[]): CliOptions | 'help' {
 
 async function main(): Promise<number> {
   // Before the native commands: every other word is an action through the extension.
+  if (process.argv[2] === 'mcp') {
+    return runMcpCli(process.argv.slice(3));
+  }
   if (process.argv[2] === 'run') {
     return runAgentCli(process.argv.slice(2));
   }
