@@ -54,6 +54,8 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 export const PanelTab = z.strictObject({
   tab_id: z.string(),
+  /** The bus's id for the tab, which the timeline's payloads name (so the panel can say which tab an event acts in). */
+  target_id: z.string(),
   url: z.string(),
   title: z.string(),
   focused: z.boolean(),

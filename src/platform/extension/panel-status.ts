@@ -22,6 +22,7 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
       const { status, reason } = sources.status(targetId);
       return {
         tab_id: sources.tabIdOf(targetId),
+        target_id: targetId,
         url: page?.url ?? chromeTab?.url ?? '',
         title: page?.title ?? chromeTab?.title ?? '',
         focused: targetId === focus,
