@@ -64,6 +64,8 @@ export const PanelTab = z.strictObject({
   /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
   status: z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']),
   status_reason: z.string().nullable(),
+  /** The client that holds the tab (a native or MCP client's lease), or null: anyone may act in it. */
+  owner: z.string().nullable(),
 });
 export type PanelTab = z.infer<typeof PanelTab>;
 

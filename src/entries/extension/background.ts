@@ -69,6 +69,7 @@ const hub = new PanelHub(
       status: (targetId) => session.conditions.status(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
+      owner: (targetId) => native.gate.leases.owner(targetId),
     }),
   log.child('panels'),
 );

@@ -11,6 +11,8 @@ export interface StatusSources {
   /** The guard watchdogs' word on a tab (BrowserSession.conditions). */
   status(targetId: string): { status: PanelStatus['tabs'][number]['status']; reason: string | null };
   chromeTab(tabId: number): Promise<ChromeTab | undefined>;
+  /** The client that leases the tab, if any. */
+  owner(targetId: string): string | undefined;
 }
 
 export async function readPanelStatus(sources: StatusSources): Promise<PanelStatus> {
@@ -29,6 +31,7 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
         window_id: chromeTab?.windowId ?? null,
         status,
         status_reason: reason,
+        owner: sources.owner(targetId) ?? null,
       };
     }),
   );

@@ -16,6 +16,7 @@ const STATUS: PanelStatus = {
       window_id: 1,
       status: 'ok',
       status_reason: null,
+      owner: null,
     },
   ],
 };
@@ -58,7 +59,9 @@ describe('activity words', () => {
     const done = event({
       status: 'completed',
       completed_at: 9,
-      handlers: [{ handler: 'h', status: 'completed', result: { target_id: 'T1', clicked: true, element: 'Create account' } }],
+      handlers: [
+        { handler: 'h', status: 'completed', result: { target_id: 'T1', clicked: true, element: 'Create account' } },
+      ],
     });
     expect(timelineLine(done, STATUS)).toBe('Clicked [6] "Create account" in tab "Checkout"');
     const failed = event({
@@ -69,7 +72,10 @@ describe('activity words', () => {
     expect(timelineLine(failed, STATUS)).toBe('Clicking [6] in tab "Checkout": failed');
     expect(timelineLine(event({ type: 'TabCreatedEvent', status: 'completed' }), STATUS)).toBe('Tab created');
     expect(
-      timelineLine(event({ type: 'ScrollEvent', status: 'completed', payload: { target_id: 'T9', down: false } }), STATUS),
+      timelineLine(
+        event({ type: 'ScrollEvent', status: 'completed', payload: { target_id: 'T9', down: false } }),
+        STATUS,
+      ),
     ).toBe('Scrolled up');
   });
 

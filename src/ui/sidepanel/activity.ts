@@ -37,6 +37,9 @@ function element(payload: Params, result: Params): string {
 export function hostAndPath(url: string): string {
   try {
     const parsed = new URL(url);
+    if (parsed.host === '') {
+      return url;
+    }
     const path = parsed.pathname === '/' ? '' : parsed.pathname;
     return `${parsed.host}${path}`;
   } catch {
@@ -70,21 +73,30 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
   GoBackEvent: () => both('going back', 'went back'),
   GoForwardEvent: () => both('going forward', 'went forward'),
   RefreshEvent: () => both('reloading the page', 'reloaded the page'),
-  SearchEvent: (p) => both(`searching the web for ${quoted(String(p['query']))}`, `searched the web for ${quoted(String(p['query']))}`),
+  SearchEvent: (p) =>
+    both(`searching the web for ${quoted(String(p['query']))}`, `searched the web for ${quoted(String(p['query']))}`),
   WaitEvent: (p) => both(`waiting ${String(p['seconds'] ?? 3)} s`, `waited ${String(p['seconds'] ?? 3)} s`),
   ListTabsEvent: () => both('listing the tabs', 'listed the tabs'),
   SwitchTabEvent: () => both('switching tabs', 'switched tabs'),
   CloseTabEvent: () => both('closing a tab', 'closed a tab'),
   AttachTabEvent: () => both('attaching a tab', 'attached a tab'),
   ReleaseTabEvent: (p) =>
-    p['target_id'] === undefined ? both('releasing every tab', 'released every tab') : both('releasing a tab', 'released a tab'),
+    p['target_id'] === undefined
+      ? both('releasing every tab', 'released every tab')
+      : both('releasing a tab', 'released a tab'),
   BrowserStopEvent: () => both('stopping', 'stopped'),
   BrowserStateRequestEvent: () => both('reading the page', 'read the page'),
   ScreenshotEvent: () => both('taking a screenshot', 'took a screenshot'),
   HighlightElementEvent: (p, r) =>
-    p['index'] === undefined ? both('clearing the highlight', 'cleared the highlight') : both(`highlighting ${element(p, r)}`, `highlighted ${element(p, r)}`),
+    p['index'] === undefined
+      ? both('clearing the highlight', 'cleared the highlight')
+      : both(`highlighting ${element(p, r)}`, `highlighted ${element(p, r)}`),
   ExtractContentEvent: () => both('extracting the content', 'extracted the content'),
-  SearchPageEvent: (p) => both(`searching the page for ${quoted(String(p['pattern']))}`, `searched the page for ${quoted(String(p['pattern']))}`),
+  SearchPageEvent: (p) =>
+    both(
+      `searching the page for ${quoted(String(p['pattern']))}`,
+      `searched the page for ${quoted(String(p['pattern']))}`,
+    ),
   FindElementsEvent: (p) => both(`finding ${quoted(String(p['selector']))}`, `found ${quoted(String(p['selector']))}`),
   SavePdfEvent: () => both('saving the page as a PDF', 'saved the page as a PDF'),
   EvaluateJavaScriptEvent: () => both('running a script in the page', 'ran a script in the page'),
@@ -101,11 +113,16 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
   },
   ScrollEvent: (p) => both(`scrolling ${scrollDirection(p)}`, `scrolled ${scrollDirection(p)}`),
   SendKeysEvent: (p) => both(`pressing ${String(p['keys'])}`, `pressed ${String(p['keys'])}`),
-  ScrollToTextEvent: (p) => both(`scrolling to ${quoted(String(p['text']))}`, `scrolled to ${quoted(String(p['text']))}`),
+  ScrollToTextEvent: (p) =>
+    both(`scrolling to ${quoted(String(p['text']))}`, `scrolled to ${quoted(String(p['text']))}`),
   UploadFileEvent: (p, r) => both(`uploading a file to ${element(p, r)}`, `uploaded a file to ${element(p, r)}`),
-  GetDropdownOptionsEvent: (p, r) => both(`reading the options of ${element(p, r)}`, `read the options of ${element(p, r)}`),
+  GetDropdownOptionsEvent: (p, r) =>
+    both(`reading the options of ${element(p, r)}`, `read the options of ${element(p, r)}`),
   SelectDropdownOptionEvent: (p, r) =>
-    both(`choosing ${quoted(String(p['text']))} in ${element(p, r)}`, `chose ${quoted(String(p['text']))} in ${element(p, r)}`),
+    both(
+      `choosing ${quoted(String(p['text']))} in ${element(p, r)}`,
+      `chose ${quoted(String(p['text']))} in ${element(p, r)}`,
+    ),
   HoverElementEvent: (p, r) => both(`hovering over ${element(p, r)}`, `hovered over ${element(p, r)}`),
   DragAndDropEvent: (p, r) => both(`dragging ${element(p, r)}`, `dragged ${element(p, r)}`),
 };

@@ -3,9 +3,9 @@ import { imageOf, nextStep, refusedField, shownJson, successLine } from './resul
 
 describe('result words', () => {
   it('says what a success did in one line, with the time the person waited', () => {
-    expect(successLine('navigate', { url: 'example.com' }, { url: 'https://example.com/', target_id: 'x' }, 310.4)).toBe(
-      'Navigated to example.com in 310 ms',
-    );
+    expect(
+      successLine('navigate', { url: 'example.com' }, { url: 'https://example.com/', target_id: 'x' }, 310.4),
+    ).toBe('Navigated to example.com in 310 ms');
     expect(successLine('click', { index: 6 }, { index: 6, clicked: true, element: 'Create account' })).toBe(
       'Clicked [6] "Create account"',
     );

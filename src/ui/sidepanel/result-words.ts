@@ -24,7 +24,8 @@ function quoted(value: unknown, max = 40): string {
 
 function elementOf(params: Result, result: Result): string {
   const index = result['index'] ?? params['index'];
-  const label = typeof result['element'] === 'string' && result['element'] !== '' ? ` ${quoted(result['element'])}` : '';
+  const label =
+    typeof result['element'] === 'string' && result['element'] !== '' ? ` ${quoted(result['element'])}` : '';
   return `${typeof index === 'number' ? `[${index}]` : 'the element'}${label}`;
 }
 
@@ -51,25 +52,32 @@ const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
   switch: (_p, r) => `switched to ${quoted(r['title'] ?? r['url'] ?? 'the tab')}`,
   close: () => 'closed the tab',
   attach: (_p, r) => `attached ${quoted(r['title'] ?? r['url'] ?? 'the tab')}`,
-  release: (_p, r) => `released ${Array.isArray(r['released_tab_ids']) ? count(r['released_tab_ids'].length, 'tab') : 'the tab'}`,
+  release: (_p, r) =>
+    `released ${Array.isArray(r['released_tab_ids']) ? count(r['released_tab_ids'].length, 'tab') : 'the tab'}`,
   stop: () => 'stopped',
   state: (_p, r) =>
     `read ${quoted(r['title'] ?? r['url'] ?? 'the page')}: ${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')}`,
-  screenshot: (_p, r) => `took a ${String(r['width'])}×${String(r['height'])} screenshot${r['path'] ? ` saved as ${String(r['path'])}` : ''}`,
-  highlight: (_p, r) => (r['highlighted'] === null ? 'cleared the highlight' : `highlighted [${String(r['highlighted'])}]`),
+  screenshot: (_p, r) =>
+    `took a ${String(r['width'])}×${String(r['height'])} screenshot${r['path'] ? ` saved as ${String(r['path'])}` : ''}`,
+  highlight: (_p, r) =>
+    r['highlighted'] === null ? 'cleared the highlight' : `highlighted [${String(r['highlighted'])}]`,
   click: (p, r) => `clicked ${elementOf(p, r)}${r['opened_target_id'] ? ', which opened a new tab' : ''}`,
   input: (p, r) => `typed ${count([...String(p['text'] ?? '')].length, 'character')} into ${elementOf(p, r)}`,
   scroll: (_p, r) => scrolled(r),
   send_keys: (p) => `pressed ${String(p['keys'])}`,
   find_text: (p, r) => (r['found'] === true ? `scrolled to ${quoted(p['text'])}` : `did not find ${quoted(p['text'])}`),
-  upload_file: (p, r) => `uploaded ${count(Array.isArray(r['files']) ? r['files'].length : 0, 'file')} to ${elementOf(p, r)}`,
-  dropdown_options: (p, r) => `${count(Array.isArray(r['options']) ? r['options'].length : 0, 'option')} in ${elementOf(p, r)}`,
+  upload_file: (p, r) =>
+    `uploaded ${count(Array.isArray(r['files']) ? r['files'].length : 0, 'file')} to ${elementOf(p, r)}`,
+  dropdown_options: (p, r) =>
+    `${count(Array.isArray(r['options']) ? r['options'].length : 0, 'option')} in ${elementOf(p, r)}`,
   select_dropdown: (p, r) => `chose ${quoted(asResult(r['selected'])['text'] ?? p['text'])} in ${elementOf(p, r)}`,
   hover: (p, r) => `hovered over ${elementOf(p, r)}`,
   drag: (p, r) => `dragged ${elementOf(p, r)}`,
   extract: () => 'extracted the content',
-  search_page: (p, r) => `${count(Number(r['total'] ?? (Array.isArray(r['matches']) ? r['matches'].length : 0)), 'match', 'matches')} for ${quoted(p['pattern'])}`,
-  find_elements: (p, r) => `${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')} match ${quoted(p['selector'])}`,
+  search_page: (p, r) =>
+    `${count(Number(r['total'] ?? (Array.isArray(r['matches']) ? r['matches'].length : 0)), 'match', 'matches')} for ${quoted(p['pattern'])}`,
+  find_elements: (p, r) =>
+    `${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')} match ${quoted(p['selector'])}`,
   save_as_pdf: (_p, r) => `saved the page as a PDF${r['path'] ? `: ${String(r['path'])}` : ''}`,
   evaluate: () => 'ran the script',
 };

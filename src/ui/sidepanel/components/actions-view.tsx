@@ -103,7 +103,11 @@ export function ActionsView(props: {
  * Why an action cannot run now, or undefined when it can: one that acts in a tab (its params have a
  * tab_id) needs a controlled tab when none is named. Attach names a tab to take, not one it acts in.
  */
-function whyNot(action: ActionInfo, params: Record<string, unknown>, status: PanelStatus | undefined): string | undefined {
+function whyNot(
+  action: ActionInfo,
+  params: Record<string, unknown>,
+  status: PanelStatus | undefined,
+): string | undefined {
   const actsInTab = action.name !== 'attach' && action.schema.properties?.['tab_id'] !== undefined;
   if (!actsInTab || params['tab_id'] !== undefined || (status?.tabs.length ?? 0) > 0) {
     return undefined;

@@ -3,7 +3,6 @@ import type { CommandResponse } from '../../../protocol/commands';
 import type { WorkerPort } from '../port';
 import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
-import type { NativeStatus } from '../../../protocol/native-panel';
 import type { PanelTab, TimelineEntry } from '../../../protocol/panel-messages';
 import { lastClientIn, runningActions, type Activity } from '../activity';
 import { ActionsView } from './actions-view';
@@ -52,17 +51,11 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   };
   return (
     <div class="app">
-      <ControlBar
-        connection={state.connection}
-        status={state.status}
-        running={running}
-        stop={stop}
-        onStop={onStop}
-      />
+      <ControlBar connection={state.connection} status={state.status} running={running} stop={stop} onStop={onStop} />
       <Header
         status={state.status}
         windowId={windowId}
-        controlOf={(tab) => controlOf(tab, running, state.native, state.timeline.values())}
+        controlOf={(tab) => controlOf(tab, running, state.timeline.values())}
         onAttach={() => {
           setStop('idle');
           control(() => port.attachCurrentTab());
@@ -94,7 +87,9 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       <main class="view">
         {view === 'page' && <PageView port={port} described={state.described} status={state.status} />}
         {view === 'actions' && <ActionsView port={port} described={state.described} status={state.status} />}
-        {view === 'timeline' && <TimelineView entries={state.timeline} status={state.status} onClear={() => port.clearTimeline()} />}
+        {view === 'timeline' && (
+          <TimelineView entries={state.timeline} status={state.status} onClear={() => port.clearTimeline()} />
+        )}
         {view === 'settings' && <SettingsView port={port} described={state.described} config={state.config} />}
       </main>
       <footer class="muted footnote">
@@ -104,17 +99,11 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   );
 }
 
-/** Who holds a tab (a native client's lease) or last acted in it, and what runs in it now. */
-function controlOf(
-  tab: PanelTab,
-  running: readonly Activity[],
-  native: NativeStatus | undefined,
-  timeline: Iterable<TimelineEntry>,
-): TabControl {
-  const holder = native?.clients.find((client) => client.tabs.some((held) => held.tab_id === tab.tab_id));
+/** Who holds a tab (a client's lease) or last acted in it, and what runs in it now. */
+function controlOf(tab: PanelTab, running: readonly Activity[], timeline: Iterable<TimelineEntry>): TabControl {
   const doing = running.find((activity) => activity.targetId === tab.target_id);
-  if (holder !== undefined) {
-    return { owner: holder.name, holds: true, doing: doing?.doing };
+  if (tab.owner !== null) {
+    return { owner: tab.owner, holds: true, doing: doing?.doing };
   }
   return { owner: doing?.client ?? lastClientIn(timeline, tab.target_id), holds: false, doing: doing?.doing };
 }

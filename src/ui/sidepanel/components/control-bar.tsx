@@ -13,13 +13,17 @@ function nowText(running: readonly Activity[], status: PanelStatus | undefined, 
   const [latest, ...others] = running;
   if (latest !== undefined) {
     const more = others.length === 0 ? '' : ` (and ${others.length} more action${others.length === 1 ? '' : 's'})`;
-    return `${capitalised(latest.sentence)}${more}`;
+    // A client's own name keeps its case ("mcp:claude-code is…"); "the panel is…" starts a sentence.
+    const sentence = latest.sentence.startsWith('the ') ? capitalised(latest.sentence) : latest.sentence;
+    return `${sentence}${more}`;
   }
   if (stop === 'stopped' && status?.attached !== true) {
     return 'Stopped. Nothing runs until you attach a tab again.';
   }
   const count = status?.tabs.length ?? 0;
-  return count === 0 ? 'Idle: no tab is controlled.' : `Idle: ${count} tab${count === 1 ? '' : 's'} controlled, nothing running.`;
+  return count === 0
+    ? 'Idle: no tab is controlled.'
+    : `Idle: ${count} tab${count === 1 ? '' : 's'} controlled, nothing running.`;
 }
 
 /**
@@ -54,7 +58,13 @@ export function ControlBar(props: {
           {props.stop === 'stopping' ? 'Stopping…' : 'Stop'}
         </button>
       </div>
-      <p id="now" class={`now${busy ? ' busy' : ''}`} role="status" aria-live="polite" data-running={props.running.length}>
+      <p
+        id="now"
+        class={`now${busy ? ' busy' : ''}`}
+        role="status"
+        aria-live="polite"
+        data-running={props.running.length}
+      >
         {busy && <span class="now-dot" aria-hidden="true" />}
         {nowText(props.running, props.status, props.stop)}
       </p>

@@ -130,7 +130,9 @@ export function PageView(props: {
           run={(action, params) => void run(action, params)}
           loadOptions={() =>
             void port.request('dropdown_options', { index: element.index }).then((answer) => {
-              setSummary(answer.ok ? successLine('dropdown_options', { index: element.index }, answer.result) : undefined);
+              setSummary(
+                answer.ok ? successLine('dropdown_options', { index: element.index }, answer.result) : undefined,
+              );
               setResponse(answer);
               setOptions(answer.ok ? optionTexts(answer.result) : undefined);
             })
