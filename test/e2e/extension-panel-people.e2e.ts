@@ -288,6 +288,85 @@ describe('side panel for people', () => {
     await panel.waitFor(`!document.getElementById('page-stale')`, 'the stale mark to go');
   });
 
+  it('reaches the element rows by keyboard: Tab to a row, arrows between rows, Enter chooses, focus highlights it in the page', async () => {
+    expect(await claude('navigate', { url: server.url('/panel-form.html') })).toMatchObject({ ok: true });
+    await panel.view('page');
+    await panel.click('#refresh-state');
+    await panel.waitForText('#page-title', 'Panel form');
+    await panel.waitFor(`document.querySelectorAll('#elements li[role="option"]').length >= 2`, 'two element rows');
+    expect(await panel.eval(`document.getElementById('elements').getAttribute('role')`)).toBe('listbox');
+    const first = await panel.eval<number>(`Number(document.querySelector('#elements li').dataset.index)`);
+    const second = await panel.eval<number>(`Number(document.querySelectorAll('#elements li')[1].dataset.index)`);
+    // Real key presses, from the refresh button on: Tab moves through the controls to the first row.
+    await panel.session.send('Page.bringToFront');
+    await panel.eval(`document.getElementById('refresh-state').focus()`);
+    const press = async (key: string, code: string, keyCode: number): Promise<void> => {
+      await panel.session.send('Input.dispatchKeyEvent', {
+        type: 'rawKeyDown',
+        key,
+        code,
+        windowsVirtualKeyCode: keyCode,
+      });
+      await panel.session.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
+    };
+    await pollUntil(
+      async () => {
+        if (await panel.eval<boolean>(`document.activeElement?.matches('#elements li')`)) {
+          return true;
+        }
+        await press('Tab', 'Tab', 9);
+        return undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 10, onTimeout: () => new Error('Tab never reached an element row') },
+    );
+    expect(await panel.eval<number>(`Number(document.activeElement.dataset.index)`)).toBe(first);
+    await press('ArrowDown', 'ArrowDown', 40);
+    await panel.waitFor(`document.activeElement?.dataset.index === '${second}'`, 'the arrow to move to the next row');
+    const tabId = await panel.eval<string>(`document.querySelector('#tabs li').dataset.tabId`);
+    await pollUntil(
+      async () =>
+        (await driver.evaluateInTab<boolean>(tabId, `document.getElementById('__tabpilot-highlight') !== null`))
+          ? true
+          : undefined,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        onTimeout: () => new Error('the focused row was not highlighted in the page'),
+      },
+    );
+    await press('Enter', 'Enter', 13);
+    await panel.waitFor(
+      `document.querySelector('#elements li[data-index="${second}"]')?.getAttribute('aria-selected') === 'true'`,
+      'Enter to choose the row',
+    );
+    await panel.waitFor(`document.querySelector('.element-actions')`, 'the element actions to open');
+  });
+
+  it("names every control for assistive technology in every view, as Chromium's accessibility tree reports it", async () => {
+    const CONTROL_ROLES = new Set([
+      'button',
+      'checkbox',
+      'textbox',
+      'combobox',
+      'searchbox',
+      'spinbutton',
+      'tab',
+      'link',
+      'listbox',
+      'radio',
+    ]);
+    for (const view of ['page', 'actions', 'timeline', 'settings'] as const) {
+      await panel.view(view);
+      const { nodes } = await panel.session.send('Accessibility.getFullAXTree', {});
+      const controls = nodes.filter((node) => !node.ignored && CONTROL_ROLES.has(String(node.role?.value ?? '')));
+      expect(controls.length, `${view} has controls`).toBeGreaterThan(3);
+      const unnamed = controls
+        .filter((node) => String(node.name?.value ?? '').trim() === '')
+        .map((node) => `${String(node.role?.value)} (backend node ${node.backendDOMNodeId ?? '?'})`);
+      expect(unnamed, `unnamed controls in the ${view} view`).toEqual([]);
+    }
+  });
+
   it('stops a running client from the bar, and the bar says it stopped', async () => {
     await claudeStart('held-2', 'navigate', { url: server.crossUrl('/held.html?again'), timeout_ms: 60_000 });
     await panel.waitForText('#now', 'mcp:claude-code is navigating to');

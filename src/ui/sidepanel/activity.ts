@@ -6,6 +6,13 @@ import type { PanelStatus, TimelineEntry, TimelineEvent } from '../../protocol/p
  */
 
 type Params = Record<string, unknown>;
+
+/** A plain value as text (a string, number or boolean); anything else is the fallback. */
+function str(value: unknown, fallback: string | number = ''): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : String(fallback);
+}
 /** The same act while it runs and after it ran (lowercase; the caller capitalises). */
 interface Phrase {
   doing: string;
@@ -74,8 +81,8 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
   GoForwardEvent: () => both('going forward', 'went forward'),
   RefreshEvent: () => both('reloading the page', 'reloaded the page'),
   SearchEvent: (p) =>
-    both(`searching the web for ${quoted(String(p['query']))}`, `searched the web for ${quoted(String(p['query']))}`),
-  WaitEvent: (p) => both(`waiting ${String(p['seconds'] ?? 3)} s`, `waited ${String(p['seconds'] ?? 3)} s`),
+    both(`searching the web for ${quoted(str(p['query']))}`, `searched the web for ${quoted(str(p['query']))}`),
+  WaitEvent: (p) => both(`waiting ${str(p['seconds'], 3)} s`, `waited ${str(p['seconds'], 3)} s`),
   ListTabsEvent: () => both('listing the tabs', 'listed the tabs'),
   SwitchTabEvent: () => both('switching tabs', 'switched tabs'),
   CloseTabEvent: () => both('closing a tab', 'closed a tab'),
@@ -93,17 +100,14 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
       : both(`highlighting ${element(p, r)}`, `highlighted ${element(p, r)}`),
   ExtractContentEvent: () => both('extracting the content', 'extracted the content'),
   SearchPageEvent: (p) =>
-    both(
-      `searching the page for ${quoted(String(p['pattern']))}`,
-      `searched the page for ${quoted(String(p['pattern']))}`,
-    ),
-  FindElementsEvent: (p) => both(`finding ${quoted(String(p['selector']))}`, `found ${quoted(String(p['selector']))}`),
+    both(`searching the page for ${quoted(str(p['pattern']))}`, `searched the page for ${quoted(str(p['pattern']))}`),
+  FindElementsEvent: (p) => both(`finding ${quoted(str(p['selector']))}`, `found ${quoted(str(p['selector']))}`),
   SavePdfEvent: () => both('saving the page as a PDF', 'saved the page as a PDF'),
   EvaluateJavaScriptEvent: () => both('running a script in the page', 'ran a script in the page'),
   ClickElementEvent: (p, r) => {
     const what =
       p['index'] === undefined && typeof p['coordinate_x'] === 'number'
-        ? `at (${p['coordinate_x']}, ${String(p['coordinate_y'])})`
+        ? `at (${p['coordinate_x']}, ${str(p['coordinate_y'])})`
         : element(p, r);
     return both(`clicking ${what}`, `clicked ${what}`);
   },
@@ -112,16 +116,15 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
     return both(`typing ${characters(p['text'])} into ${into}`, `typed ${characters(p['text'])} into ${into}`);
   },
   ScrollEvent: (p) => both(`scrolling ${scrollDirection(p)}`, `scrolled ${scrollDirection(p)}`),
-  SendKeysEvent: (p) => both(`pressing ${String(p['keys'])}`, `pressed ${String(p['keys'])}`),
-  ScrollToTextEvent: (p) =>
-    both(`scrolling to ${quoted(String(p['text']))}`, `scrolled to ${quoted(String(p['text']))}`),
+  SendKeysEvent: (p) => both(`pressing ${str(p['keys'])}`, `pressed ${str(p['keys'])}`),
+  ScrollToTextEvent: (p) => both(`scrolling to ${quoted(str(p['text']))}`, `scrolled to ${quoted(str(p['text']))}`),
   UploadFileEvent: (p, r) => both(`uploading a file to ${element(p, r)}`, `uploaded a file to ${element(p, r)}`),
   GetDropdownOptionsEvent: (p, r) =>
     both(`reading the options of ${element(p, r)}`, `read the options of ${element(p, r)}`),
   SelectDropdownOptionEvent: (p, r) =>
     both(
-      `choosing ${quoted(String(p['text']))} in ${element(p, r)}`,
-      `chose ${quoted(String(p['text']))} in ${element(p, r)}`,
+      `choosing ${quoted(str(p['text']))} in ${element(p, r)}`,
+      `chose ${quoted(str(p['text']))} in ${element(p, r)}`,
     ),
   HoverElementEvent: (p, r) => both(`hovering over ${element(p, r)}`, `hovered over ${element(p, r)}`),
   DragAndDropEvent: (p, r) => both(`dragging ${element(p, r)}`, `dragged ${element(p, r)}`),

@@ -9,6 +9,13 @@ import { capitalised, hostAndPath } from './activity';
 
 type Result = Record<string, unknown>;
 
+/** A plain value as text (a string, number or boolean); anything else is the fallback. */
+function str(value: unknown, fallback: string | number = ''): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : String(fallback);
+}
+
 function asResult(value: unknown): Result {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Result) : {};
 }
@@ -18,7 +25,7 @@ function count(n: number, one: string, many = `${one}s`): string {
 }
 
 function quoted(value: unknown, max = 40): string {
-  const text = String(value);
+  const text = str(value);
   return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
 }
 
@@ -42,12 +49,12 @@ function scrolled(r: Result): string {
 }
 
 const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
-  navigate: (_p, r) => `navigated to ${hostAndPath(String(r['url'] ?? ''))}`,
-  go_back: (_p, r) => `went back to ${hostAndPath(String(r['url'] ?? ''))}`,
-  go_forward: (_p, r) => `went forward to ${hostAndPath(String(r['url'] ?? ''))}`,
-  refresh: (_p, r) => `reloaded ${hostAndPath(String(r['url'] ?? ''))}`,
+  navigate: (_p, r) => `navigated to ${hostAndPath(str(r['url'], ''))}`,
+  go_back: (_p, r) => `went back to ${hostAndPath(str(r['url'], ''))}`,
+  go_forward: (_p, r) => `went forward to ${hostAndPath(str(r['url'], ''))}`,
+  refresh: (_p, r) => `reloaded ${hostAndPath(str(r['url'], ''))}`,
   search: (p) => `searched the web for ${quoted(p['query'])}`,
-  wait: (_p, r) => `waited ${String(r['waited_seconds'] ?? '')} s`,
+  wait: (_p, r) => `waited ${str(r['waited_seconds'], '')} s`,
   tabs: (_p, r) => count(Array.isArray(r['tabs']) ? r['tabs'].length : 0, 'tab') + ' controlled',
   switch: (_p, r) => `switched to ${quoted(r['title'] ?? r['url'] ?? 'the tab')}`,
   close: () => 'closed the tab',
@@ -58,13 +65,13 @@ const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
   state: (_p, r) =>
     `read ${quoted(r['title'] ?? r['url'] ?? 'the page')}: ${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')}`,
   screenshot: (_p, r) =>
-    `took a ${String(r['width'])}×${String(r['height'])} screenshot${r['path'] ? ` saved as ${String(r['path'])}` : ''}`,
+    `took a ${str(r['width'])}×${str(r['height'])} screenshot${r['path'] ? ` saved as ${str(r['path'])}` : ''}`,
   highlight: (_p, r) =>
-    r['highlighted'] === null ? 'cleared the highlight' : `highlighted [${String(r['highlighted'])}]`,
+    r['highlighted'] === null ? 'cleared the highlight' : `highlighted [${str(r['highlighted'])}]`,
   click: (p, r) => `clicked ${elementOf(p, r)}${r['opened_target_id'] ? ', which opened a new tab' : ''}`,
-  input: (p, r) => `typed ${count([...String(p['text'] ?? '')].length, 'character')} into ${elementOf(p, r)}`,
+  input: (p, r) => `typed ${count([...str(p['text'], '')].length, 'character')} into ${elementOf(p, r)}`,
   scroll: (_p, r) => scrolled(r),
-  send_keys: (p) => `pressed ${String(p['keys'])}`,
+  send_keys: (p) => `pressed ${str(p['keys'])}`,
   find_text: (p, r) => (r['found'] === true ? `scrolled to ${quoted(p['text'])}` : `did not find ${quoted(p['text'])}`),
   upload_file: (p, r) =>
     `uploaded ${count(Array.isArray(r['files']) ? r['files'].length : 0, 'file')} to ${elementOf(p, r)}`,
@@ -78,7 +85,7 @@ const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
     `${count(Number(r['total'] ?? (Array.isArray(r['matches']) ? r['matches'].length : 0)), 'match', 'matches')} for ${quoted(p['pattern'])}`,
   find_elements: (p, r) =>
     `${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')} match ${quoted(p['selector'])}`,
-  save_as_pdf: (_p, r) => `saved the page as a PDF${r['path'] ? `: ${String(r['path'])}` : ''}`,
+  save_as_pdf: (_p, r) => `saved the page as a PDF${r['path'] ? `: ${str(r['path'])}` : ''}`,
   evaluate: () => 'ran the script',
 };
 
@@ -127,7 +134,7 @@ export function imageOf(result: unknown): { src: string; width?: number; height?
     return { src: `data:image/${r['format']};base64,${r['data']}`, width: r['width'], height: Number(r['height']) };
   }
   if (typeof r['screenshot'] === 'string' && r['screenshot'] !== '') {
-    return { src: `data:image/${String(r['screenshot_format'] ?? 'png')};base64,${r['screenshot']}` };
+    return { src: `data:image/${str(r['screenshot_format'], 'png')};base64,${r['screenshot']}` };
   }
   return undefined;
 }

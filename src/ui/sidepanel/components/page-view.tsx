@@ -141,23 +141,56 @@ export function PageView(props: {
       )}
       <ResponseView id="page-output" response={response} summary={summary} busy={busy} onRetry={retry} />
       {page !== undefined && (
-        <ol id="elements" class="elements" onMouseLeave={() => highlight()}>
-          {(page.elements ?? []).map((candidate) => (
-            <li
-              key={candidate.index}
-              data-index={candidate.index}
-              class={candidate.index === selected ? 'selected' : ''}
-              onMouseEnter={() => highlight(candidate.index)}
-              onClick={() => {
-                setSelected(candidate.index);
-                setOptions(undefined);
-              }}
-            >
-              <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
-            </li>
-          ))}
+        <ol
+          id="elements"
+          class="elements"
+          role="listbox"
+          aria-label="Elements of the page, by index"
+          onMouseLeave={() => highlight()}
+          onKeyDown={(event) => moveFocus(event)}
+        >
+          {(page.elements ?? []).map((candidate) => {
+            const choose = (): void => {
+              setSelected(candidate.index);
+              setOptions(undefined);
+            };
+            return (
+              <li
+                key={candidate.index}
+                data-index={candidate.index}
+                role="option"
+                tabIndex={0}
+                aria-selected={candidate.index === selected}
+                class={candidate.index === selected ? 'selected' : ''}
+                onMouseEnter={() => highlight(candidate.index)}
+                onFocus={() => highlight(candidate.index)}
+                onClick={choose}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' || event.key === ' ') {
+                    event.preventDefault();
+                    choose();
+                  }
+                }}
+              >
+                <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>
   );
+}
+
+/** Up and down arrows move between element rows, as in any list a person picks from. */
+function moveFocus(event: preact.TargetedKeyboardEvent<HTMLOListElement>): void {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') {
+    return;
+  }
+  const row = (event.target as HTMLElement).closest('li');
+  const next = event.key === 'ArrowDown' ? row?.nextElementSibling : row?.previousElementSibling;
+  if (next instanceof HTMLElement) {
+    event.preventDefault();
+    next.focus();
+  }
 }

@@ -33,12 +33,18 @@ export function TimelineView(props: {
       <div class="row toolbar">
         <input
           id="timeline-search"
+          aria-label="Search events"
           type="search"
           placeholder="Search events"
           value={text}
           onInput={(event) => setText(event.currentTarget.value)}
         />
-        <select id="timeline-source" value={source} onChange={(event) => setSource(event.currentTarget.value)}>
+        <select
+          id="timeline-source"
+          aria-label="Source"
+          value={source}
+          onChange={(event) => setSource(event.currentTarget.value)}
+        >
           <option value="">all sources</option>
           {sourcesOf(entries).map((kind) => (
             <option key={kind} value={kind}>
