@@ -47,6 +47,19 @@ describe('side panel for people', () => {
     await claudeStart(key, action, params);
     return claudeAnswer(key);
   };
+  /** What the toolbar button shows, as Chrome has it. */
+  const badge = (): Promise<{ text: string; title: string }> =>
+    driver.inWorker(
+      `Promise.all([chrome.action.getBadgeText({}), chrome.action.getTitle({})]).then(([text, title]) => ({ text, title }))`,
+    );
+  const waitForBadge = (text: string): Promise<{ text: string; title: string }> =>
+    pollUntil(
+      async () => {
+        const shown = await badge();
+        return shown.text === text ? shown : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`the toolbar badge never read "${text}"`) },
+    );
   const saveShot = async (name: string): Promise<void> => {
     writeFileSync(resolve(OUT_DIR, `side-panel-${name}.png`), encodePng(await panel.screenshot()));
   };
@@ -69,7 +82,7 @@ describe('side panel for people', () => {
     await server.stop();
   });
 
-  it('disables what cannot act while no tab is controlled, and says why', async () => {
+  it('disables what cannot act while no tab is controlled, and says why; the toolbar badge counts the controlled tabs', async () => {
     await panel.waitForText('#now', 'Idle: no tab is controlled');
     await panel.view('page');
     await panel.waitFor(`document.getElementById('refresh-state')`, 'the page view');
@@ -87,8 +100,10 @@ describe('side panel for people', () => {
     await panel.waitFor(`!document.getElementById('run-action').disabled`, 'Run tabs to be enabled');
     expect(await panel.exists('#run-blocked')).toBe(false);
 
+    expect((await badge()).text).toBe('');
     await panel.click('#attach');
     await panel.waitForText('#tabs', 'Page A');
+    expect((await waitForBadge('1')).title).toBe('tabpilot: controlling 1 tab');
     await panel.select('#action-select', 'click');
     await panel.waitFor(`!document.getElementById('run-action').disabled`, 'Run click to be enabled once a tab is');
     await panel.view('page');
@@ -367,12 +382,13 @@ describe('side panel for people', () => {
     }
   });
 
-  it('stops a running client from the bar, and the bar says it stopped', async () => {
+  it('stops a running client from the bar, and the bar and the toolbar badge say so', async () => {
     await claudeStart('held-2', 'navigate', { url: server.crossUrl('/held.html?again'), timeout_ms: 60_000 });
     await panel.waitForText('#now', 'mcp:claude-code is navigating to');
     await panel.click('#stop');
     expect(await claudeAnswer('held-2')).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     await panel.waitForText('#now', 'Stopped. Nothing runs until you attach a tab again.');
+    expect((await waitForBadge('')).title).toBe('tabpilot: idle, no tab controlled');
     await pollUntil(
       async () =>
         (await panel.eval<string>(`document.getElementById('now').dataset.running`)) === '0' ? true : undefined,
