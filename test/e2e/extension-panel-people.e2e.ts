@@ -6,7 +6,7 @@ import type { CommandResponse } from '../../src/protocol/commands';
 import { pollUntil } from '../../src/shared/time';
 import { ExtensionDriver } from './harness/drivers';
 import { FixtureServer } from './harness/fixture-server';
-import { encodePng } from './harness/image';
+import { decodePng, encodePng, pixelAt, type Rgb } from './harness/image';
 import { PanelPage, SIDE_PANEL_WIDTH } from './harness/panel';
 import { addFormPage, elementIndex } from './harness/panel-fixtures';
 
@@ -379,6 +379,33 @@ describe('side panel for people', () => {
         .filter((node) => String(node.name?.value ?? '').trim() === '')
         .map((node) => `${String(node.role?.value)} (backend node ${node.backendDOMNodeId ?? '?'})`);
       expect(unnamed, `unnamed controls in the ${view} view`).toEqual([]);
+    }
+  });
+
+  it('ships its icons at 16, 32, 48 and 128 px, and the toolbar button uses them: a white pointer on blue', async () => {
+    const manifest = await driver.inWorker<{
+      icons: Record<string, string>;
+      action: { default_icon: Record<string, string> };
+    }>('chrome.runtime.getManifest()');
+    expect(Object.keys(manifest.icons).sort((a, b) => Number(a) - Number(b))).toEqual(['16', '32', '48', '128']);
+    expect(
+      Object.values(manifest.action.default_icon).every((path) => Object.values(manifest.icons).includes(path)),
+    ).toBe(true);
+    for (const [size, path] of Object.entries(manifest.icons)) {
+      const base64 = await driver.inWorker<string>(`fetch(chrome.runtime.getURL(${JSON.stringify(path)}))
+        .then((response) => response.arrayBuffer())
+        .then((buffer) => { let text = ''; for (const byte of new Uint8Array(buffer)) text += String.fromCharCode(byte); return btoa(text); })`);
+      const image = decodePng(Buffer.from(base64, 'base64'));
+      expect({ width: image.width, height: image.height }, path).toEqual({ width: Number(size), height: Number(size) });
+      const at = (x: number, y: number): Rgb =>
+        pixelAt(image, Math.floor(x * image.width), Math.floor(y * image.height));
+      const [r, g, b] = at(0.85, 0.4);
+      expect(b > 150 && r < 60, `${path} is blue beside the pointer`).toBe(true);
+      expect(
+        at(0.36, 0.45).every((channel) => channel > 200),
+        `${path} has the white pointer`,
+      ).toBe(true);
+      expect(image.data[3], `${path} has transparent corners`).toBeLessThan(64);
     }
   });
 
