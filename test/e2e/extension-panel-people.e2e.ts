@@ -399,7 +399,7 @@ describe('side panel for people', () => {
       expect({ width: image.width, height: image.height }, path).toEqual({ width: Number(size), height: Number(size) });
       const at = (x: number, y: number): Rgb =>
         pixelAt(image, Math.floor(x * image.width), Math.floor(y * image.height));
-      const [r, g, b] = at(0.85, 0.4);
+      const [r, , b] = at(0.85, 0.4);
       expect(b > 150 && r < 60, `${path} is blue beside the pointer`).toBe(true);
       expect(
         at(0.36, 0.45).every((channel) => channel > 200),
