@@ -17,7 +17,12 @@ export default defineManifest({
   minimum_chrome_version: '125',
   background: { service_worker: 'src/entries/extension/background.ts', type: 'module' },
   side_panel: { default_path: 'src/entries/extension/sidepanel.html' },
-  action: { default_title: 'Open tabpilot' },
+  // Drawn by scripts/make-icons.mjs into public/, which the build copies to the extension's root.
+  icons: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png', 128: 'icons/icon-128.png' },
+  action: {
+    default_title: 'Open tabpilot',
+    default_icon: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png', 48: 'icons/icon-48.png' },
+  },
   commands: {
     'emergency-stop': {
       suggested_key: { default: 'Alt+Shift+S' },

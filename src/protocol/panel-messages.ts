@@ -54,6 +54,8 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 export const PanelTab = z.strictObject({
   tab_id: z.string(),
+  /** The bus's id for the tab, which the timeline's payloads name (so the panel can say which tab an event acts in). */
+  target_id: z.string(),
   url: z.string(),
   title: z.string(),
   focused: z.boolean(),
@@ -62,6 +64,8 @@ export const PanelTab = z.strictObject({
   /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
   status: z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']),
   status_reason: z.string().nullable(),
+  /** The client that holds the tab (a native or MCP client's lease), or null: anyone may act in it. */
+  owner: z.string().nullable(),
 });
 export type PanelTab = z.infer<typeof PanelTab>;
 

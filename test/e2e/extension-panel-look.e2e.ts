@@ -12,6 +12,7 @@ const OUT_DIR = resolve(import.meta.dirname, '../../test-results');
 const KEY_ELEMENTS = [
   '#status',
   '#stop',
+  '#now',
   '#debugger-state',
   '#attach',
   '#release',

@@ -12,6 +12,7 @@ import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
 import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
+import { showBadge } from '../../platform/extension/toolbar-badge';
 import { createSessionSaver, loadSession } from '../../platform/extension/persistence';
 import { realChromeApi, storageArea } from '../../platform/extension/real-chrome';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
@@ -69,6 +70,7 @@ const hub = new PanelHub(
       status: (targetId) => session.conditions.status(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
+      owner: (targetId) => native.gate.leases.owner(targetId),
     }),
   log.child('panels'),
 );
@@ -102,6 +104,12 @@ session.bus.observe(({ phase, record }) => {
   }
 });
 browser.tabs.onUpdated.addListener(() => hub.statusChanged());
+// The toolbar button shows the state at a glance: idle, the number of controlled tabs, "!" when a tab needs you.
+hub.onStatus((status) => {
+  showBadge(chrome.action, status).catch((error: unknown) =>
+    log.warn('could not update the toolbar badge', { error: String(error) }),
+  );
+});
 session.conditions.onChange(() => hub.statusChanged());
 timeline.onUpdate((update) => hub.broadcast({ type: 'timeline', ...update }));
 

@@ -17,6 +17,8 @@ export class PanelHub {
   readonly #links = new Set<PanelLink>();
   readonly #readStatus: () => Promise<PanelStatus>;
   readonly #log: Logger;
+  /** Who else follows the status (the toolbar badge), panels open or not. */
+  readonly #statusListeners = new Set<(status: PanelStatus) => void>();
   #statusTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readStatus: () => Promise<PanelStatus>, log: Logger) {
@@ -44,9 +46,15 @@ export class PanelHub {
     link.post({ type: 'status', status: await this.#readStatus() });
   }
 
-  /** Something the status shows may have changed: tell every panel, shortly and once. */
+  /** Calls the listener with every status the hub reads (coalesced as for the panels). */
+  onStatus(listener: (status: PanelStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /** Something the status shows may have changed: tell every panel and listener, shortly and once. */
   statusChanged(): void {
-    if (this.#links.size === 0) {
+    if (this.#links.size === 0 && this.#statusListeners.size === 0) {
       return;
     }
     if (this.#statusTimer !== undefined) {
@@ -55,7 +63,12 @@ export class PanelHub {
     this.#statusTimer = setTimeout(() => {
       this.#statusTimer = undefined;
       this.#readStatus().then(
-        (status) => this.broadcast({ type: 'status', status }),
+        (status) => {
+          this.broadcast({ type: 'status', status });
+          for (const listener of this.#statusListeners) {
+            listener(status);
+          }
+        },
         (error: unknown) => this.#log.warn('could not read the panel status', { error: errorMessageOf(error) }),
       );
     }, STATUS_DELAY_MS);

@@ -6,7 +6,7 @@ import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { ClientConnection, CommandServer } from '../../tools/command-server';
-import type { ClientInfo } from '../../tools/registry';
+import { sourceOf, type ClientInfo } from '../../tools/registry';
 import { emergencyStop } from './emergency-stop';
 import type { PanelHub, PanelLink } from './panel-hub';
 import type { SettingsStore } from './settings-store';
@@ -116,6 +116,27 @@ async function greet(link: PanelLink, services: PanelServices): Promise<void> {
   await services.hub.sendStatus(link);
 }
 
+/** The codes of a command refused before it reached the bus, so the bus's timeline would not show it. */
+const REFUSED_CODES: ReadonlySet<string> = new Set(['INVALID_PARAMS', 'UNKNOWN_ACTION', 'INVALID_REQUEST']);
+
+function noteIfRefused(
+  action: string,
+  response: CommandResponse,
+  connection: ClientConnection,
+  services: PanelServices,
+): void {
+  if (response.ok || !REFUSED_CODES.has(response.error.code)) {
+    return;
+  }
+  const field = response.error.details?.['field'];
+  const where = typeof field === 'string' && field !== '' ? ` (field ${field})` : '';
+  services.timeline.note(
+    'error',
+    `Refused ${action}: ${response.error.code}${where}: ${response.error.message}`,
+    sourceOf(connection.client),
+  );
+}
+
 async function dispatch(
   message: PanelToWorker,
   link: PanelLink,
@@ -124,9 +145,12 @@ async function dispatch(
 ): Promise<void> {
   const respond = (response: CommandResponse): void => link.post({ type: 'response', response });
   switch (message.type) {
-    case 'command':
-      respond(await connection.handle(message.request));
+    case 'command': {
+      const response = await connection.handle(message.request);
+      noteIfRefused(message.request.action, response, connection, services);
+      respond(response);
       return;
+    }
     case 'attach_window': {
       const target = await services.attachWindow(message.window_id);
       if ('error' in target) {

@@ -11,6 +11,8 @@ export interface StatusSources {
   /** The guard watchdogs' word on a tab (BrowserSession.conditions). */
   status(targetId: string): { status: PanelStatus['tabs'][number]['status']; reason: string | null };
   chromeTab(tabId: number): Promise<ChromeTab | undefined>;
+  /** The client that leases the tab, if any. */
+  owner(targetId: string): string | undefined;
 }
 
 export async function readPanelStatus(sources: StatusSources): Promise<PanelStatus> {
@@ -22,12 +24,14 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
       const { status, reason } = sources.status(targetId);
       return {
         tab_id: sources.tabIdOf(targetId),
+        target_id: targetId,
         url: page?.url ?? chromeTab?.url ?? '',
         title: page?.title ?? chromeTab?.title ?? '',
         focused: targetId === focus,
         window_id: chromeTab?.windowId ?? null,
         status,
         status_reason: reason,
+        owner: sources.owner(targetId) ?? null,
       };
     }),
   );

@@ -3,8 +3,11 @@ import type { CommandResponse } from '../../../protocol/commands';
 import type { WorkerPort } from '../port';
 import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
+import type { PanelTab, TimelineEntry } from '../../../protocol/panel-messages';
+import { lastClientIn, runningActions, type Activity } from '../activity';
 import { ActionsView } from './actions-view';
-import { Header, type StopPhase } from './header';
+import { ControlBar } from './control-bar';
+import { Header, type StopPhase, type TabControl } from './header';
 import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
@@ -37,29 +40,31 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   const control = (send: () => Promise<CommandResponse>): void => {
     void send().then((response) => setLast({ response, summary: summarize(response), retry: () => control(send) }));
   };
+  const running = runningActions(state.timeline.values(), state.status);
+  const onStop = (): void => {
+    setStop('stopping');
+    control(async () => {
+      const response = await port.emergencyStop();
+      setStop(response.ok ? 'stopped' : 'idle');
+      return response;
+    });
+  };
   return (
     <div class="app">
+      <ControlBar connection={state.connection} status={state.status} running={running} stop={stop} onStop={onStop} />
       <Header
-        connection={state.connection}
         status={state.status}
         windowId={windowId}
+        controlOf={(tab) => controlOf(tab, running, state.timeline.values())}
         onAttach={() => {
           setStop('idle');
           control(() => port.attachCurrentTab());
         }}
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         stop={stop}
-        onStop={() => {
-          setStop('stopping');
-          control(async () => {
-            const response = await port.emergencyStop();
-            setStop(response.ok ? 'stopped' : 'idle');
-            return response;
-          });
-        }}
       />
       <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
-      <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
+      <ResponseView id="output" response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <NativeClients
         native={state.native}
         onDisconnect={(client) => port.disconnectClient(client)}
@@ -80,9 +85,11 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         ))}
       </nav>
       <main class="view">
-        {view === 'page' && <PageView port={port} described={state.described} />}
-        {view === 'actions' && <ActionsView port={port} described={state.described} />}
-        {view === 'timeline' && <TimelineView entries={state.timeline} onClear={() => port.clearTimeline()} />}
+        {view === 'page' && <PageView port={port} described={state.described} status={state.status} />}
+        {view === 'actions' && <ActionsView port={port} described={state.described} status={state.status} />}
+        {view === 'timeline' && (
+          <TimelineView entries={state.timeline} status={state.status} onClear={() => port.clearTimeline()} />
+        )}
         {view === 'settings' && <SettingsView port={port} described={state.described} config={state.config} />}
       </main>
       <footer class="muted footnote">
@@ -90,6 +97,15 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       </footer>
     </div>
   );
+}
+
+/** Who holds a tab (a client's lease) or last acted in it, and what runs in it now. */
+function controlOf(tab: PanelTab, running: readonly Activity[], timeline: Iterable<TimelineEntry>): TabControl {
+  const doing = running.find((activity) => activity.targetId === tab.target_id);
+  if (tab.owner !== null) {
+    return { owner: tab.owner, holds: true, doing: doing?.doing };
+  }
+  return { owner: doing?.client ?? lastClientIn(timeline, tab.target_id), holds: false, doing: doing?.doing };
 }
 
 /** What attach, release and stop did, in a few words. */

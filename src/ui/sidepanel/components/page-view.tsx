@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { CommandResponse } from '../../../protocol/commands';
+import type { PanelStatus } from '../../../protocol/panel-messages';
 import type { Described } from '../describe';
+import { successLine } from '../result-words';
 import { describeElement, optionTexts, parsePageState, screenshotUrl, type PageState } from '../page-state';
 import type { WorkerPort } from '../port';
 import { ElementActions } from './element-actions';
@@ -10,12 +12,17 @@ import { ResponseView } from './response-view';
  * The page as the model sees it: the `state` action's indexed elements and screenshot. Hovering an
  * element highlights it in the page (`highlight`); selecting one offers the actions that fit it.
  */
-export function PageView(props: { port: WorkerPort; described: Described | undefined }): preact.JSX.Element {
+export function PageView(props: {
+  port: WorkerPort;
+  described: Described | undefined;
+  status: PanelStatus | undefined;
+}): preact.JSX.Element {
   const [page, setPage] = useState<PageState | undefined>(undefined);
   const [withScreenshot, setWithScreenshot] = useState(true);
   const [selected, setSelected] = useState<number | undefined>(undefined);
   const [options, setOptions] = useState<string[] | undefined>(undefined);
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
+  const [summary, setSummary] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   /** What Retry does: the last request this view sent. */
   const [retry, setRetry] = useState<(() => void) | undefined>(undefined);
@@ -47,8 +54,10 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
   const run = async (action: string, params: Record<string, unknown>): Promise<void> => {
     setRetry(() => () => void run(action, params));
     setBusy(true);
+    const started = performance.now();
     const answer = await port.request(action, params);
     setBusy(false);
+    setSummary(answer.ok ? successLine(action, params, answer.result, performance.now() - started) : undefined);
     setResponse(answer);
     if (answer.ok) {
       setSelected(undefined);
@@ -63,10 +72,21 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
     }
   };
   const element = page?.elements?.find((candidate) => candidate.index === selected);
+  const noTab = (props.status?.tabs.length ?? 0) === 0;
+  const focused = props.status?.tabs.find((tab) => tab.focused);
+  // The focused tab shows another page than the one read: its indexes no longer hold.
+  const stale = page !== undefined && focused !== undefined && focused.url !== page.url;
   return (
     <section class="page-view">
       <div class="row">
-        <button type="button" id="refresh-state" class="primary" disabled={busy} onClick={() => void refresh()}>
+        <button
+          type="button"
+          id="refresh-state"
+          class="primary"
+          disabled={busy || noTab}
+          aria-describedby={noTab ? 'refresh-blocked' : undefined}
+          onClick={() => void refresh()}
+        >
           {page === undefined ? 'Read the page' : 'Refresh'}
         </button>
         <label class="inline">
@@ -79,6 +99,16 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
           screenshot
         </label>
       </div>
+      {noTab && (
+        <p id="refresh-blocked" class="muted hint">
+          No tab is controlled, so there is no page to read: attach a tab first (Attach current tab at the top).
+        </p>
+      )}
+      {stale && (
+        <p id="page-stale" class="banner warn" role="status">
+          The tab now shows {focused.title || focused.url}; what is below is the page before. Refresh to read it.
+        </p>
+      )}
       {page !== undefined && (
         <p id="page-title" class="page-title" title={page.url}>
           {page.title || page.url}
@@ -100,31 +130,67 @@ export function PageView(props: { port: WorkerPort; described: Described | undef
           run={(action, params) => void run(action, params)}
           loadOptions={() =>
             void port.request('dropdown_options', { index: element.index }).then((answer) => {
+              setSummary(
+                answer.ok ? successLine('dropdown_options', { index: element.index }, answer.result) : undefined,
+              );
               setResponse(answer);
               setOptions(answer.ok ? optionTexts(answer.result) : undefined);
             })
           }
         />
       )}
-      <ResponseView id="page-output" response={response} busy={busy} onRetry={retry} />
+      <ResponseView id="page-output" response={response} summary={summary} busy={busy} onRetry={retry} />
       {page !== undefined && (
-        <ol id="elements" class="elements" onMouseLeave={() => highlight()}>
-          {(page.elements ?? []).map((candidate) => (
-            <li
-              key={candidate.index}
-              data-index={candidate.index}
-              class={candidate.index === selected ? 'selected' : ''}
-              onMouseEnter={() => highlight(candidate.index)}
-              onClick={() => {
-                setSelected(candidate.index);
-                setOptions(undefined);
-              }}
-            >
-              <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
-            </li>
-          ))}
+        <ol
+          id="elements"
+          class="elements"
+          role="listbox"
+          aria-label="Elements of the page, by index"
+          onMouseLeave={() => highlight()}
+          onKeyDown={(event) => moveFocus(event)}
+        >
+          {(page.elements ?? []).map((candidate) => {
+            const choose = (): void => {
+              setSelected(candidate.index);
+              setOptions(undefined);
+            };
+            return (
+              <li
+                key={candidate.index}
+                data-index={candidate.index}
+                role="option"
+                tabIndex={0}
+                aria-selected={candidate.index === selected}
+                class={candidate.index === selected ? 'selected' : ''}
+                onMouseEnter={() => highlight(candidate.index)}
+                onFocus={() => highlight(candidate.index)}
+                onClick={choose}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' || event.key === ' ') {
+                    event.preventDefault();
+                    choose();
+                  }
+                }}
+              >
+                <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>
   );
+}
+
+/** Up and down arrows move between element rows, as in any list a person picks from. */
+function moveFocus(event: preact.TargetedKeyboardEvent<HTMLOListElement>): void {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') {
+    return;
+  }
+  const row = (event.target as HTMLElement).closest('li');
+  const next = event.key === 'ArrowDown' ? row?.nextElementSibling : row?.previousElementSibling;
+  if (next instanceof HTMLElement) {
+    event.preventDefault();
+    next.focus();
+  }
 }

@@ -45,16 +45,36 @@ export function SchemaFields(props: Omit<FieldProps, 'label' | 'required'>): pre
   );
 }
 
+/** The ids that tie a field's input to its name and help text, for assistive technology. */
+function idsOf(path: string): { name: string; help: string } {
+  const safe = path.replace(/[^\w.-]/g, '_');
+  return { name: `field-name-${safe}`, help: `field-help-${safe}` };
+}
+
+/** What every input of a field carries: its name, its help, and whether the worker refused it. */
+function ariaOf(props: FieldProps): Record<string, string | boolean | undefined> {
+  const ids = idsOf(props.path);
+  return {
+    'aria-labelledby': ids.name,
+    'aria-describedby': props.schema.description === undefined ? undefined : ids.help,
+    'aria-invalid': isRefused(props) ? true : undefined,
+  };
+}
+
+function isRefused(props: FieldProps): boolean {
+  return props.errorField !== undefined && props.errorField !== '' && props.errorField.split(', ').includes(props.path);
+}
+
 function SchemaField(props: FieldProps): preact.JSX.Element {
   const shape = shapeOf(props.schema);
-  const invalid =
-    props.errorField !== undefined && props.errorField !== '' && props.errorField.split(', ').includes(props.path);
+  const invalid = isRefused(props);
+  const ids = idsOf(props.path);
   const description = shape.schema.description;
   const isNull = shape.nullable && props.value === null;
   return (
     <div class={`field kind-${shape.kind}${invalid ? ' field-error' : ''}`} data-field={props.path}>
       <div class="field-head">
-        <span class="field-name">
+        <span class="field-name" id={ids.name}>
           {props.label}
           {props.required === true && (
             <span class="required" title="required">
@@ -67,6 +87,7 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
           <label class="null-toggle">
             <input
               type="checkbox"
+              aria-label={`${props.label}: none`}
               checked={isNull}
               onChange={(event) => props.onChange(event.currentTarget.checked ? null : emptyValueOf(shape.schema))}
             />
@@ -74,7 +95,11 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
           </label>
         )}
       </div>
-      {description !== undefined && <p class="field-help">{description}</p>}
+      {description !== undefined && (
+        <p class="field-help" id={ids.help}>
+          {description}
+        </p>
+      )}
       {!isNull && <FieldInput {...props} schema={shape.schema} />}
     </div>
   );
@@ -83,11 +108,13 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
 function FieldInput(props: FieldProps): preact.JSX.Element {
   const shape = shapeOf(props.schema);
   const placeholder = props.schema.default === undefined ? '' : `default: ${JSON.stringify(props.schema.default)}`;
+  const aria = ariaOf(props);
   switch (shape.kind) {
     case 'boolean':
       return (
         <input
           type="checkbox"
+          {...aria}
           checked={props.value === true}
           onChange={(event) => props.onChange(event.currentTarget.checked)}
         />
@@ -95,6 +122,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
     case 'enum':
       return (
         <select
+          {...aria}
           value={typeof props.value === 'string' ? props.value : ''}
           onChange={(event) => props.onChange(event.currentTarget.value === '' ? undefined : event.currentTarget.value)}
         >
@@ -115,6 +143,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
       return props.masked === true ? (
         <input
           type="password"
+          {...aria}
           class="secret"
           autocomplete="off"
           value={text}
@@ -122,7 +151,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
           onInput={onInput}
         />
       ) : (
-        <input type="text" autocomplete="off" value={text} placeholder={placeholder} onInput={onInput} />
+        <input type="text" {...aria} autocomplete="off" value={text} placeholder={placeholder} onInput={onInput} />
       );
     }
     case 'number':
@@ -130,6 +159,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
       return (
         <input
           type="text"
+          {...aria}
           inputMode="numeric"
           value={typeof props.value === 'number' || typeof props.value === 'string' ? String(props.value) : ''}
           placeholder={placeholder}
@@ -150,7 +180,7 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
     case 'record':
       return <RecordInput {...props} schema={shape.schema} />;
     case 'json':
-      return <JsonInput value={props.value} placeholder={placeholder} onChange={props.onChange} />;
+      return <JsonInput aria={aria} value={props.value} placeholder={placeholder} onChange={props.onChange} />;
   }
 }
 
@@ -183,6 +213,7 @@ function RecordInput(props: FieldProps): preact.JSX.Element {
             type="button"
             class="link"
             title={`Remove ${key}`}
+            aria-label={`Remove ${key}`}
             onClick={() => props.onChange(withKey(value, key, undefined))}
           >
             remove
@@ -193,11 +224,12 @@ function RecordInput(props: FieldProps): preact.JSX.Element {
         <input
           type="text"
           class="record-key"
+          aria-label={`New key for ${props.label}`}
           placeholder="new key"
           value={newKey}
           onInput={(event) => setNewKey(event.currentTarget.value)}
         />
-        <button type="button" class="record-add" onClick={add}>
+        <button type="button" class="record-add" aria-label={`Add a key to ${props.label}`} onClick={add}>
           Add
         </button>
       </div>
