@@ -3,6 +3,7 @@ import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
 import type { TabpilotConfig } from './config';
 import type { BrowserHost } from './host';
+import type { NavigationGuard } from './security/navigation-guard';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped';
 
@@ -17,6 +18,8 @@ export interface BrowserSessionView {
   readonly dom: DomService;
   readonly host: BrowserHost;
   readonly config: TabpilotConfig;
+  /** The URL policy in force; its block log has one writer, the security watchdog. */
+  readonly guard: NavigationGuard;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;

@@ -61,7 +61,7 @@ describe('BrowserSession', () => {
 
   it('fails a net:: error with NAVIGATION_FAILED and records it on NavigationCompleteEvent', async () => {
     const { session } = await startedFakeSession();
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'fail://x' })).rejects.toMatchObject({
+    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://fail.test/x' })).rejects.toMatchObject({
       code: 'NAVIGATION_FAILED',
     });
     const complete = await session.bus.find(NavigationCompleteEvent);

@@ -18,11 +18,13 @@ import {
   BrowserStartEvent,
   BrowserStopEvent,
 } from './events/lifecycle.events';
+import { ConfigChangedEvent } from './events/config.events';
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
 import { registerNavigationHandlers } from './session/navigation.handlers';
 import { registerTabHandlers } from './session/tab.handlers';
+import { NavigationGuard } from './security/navigation-guard';
 import type { BrowserSessionView, ConnectionState } from './session-view';
 import { TabIds } from './tab-ids';
 
@@ -52,6 +54,8 @@ export class BrowserSession implements BrowserSessionView {
   readonly host: BrowserHost;
   readonly log: Logger;
   readonly tabIds = new TabIds();
+  /** The URL policy in force for every road that loads a page; the security watchdog records its blocks. */
+  readonly guard: NavigationGuard;
   readonly #openTransport: (endpoint: string) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
   readonly #detachers: Array<() => void> = [];
@@ -74,6 +78,10 @@ export class BrowserSession implements BrowserSessionView {
       logger: this.log.child('bus'),
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
+    this.guard = new NavigationGuard(
+      () => this.#config,
+      () => this.targets.drivesBrowserPages,
+    );
     this.dom = new DomService(this.targets, this.log.child('dom'));
     this.#reconnect = new ReconnectController(
       () => this.#reconnectPolicy(),
@@ -168,10 +176,22 @@ export class BrowserSession implements BrowserSessionView {
     await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
   }
 
-  /** Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs. */
-  applyConfig(config: TabpilotConfig): void {
+  /**
+   * Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs; and
+   * announces it (ConfigChangedEvent), so it resolves once every watchdog has acted on it (the URL
+   * policy holds in every controlled tab, permissions are granted).
+   */
+  async applyConfig(config: TabpilotConfig): Promise<void> {
+    const previous = this.#config;
     this.#config = config;
     this.bus.setTimeouts(config.timeouts);
+    const changed = Object.keys(config).filter(
+      (key) =>
+        JSON.stringify(config[key as keyof TabpilotConfig]) !== JSON.stringify(previous[key as keyof TabpilotConfig]),
+    );
+    if (changed.length > 0) {
+      await this.bus.emit(ConfigChangedEvent, { changed }, { source: 'session' });
+    }
   }
 
   /** Detaches every watchdog (their signals abort). */

@@ -1,9 +1,11 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as config from './config.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
+import * as security from './security.events';
 import * as state from './state.events';
 import * as tabs from './tabs.events';
 
@@ -23,6 +25,8 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(content),
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
+  ...definitionsOf(security),
+  ...definitionsOf(config),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

@@ -14,7 +14,6 @@ import {
   type NavigationOutcome,
 } from '../events/navigation.events';
 import { SwitchTabEvent } from '../events/tabs.events';
-import { assertNavigable } from '../url-guards';
 import type { BrowserSession } from '../session';
 
 const NEW_TAB_URLS = ['about:blank', 'chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page'];
@@ -29,7 +28,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
     async (event, ctx) => {
       const { url, wait_until, timeout_ms, new_tab } = event.payload;
       // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
-      assertNavigable(url, session.targets.drivesBrowserPages);
+      session.guard.check(url, session.targets.focusedTargetId ?? '');
       let targetId = await session.focusedTargetId();
       if (new_tab && !NEW_TAB_URLS.includes(session.targets.target(targetId)?.url ?? '')) {
         const page = await session.targets.createPage('about:blank');
@@ -43,6 +42,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
           waitUntil: wait_until,
           readinessMs: timeout_ms ?? defaultReadinessMs(fromUrl, url),
           navigateTimeoutMs: navigateTimeoutMs(),
+          guard: session.guard,
           signal: ctx.signal,
         }),
       );
@@ -73,6 +73,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
             waitUntil: 'load',
             readinessMs: HISTORY_READINESS_MS,
             navigateTimeoutMs: navigateTimeoutMs(),
+            guard: session.guard,
             signal: ctx.signal,
           },
         ),
@@ -91,6 +92,7 @@ export function registerNavigationHandlers(session: BrowserSession): void {
           waitUntil: 'load',
           readinessMs: HISTORY_READINESS_MS,
           navigateTimeoutMs: navigateTimeoutMs(),
+          guard: session.guard,
           signal: ctx.signal,
         }),
       );

@@ -13,10 +13,11 @@ export type SaveOutcome = { ok: true; config: TabpilotConfig } | { ok: false; er
  */
 export class SettingsStore {
   readonly #store: KeyValueStore;
-  readonly #apply: (config: TabpilotConfig) => void;
+  readonly #apply: (config: TabpilotConfig) => unknown;
   #config: TabpilotConfig = defaultConfig();
 
-  constructor(store: KeyValueStore, apply: (config: TabpilotConfig) => void) {
+  /** `apply` resolves once the running session acts on the config (BrowserSession.applyConfig). */
+  constructor(store: KeyValueStore, apply: (config: TabpilotConfig) => unknown) {
     this.#store = store;
     this.#apply = apply;
   }
@@ -34,12 +35,14 @@ export class SettingsStore {
     if (saved === undefined) {
       return { ok: true };
     }
+    let config: TabpilotConfig;
     try {
-      this.#use(parseConfig(saved));
-      return { ok: true };
+      config = parseConfig(saved);
     } catch (error) {
       return { ok: false, error: settingsErrorOf(error) };
     }
+    await this.#use(config);
+    return { ok: true };
   }
 
   /** Validates, stores and applies; an invalid config changes nothing and names the field. */
@@ -53,13 +56,13 @@ export class SettingsStore {
     // Only what differs from the defaults is kept, so a later change of a default reaches everyone who
     // never set that field.
     await this.#store.set(STORAGE_KEY, differenceFrom(config, defaultConfig()));
-    this.#use(config);
+    await this.#use(config);
     return { ok: true, config };
   }
 
-  #use(config: TabpilotConfig): void {
+  async #use(config: TabpilotConfig): Promise<void> {
     this.#config = config;
-    this.#apply(config);
+    await this.#apply(config);
   }
 }
 

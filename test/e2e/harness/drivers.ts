@@ -143,7 +143,7 @@ export class NodeDriver implements Driver {
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
-    this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+    await this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
   }
 
   async close(): Promise<void> {
@@ -261,9 +261,9 @@ export class ExtensionDriver implements Driver {
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
-    await this.inWorker(`(() => {
+    await this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
-      session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
+      await session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
       return true;
     })()`);
   }
