@@ -2,6 +2,7 @@ import type { AnyWatchdog } from '../define-watchdog';
 import { contentWatchdog } from './content.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { securityWatchdog } from './security.watchdog';
@@ -12,6 +13,7 @@ import { securityWatchdog } from './security.watchdog';
  */
 export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
   securityWatchdog,
+  permissionsWatchdog,
   popupsWatchdog,
   screenshotWatchdog,
   domWatchdog,

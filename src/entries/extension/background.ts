@@ -1,11 +1,13 @@
 import browser from 'webextension-polyfill';
 import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
 import { defaultConfig } from '../../browser/config';
+import { ungrantable, ungrantableError } from '../../browser/permissions/permission-granter';
 import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
 import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
 import { createChromeHost } from '../../platform/extension/chrome-host';
+import { contentSettingsGranter } from '../../platform/extension/content-settings-granter';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
@@ -34,16 +36,26 @@ const routerHooks: TabRouterHooks = {};
 const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
 router.install();
 
+const permissions = contentSettingsGranter(chrome.contentSettings);
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
+  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads), permissions),
   logger: log,
   watchdogs: [...SHARED_WATCHDOGS],
   name: 'extension',
 });
-const settings = new SettingsStore(storageArea('local'), (config) => session.applyConfig(config));
+const settings = new SettingsStore(
+  storageArea('local'),
+  (config) => session.applyConfig(config),
+  (config) => {
+    const refused = ungrantable(config.permissions, permissions);
+    return refused.length === 0
+      ? undefined
+      : { field: 'permissions', message: ungrantableError(refused, permissions).message };
+  },
+);
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
