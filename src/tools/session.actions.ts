@@ -17,7 +17,8 @@ const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"');
 
 /** Adds https:// to a bare host ("example.com/x"), as a person typing in the address bar would expect. */
 export function normalizeUrl(url: string): string {
-  const trimmed = url.trim();
+  // The URL parser drops leading and trailing C0 controls and spaces: "\u0001javascript:" is a scheme too.
+  const trimmed = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   // Browsers drop tabs and newlines anywhere in a URL: "java\tscript:" is a scheme too.
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed.replace(/[\t\n\r]/g, ''))) {
     return trimmed;

@@ -73,12 +73,15 @@ export class NodeDriver implements Driver {
     this.#events = events;
   }
 
-  static async start(options: { cdpUrl?: string; config?: Partial<TabpilotConfig> } = {}): Promise<NodeDriver> {
+  /** `args`: more Chromium flags for the launched browser (host-resolver rules, say). */
+  static async start(
+    options: { cdpUrl?: string; config?: Partial<TabpilotConfig>; args?: readonly string[] } = {},
+  ): Promise<NodeDriver> {
     const base = defaultConfig();
     const config: TabpilotConfig = {
       ...base,
       ...options.config,
-      launch: { ...base.launch, headless: true, args: [...TEST_FLAGS] },
+      launch: { ...base.launch, headless: true, args: [...TEST_FLAGS, ...(options.args ?? [])] },
     };
     const { session, server } = composeNodeSession({
       config,

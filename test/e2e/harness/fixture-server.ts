@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
  */
 export interface RequestRecord {
   path: string;
+  /** The query string, with its '?' ('' when none). */
+  search: string;
+  method: string;
   host: string;
   startedAt: number;
   finishedAt: number | undefined;
@@ -30,14 +33,17 @@ export class FixtureServer {
   readonly #server: Server;
   readonly #routes = new Map<string, Route>();
   #port = 0;
+  readonly #listenHost: string;
 
-  constructor() {
+  /** `listenHost` '::' also takes IPv6 loopback ([::1]) and every 127.x address. */
+  constructor(options: { listenHost?: string } = {}) {
+    this.#listenHost = options.listenHost ?? '127.0.0.1';
     this.#server = createServer((req, res) => this.#handle(req, res));
     this.#defaultRoutes();
   }
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.#server.listen(0, this.#listenHost, resolve));
     this.#port = (this.#server.address() as AddressInfo).port;
   }
 
@@ -73,6 +79,8 @@ export class FixtureServer {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const record: RequestRecord = {
       path: url.pathname,
+      search: url.search,
+      method: req.method ?? 'GET',
       host: req.headers.host ?? '',
       startedAt: Date.now(),
       finishedAt: undefined,

@@ -1,0 +1,8 @@
+import { defineSecurityContract } from './contract/security-contract';
+import { NodeDriver } from './harness/drivers';
+import { SECURITY_BROWSER_ARGS } from './harness/security-rig';
+
+defineSecurityContract('the Node WebSocket transport', () => NodeDriver.start({ args: SECURITY_BROWSER_ARGS }), {
+  // Node's person-side road is the config file; in process, the same applyConfig it feeds.
+  applyConfig: (driver, fields) => driver.setConfig(fields),
+});
