@@ -1,7 +1,7 @@
 import type { PolicyConfig } from '../../../src/browser/security/url-policy';
 import type { EventMessage } from '../../../src/protocol/commands';
 import { pollUntil } from '../../../src/shared/time';
-import type { Driver } from './drivers';
+import type { Driver, ExtensionDriver } from './drivers';
 import { FixtureServer } from './fixture-server';
 import { HttpsWitness } from './https-witness';
 import { addSecurityPages } from './security-pages';
@@ -110,5 +110,18 @@ export class SecurityRig {
 
   async applyConfig(fields: Record<string, unknown>): Promise<void> {
     await this.#hooks.applyConfig(this.driver, fields);
+  }
+}
+
+/**
+ * Saves config fields through the extension's settings store, the very call the panel's Save makes:
+ * validated, stored in chrome.storage.local, applied to every controlled tab before it answers.
+ */
+export async function saveSettingsInWorker(driver: ExtensionDriver, fields: Record<string, unknown>): Promise<void> {
+  const outcome = await driver.inWorker<{ ok: boolean; error?: { field: string; message: string } }>(
+    `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, ...${JSON.stringify(fields)} })`,
+  );
+  if (!outcome.ok) {
+    throw new Error(`settings refused: ${outcome.error?.field ?? ''}: ${outcome.error?.message ?? ''}`);
   }
 }
