@@ -15,10 +15,22 @@ import { defineAction, type ActionContext, type AnyActionDefinition } from './re
 
 const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"');
 
+/** The URL parser drops leading and trailing C0 controls and spaces: "\u0001javascript:" is a scheme too. */
+function trimC0(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) <= 0x20) {
+    start++;
+  }
+  while (end > start && text.charCodeAt(end - 1) <= 0x20) {
+    end--;
+  }
+  return text.slice(start, end);
+}
+
 /** Adds https:// to a bare host ("example.com/x"), as a person typing in the address bar would expect. */
 export function normalizeUrl(url: string): string {
-  // The URL parser drops leading and trailing C0 controls and spaces: "\u0001javascript:" is a scheme too.
-  const trimmed = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  const trimmed = trimC0(url);
   // Browsers drop tabs and newlines anywhere in a URL: "java\tscript:" is a scheme too.
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed.replace(/[\t\n\r]/g, ''))) {
     return trimmed;
