@@ -210,5 +210,55 @@ export function defineSecurityContract(name: string, start: () => Promise<Driver
         await rig.driver.ok('close', { tab_id: second });
       });
     });
+    describe('permissions', () => {
+      const QUERY = `Promise.all(['geolocation', 'notifications', 'clipboard-read', 'camera'].map((name) => navigator.permissions.query({ name }).then((status) => [name, status.state]))).then(Object.fromEntries)`;
+      // localhost is a secure context, where every one of these can be queried.
+      const page = (): string => rig.at('localhost', '/sec/empty.html');
+
+      async function states(): Promise<Record<string, string>> {
+        await rig.driver.ok('navigate', { url: page() });
+        return rig.driver.evaluateInTab<Record<string, string>>(rig.tab, QUERY);
+      }
+
+      it('grants the configured permissions to every site, reads them back in the page, and withdraws them', async () => {
+        await rig.policy({});
+        if (hooks.grantedAtStart !== undefined) {
+          // Granted when tabpilot connected, from the config it started with.
+          const atStart = await states();
+          for (const name of hooks.grantedAtStart) {
+            expect(atStart[name], name).toBe('granted');
+          }
+        }
+        const granted = async (): Promise<string[]> =>
+          Object.entries(await states())
+            .filter(([, state]) => state === 'granted')
+            .map(([name]) => name)
+            .sort();
+        await rig.applyConfig({ permissions: ['geolocation', 'clipboardReadWrite', 'videoCapture'] });
+        expect(await granted()).toEqual(['camera', 'clipboard-read', 'geolocation']);
+        await rig.applyConfig({ permissions: ['notifications'] });
+        expect(await granted()).toEqual(['notifications']);
+        await rig.applyConfig({ permissions: [] });
+        expect(await granted()).toEqual([]);
+      });
+
+      it('names each permission this platform cannot grant', async () => {
+        if (rig.driver.kind === 'extension') {
+          // chrome.contentSettings has no setting for midi: the settings refuse it and nothing changes.
+          await expect(rig.applyConfig({ permissions: ['notifications', 'midi'] })).rejects.toThrow(
+            /settings refused: permissions: permissions: chrome.contentSettings cannot grant midi \(it can grant clipboardReadWrite/,
+          );
+          expect((await states()).notifications).not.toBe('granted');
+        } else {
+          // Browser.grantPermissions refuses smartCard here ("can't be granted in current context"); the
+          // others are still granted.
+          await expect(rig.applyConfig({ permissions: ['notifications', 'smartCard'] })).rejects.toThrow(
+            /the browser refused to grant smartCard \(.*current context/,
+          );
+          expect((await states()).notifications).toBe('granted');
+        }
+        await rig.applyConfig({ permissions: [] });
+      });
+    });
   });
 }

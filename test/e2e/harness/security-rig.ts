@@ -15,6 +15,8 @@ export const SECURITY_BROWSER_ARGS = ['--host-resolver-rules=MAP * 127.0.0.1', '
 export interface SecurityHooks {
   /** Changes config fields the way the person does on this platform (the panel's settings, the config). */
   applyConfig(driver: Driver, fields: Record<string, unknown>): Promise<void>;
+  /** Permission names (as the page queries them) the driver's start config granted when it connected. */
+  grantedAtStart?: readonly string[];
 }
 
 export interface Blocked {
