@@ -161,7 +161,29 @@ export function defineSecurityContract(name: string, start: () => Promise<Driver
         expect(hosts).not.toContain('evil.example');
       });
 
-      it('refuses history moves to a page the policy now blocks, and refuses reloading it', async () => {
+      it('holds on the in-process actor road too (Page.goto skips NavigateToUrlEvent)', async (context) => {
+        if (hooks.actorGoto === undefined) {
+          // The actor runs in the process that hosts the session: Node scripts; the worker exposes none.
+          context.skip();
+          return;
+        }
+        await expect(hooks.actorGoto(rig.driver, rig.tab, at('evil.example', '/actor'))).rejects.toMatchObject({
+          code: 'URL_BLOCKED',
+          details: { rule: 'prohibited_domains', pattern: 'evil.example' },
+        });
+        expect(sawPath('evil.example', '/actor')).toBe(false);
+        const redirect = at(
+          'good.example',
+          `/sec/redirect?to=${encodeURIComponent(at('evil.example', '/actor-redirect'))}`,
+        );
+        await expect(hooks.actorGoto(rig.driver, rig.tab, redirect)).rejects.toMatchObject({
+          code: 'URL_BLOCKED',
+          details: { rule: 'prohibited_domains', url: at('evil.example', '/actor-redirect') },
+        });
+        expect(sawPath('evil.example', '/actor-redirect')).toBe(false);
+      });
+
+      it('refuses a history move to a page the policy now blocks', async () => {
         await rig.driver.ok('navigate', { url: at('other.example', '/sec/empty.html') });
         await rig.driver.ok('navigate', { url: at('good.example', '/sec/empty.html') });
         await rig.policy({ prohibited_domains: ['evil.example', 'other.example'] });

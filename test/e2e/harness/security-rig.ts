@@ -17,6 +17,8 @@ export interface SecurityHooks {
   applyConfig(driver: Driver, fields: Record<string, unknown>): Promise<void>;
   /** Permission names (as the page queries them) the driver's start config granted when it connected. */
   grantedAtStart?: readonly string[];
+  /** The in-process actor's Page.goto on a tab, where the platform has one (Node). */
+  actorGoto?(driver: Driver, tabId: string, url: string): Promise<unknown>;
 }
 
 export interface Blocked {
