@@ -3,6 +3,7 @@ import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { pollUntil } from '../../shared/time';
 import { parseConfig, type TabpilotConfig } from '../config';
+import { BrowserReconnectedEvent } from '../events/lifecycle.events';
 import { NavigateToUrlEvent } from '../events/navigation.events';
 import { NavigationBlockedEvent } from '../events/security.events';
 import type { BrowserSession } from '../session';
@@ -168,5 +169,25 @@ describe('SecurityWatchdog', () => {
     ]);
     await session.applyConfig(parseConfig({ ...session.config, prohibited_domains: [] }));
     expect(sentOn(browser, 'Fetch.disable', first.targetId)).toHaveLength(1);
+  });
+
+  it('holds requests again after a reconnect: the interception is part of every session setup', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await startedFakeSession({
+      browser,
+      config: {
+        ...PROHIBIT,
+        reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 },
+      },
+      watchdogs: [securityWatchdog],
+    });
+    const before = browser.transport;
+    browser.drop();
+    await session.bus.find(BrowserReconnectedEvent, { past: false, future: 5000 });
+    expect(browser.transport).not.toBe(before);
+    await until(() => sentOn(browser, 'Fetch.enable', page.targetId)[0], 'the interception on the new session');
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/after-reconnect', page.targetId));
+    await until(() => sentOn(browser, 'Fetch.failRequest')[0], 'a held request on the new transport');
   });
 });
