@@ -307,6 +307,37 @@ describe('side panel', () => {
     expect(persisted).not.toContain('hunter2-secret');
   });
 
+  it('sets the URL policy from Settings: a malformed pattern is refused naming the entry, a good one holds at once', async () => {
+    await panel.view('settings');
+    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1/path"]');
+    await panel.click('#save-settings');
+    expect(await panel.waitForText('#settings-result', 'prohibited_domains')).toMatch(
+      /prohibited_domains\.0: malformed domain pattern/,
+    );
+    expect(await inWorker('globalThis.tabpilot.session.config.prohibited_domains')).toEqual([]);
+    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1"]');
+    await panel.click('#save-settings');
+    await panel.waitForText('#settings-result', 'Saved and applied');
+    try {
+      const seen = server.requests.length;
+      await panel.view('actions');
+      await panel.select('#action-select', 'navigate');
+      await panel.type('[data-field="url"] input', server.crossUrl('/c.html?policy'));
+      const before = await panel.shown('action-output');
+      await panel.click('#run-action');
+      expect(await panel.response('action-output', before)).toMatchObject({
+        ok: false,
+        error: { code: 'URL_BLOCKED', details: { rule: 'prohibited_domains', pattern: '127.0.0.1' } },
+      });
+      expect(server.requests.slice(seen).some((record) => record.host.startsWith('127.0.0.1'))).toBe(false);
+    } finally {
+      await panel.view('settings');
+      await panel.type('[data-field="prohibited_domains"] textarea', '[]');
+      await panel.click('#save-settings');
+      await panel.waitForText('#settings-result', 'Saved and applied');
+    }
+  });
+
   it('emergency stop cancels, detaches every tab and says so in the timeline', async () => {
     await driver.ok('navigate', { url: server.url('/c.html'), new_tab: true });
     await pollUntil(async () => ((await controlledUrls()).length === 2 ? true : undefined), {
