@@ -6,6 +6,7 @@ import { benchBus } from './bus.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
+import { benchSecurity } from './security.bench';
 
 /**
  * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
@@ -20,9 +21,10 @@ async function main(): Promise<void> {
       'action-pages': { type: 'string', default: 'form,listing,huge' },
       clicks: { type: 'string', default: '30' },
       typings: { type: 'string', default: '9' },
+      'security-rounds': { type: 'string', default: '20' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,actions').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,actions,security').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -63,6 +65,15 @@ async function main(): Promise<void> {
       });
       console.table(actions);
       results['actions'] = actions;
+    }
+    if (only.has('security')) {
+      process.stdout.write(
+        `URL policy: the decision per URL, and navigate / state with the policy off and on (a host rule holds every document request), median of ${values['security-rounds']} rounds\n`,
+      );
+      const security = await benchSecurity(pages, { rounds: Number(values['security-rounds']) });
+      console.table(security.decisions);
+      console.table(security.costs);
+      results['security'] = security;
     }
   } finally {
     await pages.stop();
