@@ -25,7 +25,10 @@ describe('who may change the policy', () => {
     };
     for (const action of described.actions) {
       const params = Object.keys(action.params_schema.properties ?? {});
-      expect(params.filter((param) => POLICY_FIELDS.includes(param)), action.name).toEqual([]);
+      expect(
+        params.filter((param) => POLICY_FIELDS.includes(param)),
+        action.name,
+      ).toEqual([]);
       expect(action.name).not.toMatch(/config|setting|polic/i);
     }
   });
