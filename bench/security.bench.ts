@@ -1,6 +1,9 @@
 import { defaultConfig } from '../src/browser/config';
 import { UrlPolicy, type PolicyConfig } from '../src/browser/security/url-policy';
+import { CdpConnection } from '../src/cdp/connection';
+import { CdpSession } from '../src/cdp/session';
 import { composeNodeSession } from '../src/entries/node/compose';
+import { WebSocketTransport } from '../src/platform/node/ws-transport';
 import type { ClientConnection } from '../src/tools/command-server';
 import { BrowserClient, evaluate, launchTestBrowser } from '../test/e2e/harness/browser';
 import { URL_CORPUS, fillCorpusConfig, fillCorpusUrl } from '../test/fixtures/security/url-corpus';
@@ -75,8 +78,56 @@ async function timedCommand(
   return performance.now() - started;
 }
 
+/**
+ * The floor: a bare CDP client on a tab of its own, navigating with its own Fetch interception off and on
+ * (what Chromium itself charges for holding a document request one round trip), beside tabpilot's figures.
+ */
+async function rawFloor(pages: PageServer, endpoint: string, rounds: number): Promise<PolicyCostFigures[]> {
+  const connection = new CdpConnection(await WebSocketTransport.connect(endpoint), { timeoutMs: 30_000 });
+  const root = new CdpSession(connection, '', 'browser');
+  try {
+    const { targetId } = await root.send('Target.createTarget', { url: 'about:blank' });
+    const { sessionId } = await root.send('Target.attachToTarget', { targetId, flatten: true });
+    const page = new CdpSession(connection, sessionId, targetId);
+    await page.send('Page.enable');
+    await page.send('Page.setLifecycleEventsEnabled', { enabled: true });
+    page.on('Fetch.requestPaused', (params) => {
+      page.send('Fetch.continueRequest', { requestId: params.requestId }).catch((error: unknown) => {
+        process.stderr.write(`floor: could not continue a held request: ${String(error)}\n`);
+      });
+    });
+    const samples: Record<string, { off: number[]; on: number[] }> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        await (side === 'on'
+          ? page.send('Fetch.enable', {
+              patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+            })
+          : page.send('Fetch.disable'));
+        for (const name of PAGES) {
+          const started = performance.now();
+          const loaded = page.waitFor('Page.lifecycleEvent', {
+            predicate: (event) => event.name === 'load' && event.frameId === targetId,
+            timeoutMs: 30_000,
+          });
+          await page.send('Page.navigate', { url: pages.url(name) });
+          await loaded;
+          (samples[`navigate ${name}`] ??= { off: [], on: [] })[side].push(performance.now() - started);
+        }
+      }
+    }
+    await root.send('Target.closeTarget', { targetId });
+    return Object.entries(samples).map(([measure, { off, on }]) =>
+      figures('bare CDP client (floor)', measure, off, on),
+    );
+  } finally {
+    connection.close('bench done');
+  }
+}
+
 /** Node: navigate and state with the policy off and on, interleaved rounds in one browser. */
 async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostFigures[]> {
+  const floor: PolicyCostFigures[] = [];
   const base = defaultConfig();
   const { session, server } = composeNodeSession({ config: { ...base, launch: { ...base.launch, headless: true } } });
   await session.start();
@@ -86,6 +137,7 @@ async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostF
     (samples[key] ??= { off: [], on: [] })[side].push(ms);
   };
   try {
+    floor.push(...(await rawFloor(pages, session.endpoint ?? '', rounds)));
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
         await session.applyConfig({ ...session.config, ...(side === 'on' ? HOLDING : OFF) });
@@ -99,7 +151,10 @@ async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostF
     client.close();
     await session.stop();
   }
-  return Object.entries(samples).map(([measure, { off, on }]) => figures('Node (WebSocket)', measure, off, on));
+  return [
+    ...floor,
+    ...Object.entries(samples).map(([measure, { off, on }]) => figures('Node (WebSocket)', measure, off, on)),
+  ];
 }
 
 /** The extension: the same through the worker's own session over chrome.debugger. */

@@ -16,7 +16,7 @@ export type DomainPattern =
   | { kind: 'host'; source: string; host: string; withWww: boolean }
   | { kind: 'subdomains'; source: string; base: string }
   | { kind: 'url'; source: string; protocol: string; host: string; port: string; path: string }
-  | { kind: 'glob'; source: string; regex: RegExp; against: 'host' | 'origin' | 'url' };
+  | { kind: 'glob'; source: string; text: string; regex: RegExp; against: 'host' | 'origin' | 'url' };
 
 export type ParsedPattern = { ok: true; pattern: DomainPattern } | { ok: false; error: string };
 
@@ -50,7 +50,7 @@ function parseUrlPattern(source: string, text: string): ParsedPattern {
     }
     return {
       ok: true,
-      pattern: { kind: 'glob', source, regex: globRegex(text), against: rest.includes('/') ? 'url' : 'origin' },
+      pattern: { kind: 'glob', source, text, regex: globRegex(text), against: rest.includes('/') ? 'url' : 'origin' },
     };
   }
   let parsed: URL;
@@ -98,7 +98,8 @@ function parseHostGlob(source: string, text: string): ParsedPattern {
     }
     canonical.push(host);
   }
-  return { ok: true, pattern: { kind: 'glob', source, regex: globRegex(canonical.join('.')), against: 'host' } };
+  const host = canonical.join('.');
+  return { ok: true, pattern: { kind: 'glob', source, text: host, regex: globRegex(host), against: 'host' } };
 }
 
 /** Parses one pattern; the error says what is wrong with it (the config names the field). */
@@ -177,9 +178,11 @@ export class DomainList {
   readonly #exact = new Map<string, string>();
   readonly #subdomains = new Map<string, string>();
   readonly #others: DomainPattern[] = [];
+  readonly #patterns: readonly DomainPattern[];
 
   constructor(patterns: readonly DomainPattern[]) {
     this.size = patterns.length;
+    this.#patterns = patterns;
     for (const pattern of patterns) {
       if (pattern.kind === 'host') {
         this.#exact.set(pattern.host, pattern.source);
@@ -192,6 +195,35 @@ export class DomainList {
         this.#others.push(pattern);
       }
     }
+  }
+
+  /**
+   * Text every URL this list covers contains: its host, or its host glob (a URL whose host matches
+   * `ads.*` contains a run that matches it). Undefined when a pattern has no such text (a glob over
+   * `scheme://host` or the whole URL).
+   */
+  hostTexts(): string[] | undefined {
+    const texts: string[] = [];
+    for (const pattern of this.#patterns) {
+      switch (pattern.kind) {
+        case 'host':
+          texts.push(pattern.host);
+          break;
+        case 'subdomains':
+          texts.push(pattern.base);
+          break;
+        case 'url':
+          texts.push(pattern.host);
+          break;
+        case 'glob':
+          if (pattern.against !== 'host') {
+            return undefined;
+          }
+          texts.push(pattern.text);
+          break;
+      }
+    }
+    return texts;
   }
 
   /** The source of the first pattern that covers the URL (host already made matchable), if any. */

@@ -32,6 +32,14 @@ export interface DecideOptions {
 const NEW_TAB_PAGES = new Set(['chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page']);
 const EMPTY_DOCUMENTS = new Set(['blank', 'srcdoc']);
 const ALWAYS_ALLOWED_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:']);
+/**
+ * Fetch patterns that cover every URL with an IP-literal host: it starts with a digit (IPv4 in its
+ * canonical form) or a bracket (IPv6), after the scheme or after userinfo.
+ */
+const IP_HOLD_PATTERNS = [...'0123456789['].flatMap((first) => [`*://${first}*`, `*@${first}*`]);
+/** Past this many hold patterns every document is held (one pattern) rather than matched against a long list. */
+const MAX_HOLD_PATTERNS = 200;
+
 /** Schemes that name a network host, to which the host rules apply. */
 const HOST_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:']);
 
@@ -80,6 +88,29 @@ export class UrlPolicy {
    */
   get restrictsHosts(): boolean {
     return this.#blockIp || this.#allowed.size > 0 || this.#prohibited.size > 0;
+  }
+
+  /**
+   * The Fetch domain's URL patterns (globs over the whole URL) for the document requests the browser must
+   * hold for a decision: a superset of every URL a host rule refuses, so the rest load with no round trip.
+   * An allow list has to see everything; a prohibited list and the address rule only URLs that contain a
+   * prohibited host (or its glob) or start with an address. Empty when nothing is to be held.
+   */
+  get holdPatterns(): readonly string[] {
+    if (!this.restrictsHosts) {
+      return [];
+    }
+    const prohibited = this.#prohibited.hostTexts();
+    if (this.#allowed.size > 0 || prohibited === undefined) {
+      return ['*'];
+    }
+    const patterns = new Set(prohibited.map((text) => `*${text}*`.replace(/\*+/g, '*')));
+    if (this.#blockIp) {
+      for (const pattern of IP_HOLD_PATTERNS) {
+        patterns.add(pattern);
+      }
+    }
+    return patterns.size > MAX_HOLD_PATTERNS ? ['*'] : [...patterns];
   }
 
   decide(url: string, options: DecideOptions): UrlDecision {

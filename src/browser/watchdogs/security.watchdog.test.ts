@@ -55,8 +55,14 @@ describe('SecurityWatchdog', () => {
     const browser = new FakeBrowser();
     const page = browser.addPage('http://start.test/');
     const { session } = await started(PROHIBIT, browser);
+    // Only what could be refused is held: URLs with a prohibited host in them.
     expect(sentOn(browser, 'Fetch.enable', page.targetId)).toEqual([
-      { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] },
+      {
+        patterns: [
+          { urlPattern: '*evil.test*', resourceType: 'Document', requestStage: 'Request' },
+          { urlPattern: '*tracker.test*', resourceType: 'Document', requestStage: 'Request' },
+        ],
+      },
     ]);
     const frame = browser.addChild(page, 'iframe', 'http://frame.test/');
     await until(() => session.targets.sessionFor(frame.targetId), 'the frame session');
