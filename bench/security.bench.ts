@@ -10,26 +10,33 @@ import { URL_CORPUS, fillCorpusConfig, fillCorpusUrl } from '../test/fixtures/se
 import type { PageServer } from './page-server';
 import { median, round } from './stats';
 
-export interface PolicyCostFigures {
-  transport: string;
-  measure: string;
-  policy_off_ms: number;
-  policy_on_ms: number;
-  cost_ms: number;
-  samples: number;
-}
-
 export interface DecisionFigures {
   policy: string;
   urls: number;
   median_us_per_url: number;
 }
 
-/** A policy with a host rule, so every document request is held for a decision (the bench pages pass it). */
-const HOLDING: Partial<PolicyConfig> = { prohibited_domains: ['evil.example', '*.tracker.example'] };
-const OFF: Partial<PolicyConfig> = { prohibited_domains: [] };
+/** One measure with the policy off and under each policy, the costs as medians of paired differences. */
+export type PolicyCostFigures = { transport: string; measure: string; samples: number } & Record<
+  string,
+  number | string
+>;
+
+/**
+ * The policies measured. A prohibited list holds only URLs that contain a prohibited host (the bench
+ * pages pass unheld); an allow list holds every document request for one CDP round trip.
+ */
+const POLICIES = {
+  off: { prohibited_domains: [], allowed_domains: [] },
+  prohibited_list: { prohibited_domains: ['evil.example', '*.tracker.example'], allowed_domains: [] },
+  allow_list: { prohibited_domains: [], allowed_domains: ['127.0.0.1', '127.0.0.2'] },
+} satisfies Record<string, Partial<PolicyConfig>>;
+type Side = keyof typeof POLICIES;
+const SIDES = Object.keys(POLICIES) as Side[];
 /** The measured pages: one document, and one with three cross-site frames (four documents). */
 const PAGES = ['form', 'frames'];
+
+type Samples = Record<string, Record<string, number[]>>;
 
 /** The decision function alone, over the corpus, per URL. */
 function decisions(): DecisionFigures[] {
@@ -49,18 +56,28 @@ function decisions(): DecisionFigures[] {
   });
 }
 
-/** The cost is the median of paired differences (the same round, on minus off), which load drifts less. */
-function figures(transport: string, measure: string, off: number[], on: number[]): PolicyCostFigures {
-  const pairs = Math.min(off.length, on.length);
-  const differences = Array.from({ length: pairs }, (_, i) => (on[i] ?? 0) - (off[i] ?? 0));
-  return {
-    transport,
-    measure,
-    policy_off_ms: round(median(off)),
-    policy_on_ms: round(median(on)),
-    cost_ms: round(median(differences)),
-    samples: pairs,
-  };
+/** Each side's median, and each policy's cost against `off` as the median of same-round differences. */
+function figures(transport: string, samples: Samples): PolicyCostFigures[] {
+  return Object.entries(samples).map(([measure, bySide]) => {
+    const off = bySide['off'] ?? [];
+    const row: PolicyCostFigures = { transport, measure, samples: off.length };
+    for (const [side, values] of Object.entries(bySide)) {
+      row[`${side}_ms`] = round(median(values));
+      if (side !== 'off') {
+        row[`${side}_cost_ms`] = round(median(values.map((value, i) => value - (off[i] ?? value))));
+      }
+    }
+    return row;
+  });
+}
+
+function record(samples: Samples, measure: string, side: string, ms: number): void {
+  ((samples[measure] ??= {})[side] ??= []).push(ms);
+}
+
+/** Rounds visit the sides in a rotating order, so drift in the machine's load falls on each alike. */
+function sidesOf(round: number): Side[] {
+  return SIDES.map((_, i) => SIDES[(i + round) % SIDES.length] as Side);
 }
 
 let requestId = 0;
@@ -79,8 +96,8 @@ async function timedCommand(
 }
 
 /**
- * The floor: a bare CDP client on a tab of its own, navigating with its own Fetch interception off and on
- * (what Chromium itself charges for holding a document request one round trip), beside tabpilot's figures.
+ * The floor: a bare CDP client on a tab of its own, navigating with its own Fetch interception off and
+ * holding every document (what Chromium itself charges for a held request), beside tabpilot's figures.
  */
 async function rawFloor(pages: PageServer, endpoint: string, rounds: number): Promise<PolicyCostFigures[]> {
   const connection = new CdpConnection(await WebSocketTransport.connect(endpoint), { timeoutMs: 30_000 });
@@ -96,10 +113,10 @@ async function rawFloor(pages: PageServer, endpoint: string, rounds: number): Pr
         process.stderr.write(`floor: could not continue a held request: ${String(error)}\n`);
       });
     });
-    const samples: Record<string, { off: number[]; on: number[] }> = {};
+    const samples: Samples = {};
     for (let round = 0; round < rounds; round++) {
-      for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        await (side === 'on'
+      for (const side of round % 2 === 0 ? ['off', 'allow_list'] : ['allow_list', 'off']) {
+        await (side === 'allow_list'
           ? page.send('Fetch.enable', {
               patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
             })
@@ -112,49 +129,40 @@ async function rawFloor(pages: PageServer, endpoint: string, rounds: number): Pr
           });
           await page.send('Page.navigate', { url: pages.url(name) });
           await loaded;
-          (samples[`navigate ${name}`] ??= { off: [], on: [] })[side].push(performance.now() - started);
+          record(samples, `navigate ${name}`, side, performance.now() - started);
         }
       }
     }
     await root.send('Target.closeTarget', { targetId });
-    return Object.entries(samples).map(([measure, { off, on }]) =>
-      figures('bare CDP client (floor)', measure, off, on),
-    );
+    return figures('bare CDP client (floor)', samples);
   } finally {
     connection.close('bench done');
   }
 }
 
-/** Node: navigate and state with the policy off and on, interleaved rounds in one browser. */
+/** Node: navigate and state under each policy, in one browser. */
 async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostFigures[]> {
-  const floor: PolicyCostFigures[] = [];
   const base = defaultConfig();
   const { session, server } = composeNodeSession({ config: { ...base, launch: { ...base.launch, headless: true } } });
   await session.start();
   const client = server.connect({ id: 'bench', kind: 'test' }, { send: () => undefined });
-  const samples: Record<string, { off: number[]; on: number[] }> = {};
-  const into = (key: string, side: 'off' | 'on', ms: number): void => {
-    (samples[key] ??= { off: [], on: [] })[side].push(ms);
-  };
   try {
-    floor.push(...(await rawFloor(pages, session.endpoint ?? '', rounds)));
+    const floor = await rawFloor(pages, session.endpoint ?? '', rounds);
+    const samples: Samples = {};
     for (let round = 0; round < rounds; round++) {
-      for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        await session.applyConfig({ ...session.config, ...(side === 'on' ? HOLDING : OFF) });
+      for (const side of sidesOf(round)) {
+        await session.applyConfig({ ...session.config, ...POLICIES[side] });
         for (const page of PAGES) {
-          into(`navigate ${page}`, side, await timedCommand(client, 'navigate', { url: pages.url(page) }));
-          into(`state ${page}`, side, await timedCommand(client, 'state', {}));
+          record(samples, `navigate ${page}`, side, await timedCommand(client, 'navigate', { url: pages.url(page) }));
+          record(samples, `state ${page}`, side, await timedCommand(client, 'state', {}));
         }
       }
     }
+    return [...floor, ...figures('Node (WebSocket)', samples)];
   } finally {
     client.close();
     await session.stop();
   }
-  return [
-    ...floor,
-    ...Object.entries(samples).map(([measure, { off, on }]) => figures('Node (WebSocket)', measure, off, on)),
-  ];
 }
 
 /** The extension: the same through the worker's own session over chrome.debugger. */
@@ -174,10 +182,10 @@ async function extensionCosts(pages: PageServer, rounds: number): Promise<Policy
         return true;
       })()`,
     );
-    const samples: Record<string, { off: number[]; on: number[] }> = {};
+    const samples: Samples = {};
     // One evaluate per side and round, so no single call outlasts the CDP timeout on a loaded machine.
     for (let round = 0; round < rounds; round++) {
-      for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      for (const side of sidesOf(round)) {
         const timings = await evaluate<Record<string, number>>(
           worker,
           `(async () => {
@@ -189,7 +197,7 @@ async function extensionCosts(pages: PageServer, rounds: number): Promise<Policy
               if (!response.ok) throw new Error(action + ': ' + JSON.stringify(response.error));
               return performance.now() - started;
             };
-            await session.applyConfig({ ...session.config, ...${JSON.stringify(side === 'on' ? HOLDING : OFF)} });
+            await session.applyConfig({ ...session.config, ...${JSON.stringify(POLICIES[side])} });
             const out = {};
             for (const page of ${JSON.stringify(PAGES)}) {
               out['navigate ' + page] = await timed('navigate', { url: ${JSON.stringify(pages.url('PAGE'))}.replace('PAGE', page) });
@@ -199,13 +207,11 @@ async function extensionCosts(pages: PageServer, rounds: number): Promise<Policy
           })()`,
         );
         for (const [measure, ms] of Object.entries(timings)) {
-          (samples[measure] ??= { off: [], on: [] })[side].push(ms);
+          record(samples, measure, side, ms);
         }
       }
     }
-    return Object.entries(samples).map(([measure, { off, on }]) =>
-      figures('extension (chrome.debugger)', measure, off, on),
-    );
+    return figures('extension (chrome.debugger)', samples);
   } finally {
     client.close();
     await browser.kill();
@@ -213,9 +219,8 @@ async function extensionCosts(pages: PageServer, rounds: number): Promise<Policy
 }
 
 /**
- * What the URL policy costs: the decision alone (per URL), and per navigation and per state with it
- * off (no host rule: nothing is held) and on (a host rule: every document request waits for one CDP
- * round trip), side by side in one browser per transport.
+ * What the URL policy costs: the decision alone (per URL), and navigate and state with the policy off,
+ * with a prohibited list and with an allow list, over both transports, beside a bare client's floor.
  */
 export async function benchSecurity(
   pages: PageServer,
