@@ -1,7 +1,9 @@
+import type { AnyEventDefinition } from '../bus/define-event';
 import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
 import type { TabpilotConfig } from './config';
+import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
 import type { NavigationGuard } from './security/navigation-guard';
 
@@ -17,6 +19,8 @@ export interface BrowserSessionView {
   /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
   readonly dom: DomService;
   readonly host: BrowserHost;
+  /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
+  readonly conditions: TabConditions;
   readonly config: TabpilotConfig;
   /** The URL policy in force; its block log has one writer, the security watchdog. */
   readonly guard: NavigationGuard;
@@ -24,6 +28,18 @@ export interface BrowserSessionView {
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;
   tabIdOf(targetId: string): string;
+  /** The target a protocol tab_id names among the tabs tabpilot has seen, or undefined. */
+  targetOfTab(tabId: string): string | undefined;
   /** The last bus events, oldest first, as the history keeps them (for a state's recent_events). */
   recentEvents(limit: number): EventRecordView[];
+  /** An event's handler timeout as configured (a handler leaves itself room inside it). */
+  timeoutFor(definition: AnyEventDefinition): number;
+  /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
+  focusedTargetId(): Promise<string>;
+  /**
+   * The focus change a handler made, to announce as AgentFocusChangedEvent (its own child), or
+   * undefined when focus is what was last announced. Claiming it keeps the session from announcing
+   * the same change again at the root.
+   */
+  claimFocusChange(): { target_id: string | null; url: string } | undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { CommandServer } from './command-server';
-import { createDefaultRegistry } from './default-actions';
+import { createDefaultRegistry } from './actions';
 
 /** The fields only the person (the panel's settings) or the Node config file may set. */
 const POLICY_FIELDS = [

@@ -2,6 +2,7 @@ import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
 import type { ResolvedElement } from '../../dom/dom-service';
 import type { Logger } from '../../shared/logger';
+import type { TabpilotConfig } from '../config';
 
 /**
  * An element an action works on: a Runtime object in one of tabpilot's isolated worlds, the session of
@@ -19,10 +20,14 @@ export interface ElementHandle {
   readonly label: string;
 }
 
-/** What every routine needs besides its element: the session manager, a log and a cancel signal. */
+/**
+ * What every routine needs besides its element: the session manager, a log, a cancel signal, and the
+ * config whose policy the routine applies itself (upload_paths, ...), so every caller gets the same checks.
+ */
 export interface RoutineContext {
   readonly targets: SessionManager;
   readonly log: Logger;
+  readonly config: TabpilotConfig;
   readonly signal?: AbortSignal | undefined;
 }
 

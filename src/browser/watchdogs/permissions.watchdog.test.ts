@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { parseConfig } from '../config';
+import { BrowserReplacedEvent } from '../events/connection.events';
 import { BrowserErrorEvent } from '../events/lifecycle.events';
+import { BrowserSession } from '../session';
 import { cdpPermissionGranter } from '../permissions/cdp-permission-granter';
 import type { PermissionGranter } from '../permissions/permission-granter';
 import { permissionsWatchdog } from './permissions.watchdog';
@@ -90,5 +92,37 @@ describe('PermissionsWatchdog', () => {
       message: 'permissions: a limited host cannot grant midi, nfc (it can grant notifications)',
       details: { field: 'permissions', refused: ['midi', 'nfc'] },
     });
+  });
+
+  it('grants them again in a browser that replaced the lost one (a pool hands out another)', async () => {
+    const named = (id: string): FakeBrowser => {
+      const browser = new FakeBrowser();
+      browser.addPage('about:blank');
+      browser.responders.set('Target.getBrowserContexts', () => ({
+        browserContextIds: [],
+        defaultBrowserContextId: id,
+      }));
+      return browser;
+    };
+    const first = named('browser-A');
+    const second = named('browser-B');
+    const transports = [first.transport, second.transport];
+    const session = new BrowserSession({
+      config: parseConfig({
+        permissions: ['geolocation'],
+        reconnect: { max_attempts: 3, backoff_ms: [5], attempt_timeout_ms: 2000, wait_ms: 5000 },
+      }),
+      endpoint: 'ws://pool.test/',
+      openTransport: () => Promise.resolve(transports.shift() ?? second.transport),
+      host: { tabControl: undefined, permissions: cdpPermissionGranter },
+      watchdogs: [permissionsWatchdog],
+    });
+    await session.start();
+    expect(grants(first)).toEqual([['geolocation']]);
+    first.drop('socket closed (1006)');
+    await expect(session.bus.find(BrowserReplacedEvent, { future: 5000 })).resolves.toBeDefined();
+    await session.bus.waitUntilIdle();
+    expect(grants(second)).toEqual([['geolocation']]);
+    await session.stop();
   });
 });

@@ -1,6 +1,7 @@
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog, type WatchdogHandlerContext } from '../define-watchdog';
 import { ConfigChangedEvent } from '../events/config.events';
+import { BrowserReplacedEvent } from '../events/connection.events';
 import { BrowserConnectedEvent, BrowserErrorEvent, BrowserReconnectedEvent } from '../events/lifecycle.events';
 import { ungrantable, ungrantableError } from '../permissions/permission-granter';
 
@@ -8,14 +9,14 @@ type Emits = readonly [typeof BrowserErrorEvent];
 
 /**
  * PermissionsWatchdog: grants the config's `permissions` to every site when tabpilot connects, again
- * after a reconnect, and as soon as the config changes (withdrawing what was removed), through the
+ * after a reconnect or in a browser that replaced the lost one (a pool's), and as soon as the config changes (withdrawing what was removed), through the
  * platform's granter (Browser.grantPermissions in Node, chrome.contentSettings in the extension).
  * browser-use logs a failed grant and carries on; here it is a BrowserErrorEvent naming each permission
  * at connect, and an error for whoever changed the config (the panel's save shows it).
  */
 export const permissionsWatchdog = defineWatchdog({
   name: 'permissions',
-  listensTo: [BrowserConnectedEvent, BrowserReconnectedEvent, ConfigChangedEvent],
+  listensTo: [BrowserConnectedEvent, BrowserReconnectedEvent, BrowserReplacedEvent, ConfigChangedEvent],
   emits: [BrowserErrorEvent] as Emits,
   setup: (ctx) => {
     /** What the browser was last given, so nothing is sent when nothing is wanted or changed. */
@@ -35,7 +36,7 @@ export const permissionsWatchdog = defineWatchdog({
       granted = [...wanted];
     };
 
-    // A fresh browser-level connection (a start, a reconnect) holds none of the earlier grants.
+    // A fresh browser-level connection (a start, a reconnect, another browser) holds none of the earlier grants.
     const onConnect = async (_event: unknown, handler: WatchdogHandlerContext<Emits>): Promise<void> => {
       granted = [];
       try {
@@ -53,6 +54,7 @@ export const permissionsWatchdog = defineWatchdog({
     return {
       BrowserConnectedEvent: onConnect,
       BrowserReconnectedEvent: onConnect,
+      BrowserReplacedEvent: onConnect,
       ConfigChangedEvent: async (event) => {
         if (event.payload.changed.includes('permissions') && ctx.session.connectionState === 'connected') {
           await apply();

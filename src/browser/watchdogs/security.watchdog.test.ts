@@ -7,13 +7,24 @@ import { BrowserReconnectedEvent } from '../events/lifecycle.events';
 import { NavigateToUrlEvent } from '../events/navigation.events';
 import { NavigationBlockedEvent } from '../events/security.events';
 import type { BrowserSession } from '../session';
+import { navigationWatchdog } from './navigation.watchdog';
 import { securityWatchdog } from './security.watchdog';
+import { tabsWatchdog } from './tabs.watchdog';
 
 const PROHIBIT = { prohibited_domains: ['evil.test', '*.tracker.test'] } satisfies Partial<TabpilotConfig>;
 
 async function started(config: Partial<TabpilotConfig> = {}, browser = new FakeBrowser()) {
-  const { session } = await startedFakeSession({ browser, config, watchdogs: [securityWatchdog] });
+  const { session } = await startedFakeSession({
+    browser,
+    config,
+    watchdogs: [securityWatchdog, navigationWatchdog, tabsWatchdog],
+  });
   return { session, browser };
+}
+
+/** The tab an action names: the focused one, as the registry resolves a missing tab_id. */
+function focusOf(session: BrowserSession): string {
+  return session.targets.focusedTargetId ?? '';
 }
 
 function sentOn(browser: FakeBrowser, method: string, targetId?: string): Array<Record<string, unknown>> {
@@ -47,7 +58,7 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
 describe('SecurityWatchdog', () => {
   it('holds no request when the policy has no host rule: no Fetch round trip per navigation', async () => {
     const { session, browser } = await started({ allowed_schemes: ['file'] });
-    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
+    await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/' });
     expect(browser.sentMethods()).not.toContain('Fetch.enable');
   });
 
@@ -95,7 +106,9 @@ describe('SecurityWatchdog', () => {
 
   it('refuses navigate to a blocked URL before sending anything, naming the rule, and announces it', async () => {
     const { session, browser } = await started(PROHIBIT);
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://www.evil.test/login' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://www.evil.test/login' }),
+    ).rejects.toMatchObject({
       code: 'URL_BLOCKED',
       message: expect.stringContaining('prohibited_domains'),
       details: { rule: 'prohibited_domains', pattern: 'evil.test' },
@@ -113,7 +126,9 @@ describe('SecurityWatchdog', () => {
       return { frameId: page.targetId, loaderId: 'L1', errorText: 'net::ERR_ABORTED', url: params['url'] };
     });
     const { session } = await started(PROHIBIT, browser);
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://fine.test/redirect' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://fine.test/redirect' }),
+    ).rejects.toMatchObject({
       code: 'URL_BLOCKED',
       message: expect.stringContaining('it led to http://evil.test/after'),
       details: { url: 'http://evil.test/after', rule: 'prohibited_domains' },

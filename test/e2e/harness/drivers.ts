@@ -32,6 +32,10 @@ export interface Driver {
   evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T>;
   /** Applies config fields as the panel's settings would (BrowserSession.applyConfig). */
   setConfig(fields: Record<string, unknown>): Promise<void>;
+  /** The types of the bus events running now (started, not complete), as the session's history has them. */
+  runningEvents(): Promise<string[]>;
+  /** Crashes a tab's renderer (CDP Page.crash through tabpilot's own session; it never answers). */
+  crashTab(tabId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -147,6 +151,19 @@ export class NodeDriver implements Driver {
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
     await this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.session.bus
+      .history()
+      .filter((view) => view.status === 'started')
+      .map((view) => view.type);
+  }
+
+  async crashTab(tabId: string): Promise<void> {
+    const session = this.session.targets.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
+    // A crashed renderer never answers Page.crash: the outcome is the crash itself.
+    void session.send('Page.crash').catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -267,6 +284,21 @@ export class ExtensionDriver implements Driver {
     await this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
       await session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
+      return true;
+    })()`);
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.inWorker<string[]>(
+      `globalThis.tabpilot.session.bus.history().filter((view) => view.status === 'started').map((view) => view.type)`,
+    );
+  }
+
+  async crashTab(tabId: string): Promise<void> {
+    await this.inWorker(`(() => {
+      const session = globalThis.tabpilot.session;
+      const cdp = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      cdp.send('Page.crash').catch(() => undefined);
       return true;
     })()`);
   }
