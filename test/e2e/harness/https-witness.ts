@@ -13,7 +13,7 @@ const FIXTURES = resolve(import.meta.dirname, '../../fixtures/security');
  * made; a connection carries no request, so requests, not sockets, are what is counted.)
  */
 export class HttpsWitness {
-  readonly requests: Array<{ host: string; path: string; search: string }> = [];
+  readonly requests: Array<{ host: string; path: string; query: string }> = [];
   readonly #server: Server;
 
   constructor() {
@@ -24,7 +24,7 @@ export class HttpsWitness {
       },
       (req, res) => {
         const url = new URL(req.url ?? '/', 'https://witness');
-        this.requests.push({ host: req.headers.host ?? '', path: url.pathname, search: url.search });
+        this.requests.push({ host: req.headers.host ?? '', path: url.pathname, query: url.search });
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         res.end('<!doctype html><title>https</title><p>https</p>');
       },

@@ -79,7 +79,7 @@ export class SecurityRig {
   /** Whether a request tagged `c=<n>` reached either server. */
   arrived(n: number): boolean {
     const tagged = (search: string): boolean => new URLSearchParams(search).get('c') === String(n);
-    return this.server.requests.some((r) => tagged(r.search)) || this.https.requests.some((r) => tagged(r.search));
+    return this.server.requests.some((r) => tagged(r.query)) || this.https.requests.some((r) => tagged(r.query));
   }
 
   async blocks(): Promise<Blocked[]> {
