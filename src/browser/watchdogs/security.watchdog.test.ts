@@ -149,6 +149,35 @@ describe('SecurityWatchdog', () => {
     expect(sentOn(browser, 'Target.closeTarget', opener.targetId)).toEqual([]);
   });
 
+  it('closes a popup that escaped the hold once, announced once as closed, when its tab and its commit both show the blocked URL', async () => {
+    const browser = new FakeBrowser();
+    const opener = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    const url = 'http://evil.test/escaped';
+    // The commit arrives while the leave for the tab is under way (it asks for the tab's history first).
+    let committed = false;
+    browser.responders.set('Page.getNavigationHistory', () => {
+      if (!committed) {
+        committed = true;
+        browser.emitOn(popup, 'Page.frameNavigated', {
+          frame: { id: popup.targetId, loaderId: 'L1', url, securityOrigin: '', mimeType: 'text/html' },
+          type: 'Navigation',
+        });
+      }
+      return { currentIndex: 0, entries: [{ id: 1, url, userTypedURL: url, title: '', transitionType: 'link' }] };
+    });
+    // chrome.debugger attaches to a popup only once Chrome made it, so its first request can go unheld.
+    const popup = browser.addPage(url, opener.targetId);
+    await until(() => sentOn(browser, 'Target.closeTarget')[0], 'the close');
+    const announced = await until(async () => {
+      const all = await blocks(session);
+      return all.length > 0 ? all : undefined;
+    }, 'the event');
+    expect(committed).toBe(true);
+    expect(sentOn(browser, 'Target.closeTarget')).toEqual([{ targetId: popup.targetId }]);
+    expect(announced).toEqual([expect.objectContaining({ target_id: popup.targetId, tab_closed: true, stage: 'tab' })]);
+  });
+
   it('fails a blocked frame request without touching the tab', async () => {
     const browser = new FakeBrowser();
     const page = browser.addPage('http://start.test/');

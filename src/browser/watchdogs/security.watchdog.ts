@@ -56,6 +56,22 @@ export const securityWatchdog = defineWatchdog({
       });
     };
 
+    /**
+     * The leaves in flight, by target and frame, each resolving to whether it closed the tab. The same
+     * page can be seen blocked twice at once (its held request, its tab announced with the URL, its
+     * commit): one leave is enough, and a second would find the tab already closing and call it open.
+     */
+    const leaving = new Map<string, Promise<boolean>>();
+    const leaveOnce = (key: string, act: () => Promise<boolean>): { first: boolean; closed: Promise<boolean> } => {
+      const running = leaving.get(key);
+      if (running !== undefined) {
+        return { first: false, closed: running };
+      }
+      const closed = act().finally(() => leaving.delete(key));
+      leaving.set(key, closed);
+      return { first: true, closed };
+    };
+
     const leave = async (
       target: TargetRecord,
       session: CdpSession,
@@ -64,15 +80,18 @@ export const securityWatchdog = defineWatchdog({
       stage: Stage,
       frameId: string | undefined,
     ): Promise<void> => {
-      let closed = false;
-      try {
-        closed = await leaveBlockedPage(targets, target, session, frameId);
-      } catch (error) {
-        ctx.log.warn('could not leave a blocked page', { url, error: errorMessageOf(error) });
+      const { first, closed } = leaveOnce(`${target.targetId}/${frameId ?? 'main'}`, () =>
+        leaveBlockedPage(targets, target, session, frameId).catch((error: unknown) => {
+          ctx.log.warn('could not leave a blocked page', { url, error: errorMessageOf(error) });
+          return false;
+        }),
+      );
+      if (!first) {
+        return;
       }
       announce(target.pageTargetId ?? target.targetId, url, decision, stage, {
         frame: frameId === undefined ? 'main' : 'subframe',
-        tab_closed: closed,
+        tab_closed: await closed,
       });
     };
 
@@ -83,11 +102,14 @@ export const securityWatchdog = defineWatchdog({
         decision: block.decision,
         mainFrame: block.mainFrame,
       });
+      // A held request is a block of its own: announced even when a leave of its tab is under way.
       const closing = block.mainFrame
-        ? closeIfBlockedPopup(targets, block.target, session).catch((error: unknown) => {
-            ctx.log.warn('could not close a blocked popup', { url: block.url, error: errorMessageOf(error) });
-            return false;
-          })
+        ? leaveOnce(`${block.target.targetId}/main`, () =>
+            closeIfBlockedPopup(targets, block.target, session).catch((error: unknown) => {
+              ctx.log.warn('could not close a blocked popup', { url: block.url, error: errorMessageOf(error) });
+              return false;
+            }),
+          ).closed
         : Promise.resolve(false);
       void closing.then((closed) =>
         announce(block.pageTargetId, block.url, block.decision, 'request', {
