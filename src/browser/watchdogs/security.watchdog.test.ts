@@ -149,7 +149,7 @@ describe('SecurityWatchdog', () => {
     expect(sentOn(browser, 'Target.closeTarget', opener.targetId)).toEqual([]);
   });
 
-  it('closes a popup that escaped the hold once, announced once as closed, when its tab and its commit both show the blocked URL', async () => {
+  it('closes a popup that escaped the hold (its history the blank page and the blocked URL) once, announced once as closed, when its tab and its commit both show the blocked URL', async () => {
     const browser = new FakeBrowser();
     const opener = browser.addPage('http://start.test/');
     const { session } = await started(PROHIBIT, browser);
@@ -164,7 +164,15 @@ describe('SecurityWatchdog', () => {
           type: 'Navigation',
         });
       }
-      return { currentIndex: 0, entries: [{ id: 1, url, userTypedURL: url, title: '', transitionType: 'link' }] };
+      // It started on a blank page, which shows nothing to keep.
+      const entries = ['about:blank', url].map((entryUrl, id) => ({
+        id,
+        url: entryUrl,
+        userTypedURL: entryUrl,
+        title: '',
+        transitionType: 'link',
+      }));
+      return { currentIndex: 1, entries };
     });
     // chrome.debugger attaches to a popup only once Chrome made it, so its first request can go unheld.
     const popup = browser.addPage(url, opener.targetId);

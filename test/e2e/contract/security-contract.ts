@@ -138,7 +138,11 @@ export function defineSecurityContract(name: string, start: () => Promise<Driver
             await rig.driver.clickInTab(rig.tab, '#go');
           }
           const block = await rig.nextBlock((b) => b.url.endsWith(path), kind);
-          expect(block).toMatchObject({ frame: 'main', rule: 'prohibited_domains', tab_closed: true });
+          expect(block, `${kind}: ${JSON.stringify(block)}`).toMatchObject({
+            frame: 'main',
+            rule: 'prohibited_domains',
+            tab_closed: true,
+          });
           expect(block.target_id.toLowerCase().endsWith(rig.tab.toLowerCase())).toBe(false);
           await pollUntil(async () => ((await rig.driver.browserPageCount()) === pagesBefore ? true : undefined), {
             timeoutMs: 10_000,
