@@ -32,4 +32,29 @@ describe('who may change the policy', () => {
       expect(action.name).not.toMatch(/config|setting|polic/i);
     }
   });
+
+  it('refuses a client that names a config field in an action with FORBIDDEN, and changes nothing', async () => {
+    const { session } = await startedFakeSession();
+    const connection = new CommandServer(session, createDefaultRegistry()).connect(
+      { id: 'agent', kind: 'test' },
+      { send: () => undefined },
+    );
+    const tries: Array<[string, Record<string, unknown>]> = [
+      ['navigate', { url: 'http://a.test/', allowed_domains: [] }],
+      ['state', { prohibited_domains: [], block_ip_addresses: false }],
+      ['tabs', { allow_evaluate: true }],
+    ];
+    for (const [action, params] of tries) {
+      expect(await connection.handle({ id: 1, action, params }), action).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringContaining('only the person sets'), details: { action } },
+      });
+    }
+    expect(session.config.allow_evaluate).toBe(false);
+    // A key that is no config field stays an ordinary parameter error.
+    expect(await connection.handle({ id: 2, action: 'tabs', params: { colour: 'red' } })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_PARAMS' },
+    });
+  });
 });
