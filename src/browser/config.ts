@@ -171,13 +171,6 @@ export function parseConfig(input: unknown): TabpilotConfig {
   return parsed.data;
 }
 
-/** The top-level fields whose values differ between two configs (for ConfigChangedEvent). */
-export function changedConfigFields(previous: TabpilotConfig, next: TabpilotConfig): string[] {
-  return (Object.keys(next) as Array<keyof TabpilotConfig>).filter(
-    (key) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]),
-  );
-}
-
 export class ConfigError extends TabpilotError {
   readonly field: string;
   constructor(field: string, message: string) {

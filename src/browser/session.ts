@@ -15,7 +15,8 @@ import { silentLogger } from '../shared/logger';
 import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { circuitBreaker } from './circuit-breaker';
-import { changedConfigFields, type TabpilotConfig } from './config';
+import type { TabpilotConfig } from './config';
+import { announceConfigChange } from './config-change';
 import { historyLimits } from './config/history.config';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
@@ -28,7 +29,6 @@ import {
   BrowserStartEvent,
   BrowserStopEvent,
 } from './events/lifecycle.events';
-import { ConfigChangedEvent } from './events/config.events';
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
@@ -70,10 +70,7 @@ export class BrowserSession implements BrowserSessionView {
   readonly log: Logger;
   readonly tabIds = new TabIds();
   /** The URL policy in force for every road that loads a page; the security watchdog records its blocks. */
-  readonly guard = new NavigationGuard(
-    () => this.#config,
-    () => this.targets.drivesBrowserPages,
-  );
+  readonly guard = new NavigationGuard(this);
   readonly conditions = new TabConditions();
   readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
@@ -277,14 +274,12 @@ export class BrowserSession implements BrowserSessionView {
    * policy holds in every controlled tab, permissions are granted).
    */
   async applyConfig(config: TabpilotConfig): Promise<void> {
-    const changed = changedConfigFields(this.#config, config);
+    const previous = this.#config;
     this.#config = config;
     this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));
     this.bus.setHistoryLimits(historyLimits(config.history));
     this.#syncWatchdogs();
-    if (changed.length > 0) {
-      await this.bus.emit(ConfigChangedEvent, { changed }, { source: 'session' });
-    }
+    await announceConfigChange(this.bus, previous, config);
   }
 
   /** Detaches every watchdog (their signals abort). */

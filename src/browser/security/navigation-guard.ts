@@ -44,23 +44,28 @@ export function urlBlockedError(url: string, decision: BlockedDecision, blockedU
  * navigation whose request was failed at the network answers URL_BLOCKED with the rule instead of a bare
  * net::ERR_ABORTED.
  */
+/** What the guard reads its policy from: the session. */
+export interface GuardSource {
+  readonly config: PolicyConfig;
+  readonly targets: { readonly drivesBrowserPages: boolean };
+}
+
 export class NavigationGuard {
-  readonly #config: () => PolicyConfig;
-  readonly #drivesBrowserPages: () => boolean;
+  readonly #source: GuardSource;
   readonly #records: BlockRecord[] = [];
   readonly #watchers = new Set<(record: BlockRecord) => void>();
   readonly #refusalListeners = new Set<(refusal: Refusal) => void>();
   #compiledFrom: PolicyConfig | undefined;
   #policy: UrlPolicy | undefined;
 
-  constructor(config: () => PolicyConfig, drivesBrowserPages: () => boolean) {
-    this.#config = config;
-    this.#drivesBrowserPages = drivesBrowserPages;
+  /** `source` is read at each decision: the config in force, and whether the transport drives browser pages. */
+  constructor(source: GuardSource) {
+    this.#source = source;
   }
 
   /** The compiled policy, rebuilt when the config object is replaced. */
   get policy(): UrlPolicy {
-    const config = this.#config();
+    const config = this.#source.config;
     if (this.#policy === undefined || config !== this.#compiledFrom) {
       this.#policy = new UrlPolicy(config);
       this.#compiledFrom = config;
@@ -69,7 +74,7 @@ export class NavigationGuard {
   }
 
   decide(url: string): UrlDecision {
-    return this.policy.decide(url, { drivesBrowserPages: this.#drivesBrowserPages() });
+    return this.policy.decide(url, { drivesBrowserPages: this.#source.targets.drivesBrowserPages });
   }
 
   /**
