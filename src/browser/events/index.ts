@@ -1,5 +1,6 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as agent from './agent.events';
 import * as config from './config.events';
 import * as connection from './connection.events';
 import * as captcha from './captcha.events';
@@ -31,6 +32,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(security),
   ...definitionsOf(config),
   ...definitionsOf(captcha),
+  ...definitionsOf(agent),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);
