@@ -9,6 +9,7 @@ import { benchRoundTrips } from './cdp-rtt.bench';
 import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
+import { benchSecurity } from './security.bench';
 
 /**
  * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
@@ -26,9 +27,10 @@ async function main(): Promise<void> {
       states: { type: 'string', default: '200' },
       mixed: { type: 'string', default: '1000' },
       'memory-subjects': { type: 'string', default: 'node,extension,playwright-mcp' },
+      'security-rounds': { type: 'string', default: '20' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,security').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -103,6 +105,15 @@ async function main(): Promise<void> {
       console.table(memory.readings);
       console.table(memory.growth);
       results['memory'] = memory;
+    }
+    if (only.has('security')) {
+      process.stdout.write(
+        `URL policy: the decision per URL, and navigate / state with the policy off, a prohibited list and an allow list (which holds every document request), median of ${values['security-rounds']} rounds\n`,
+      );
+      const security = await benchSecurity(pages, { rounds: Number(values['security-rounds']) });
+      console.table(security.decisions);
+      console.table(security.costs);
+      results['security'] = security;
     }
   } finally {
     await pages.stop();

@@ -67,6 +67,7 @@ export class Page {
         waitUntil: options.waitUntil ?? 'load',
         readinessMs: options.timeoutMs ?? defaultReadinessMs(from, url),
         navigateTimeoutMs: NAVIGATE_TIMEOUT_MS,
+        guard: this.browser.guard,
       }),
     );
   }
@@ -86,6 +87,7 @@ export class Page {
         waitUntil: 'load',
         readinessMs: HISTORY_READINESS_MS,
         navigateTimeoutMs: NAVIGATE_TIMEOUT_MS,
+        guard: this.browser.guard,
       }),
     );
   }
@@ -210,7 +212,12 @@ export class Page {
         this.browser.targets,
         this.targetId,
         (session) => session.send('Page.navigateToHistoryEntry', { entryId: entry.id }),
-        { waitUntil: 'load', readinessMs: HISTORY_READINESS_MS, navigateTimeoutMs: NAVIGATE_TIMEOUT_MS },
+        {
+          waitUntil: 'load',
+          readinessMs: HISTORY_READINESS_MS,
+          navigateTimeoutMs: NAVIGATE_TIMEOUT_MS,
+          guard: this.browser.guard,
+        },
       ),
     );
   }

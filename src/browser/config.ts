@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
+import { PERMISSIONS_CONFIG } from './config/permissions.config';
+import { SECURITY_CONFIG } from './config/security.config';
 import { firstProblem } from '../shared/zod-issues';
 import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
@@ -147,6 +149,8 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...SECURITY_CONFIG,
+  ...PERMISSIONS_CONFIG,
   ...NATIVE_CONFIG_SHAPE,
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,

@@ -1,4 +1,5 @@
 import { TabpilotError } from '../shared/errors';
+import type { PermissionGranter } from './permissions/permission-granter';
 
 /**
  * BrowserHost: what CDP cannot do the same way everywhere (DESIGN §4). Each platform implements it
@@ -44,6 +45,8 @@ export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
   /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
   readonly files?: FileSaver;
+  /** Grants the config's `permissions`; absent where the platform cannot (a config naming any is refused). */
+  readonly permissions?: PermissionGranter;
 }
 
 /** Saves through the host, or says plainly that this platform cannot. */

@@ -198,10 +198,10 @@ describe('BrowserSession: which browser is on the other end', () => {
     expect(session.connectionState).toBe('disconnected');
   });
 
-  it('gives BrowserStartEvent room for the whole connect budget', () => {
+  it('gives BrowserStartEvent room for the whole connect budget', async () => {
     const { session } = sessionOver([], { connect: { timeout_ms: 120_000, backoff_ms: [1] } });
     expect(session.bus.timeoutFor(BrowserStartEvent)).toBeGreaterThan(120_000);
-    session.applyConfig(parseConfig({ timeouts: { BrowserStartEvent: 7000 } }));
+    await session.applyConfig(parseConfig({ timeouts: { BrowserStartEvent: 7000 } }));
     expect(session.bus.timeoutFor(BrowserStartEvent)).toBe(7000);
   });
 

@@ -5,6 +5,7 @@ import type { DomService } from '../dom/dom-service';
 import type { TabpilotConfig } from './config';
 import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
+import type { NavigationGuard } from './security/navigation-guard';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped';
 
@@ -21,6 +22,8 @@ export interface BrowserSessionView {
   /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
   readonly conditions: TabConditions;
   readonly config: TabpilotConfig;
+  /** The URL policy in force; its block log has one writer, the security watchdog. */
+  readonly guard: NavigationGuard;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;

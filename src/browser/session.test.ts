@@ -72,7 +72,7 @@ describe('BrowserSession', () => {
   it('fails a net:: error with NAVIGATION_FAILED and records it on NavigationCompleteEvent', async () => {
     const { session } = await startedFakeSession();
     await expect(
-      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'fail://x' }),
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://fail.test/x' }),
     ).rejects.toMatchObject({
       code: 'NAVIGATION_FAILED',
     });

@@ -16,6 +16,7 @@ import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
+import { announceConfigChange } from './config-change';
 import { historyLimits } from './config/history.config';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
@@ -31,6 +32,7 @@ import {
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
+import { NavigationGuard } from './security/navigation-guard';
 import { TabConditions } from './guards/tab-conditions';
 import { tabGate } from './guards/tab-gate';
 import type { BrowserSessionView, ConnectionState } from './session-view';
@@ -67,6 +69,8 @@ export class BrowserSession implements BrowserSessionView {
   readonly host: BrowserHost;
   readonly log: Logger;
   readonly tabIds = new TabIds();
+  /** The URL policy in force for every road that loads a page; the security watchdog records its blocks. */
+  readonly guard = new NavigationGuard(this);
   readonly conditions = new TabConditions();
   readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
@@ -264,12 +268,18 @@ export class BrowserSession implements BrowserSessionView {
     await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session', preempt: true });
   }
 
-  /** Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs. */
-  applyConfig(config: TabpilotConfig): void {
+  /**
+   * Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs; and
+   * announces it (ConfigChangedEvent), so it resolves once every watchdog has acted on it (the URL
+   * policy holds in every controlled tab, permissions are granted).
+   */
+  async applyConfig(config: TabpilotConfig): Promise<void> {
+    const previous = this.#config;
     this.#config = config;
     this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));
     this.bus.setHistoryLimits(historyLimits(config.history));
     this.#syncWatchdogs();
+    await announceConfigChange(this.bus, previous, config);
   }
 
   /** Detaches every watchdog (their signals abort). */

@@ -3,6 +3,7 @@ import type { AnyEventDefinition, PayloadInputOf } from '../bus/define-event';
 import type { EmitOptions, EventHandle } from '../bus/event-bus';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem, problemText } from '../shared/zod-issues';
+import { configFieldRefusal } from './config-fields';
 import { toActionResult, type ActionResult } from './action-result';
 import { publicResult } from './public-result';
 
@@ -163,6 +164,10 @@ export class ActionRegistry {
     }
     const parsed = action.params.safeParse(rawParams ?? {});
     if (!parsed.success) {
+      const forbidden = configFieldRefusal(name, parsed.error);
+      if (forbidden !== undefined) {
+        throw forbidden;
+      }
       const problem = firstProblem(parsed.error, 'parameter');
       throw new TabpilotError('INVALID_PARAMS', `${name}: ${problemText(problem)}`, {
         details: { action: name, field: problem.field },

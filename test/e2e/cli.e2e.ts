@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -102,6 +102,67 @@ describe('tabpilot connect', () => {
     const code = await new Promise<number | null>((done) => cli.child.once('exit', done));
     expect(code).toBe(2);
     expect(cli.stderr).toMatch(/reconnect\.max_attemps: unknown field/);
+  });
+});
+
+describe('the URL policy from --config', () => {
+  const server = new FixtureServer();
+  let browser: LaunchedBrowser;
+  const dir = mkdtempSync(join(tmpdir(), 'tabpilot-policy-config-'));
+  const configFile = (name: string, config: unknown): string => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(config));
+    return path;
+  };
+
+  beforeAll(async () => {
+    await server.start();
+    browser = await launchTestBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.kill();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a malformed domain pattern and an unknown permission at start, naming the entry', async () => {
+    for (const [config, message] of [
+      [
+        { prohibited_domains: ['evil.example', 'evil.example/login'] },
+        /prohibited_domains\.1: malformed domain pattern/,
+      ],
+      [{ allowed_domains: ['exa mple.com'] }, /allowed_domains\.0: malformed domain pattern.*white space/],
+      [{ permissions: ['clipboard'] }, /permissions\.0: unknown permission "clipboard"/],
+      [{ allowed_schemes: ['javascript'] }, /allowed_schemes\.0: javascript: is never allowed/],
+    ] as const) {
+      const cli = new CliProcess([
+        'connect',
+        '--cdp-url',
+        'http://127.0.0.1:1',
+        '--config',
+        configFile('bad.json', config),
+      ]);
+      const code = await new Promise<number | null>((done) => cli.child.once('exit', done));
+      expect(code, JSON.stringify(config)).toBe(2);
+      expect(cli.stderr).toMatch(message);
+    }
+  });
+
+  it('holds the policy the config file sets: navigate to a prohibited host is refused and never sent', async () => {
+    const port = new URL(browser.cdpUrl).port;
+    const config = configFile('policy.json', { prohibited_domains: ['127.0.0.1'] });
+    const cli = new CliProcess(['connect', '--cdp-url', `http://127.0.0.1:${port}`, '--config', config]);
+    const seen = server.requests.length;
+    expect(await cli.request(1, 'navigate', { url: server.crossUrl('/a.html') })).toMatchObject({
+      ok: false,
+      error: { code: 'URL_BLOCKED', details: { rule: 'prohibited_domains', pattern: '127.0.0.1' } },
+    });
+    expect(await cli.request(2, 'navigate', { url: server.url('/a.html') })).toMatchObject({ ok: true });
+    const hosts = server.requests.slice(seen).map((record) => record.host);
+    expect(hosts).toContain(`localhost:${server.port}`);
+    expect(hosts.filter((host) => host.startsWith('127.0.0.1'))).toEqual([]);
+    expect(await cli.end()).toBe(0);
   });
 });
 

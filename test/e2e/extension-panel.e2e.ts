@@ -343,6 +343,37 @@ describe('side panel', () => {
     expect(persisted).not.toContain('hunter2-secret');
   });
 
+  it('sets the URL policy from Settings: a malformed pattern is refused naming the entry, a good one holds at once', async () => {
+    await panel.view('settings');
+    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1/path"]');
+    await panel.click('#save-settings');
+    expect(await panel.waitForText('#settings-result', 'prohibited_domains')).toMatch(
+      /prohibited_domains\.0: malformed domain pattern/,
+    );
+    expect(await inWorker('globalThis.tabpilot.session.config.prohibited_domains')).toEqual([]);
+    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1"]');
+    await panel.click('#save-settings');
+    await panel.waitForText('#settings-result', 'Saved and applied');
+    try {
+      const seen = server.requests.length;
+      await panel.view('actions');
+      await panel.select('#action-select', 'navigate');
+      await panel.type('[data-field="url"] input', server.crossUrl('/c.html?policy'));
+      const before = await panel.shown('action-output');
+      await panel.click('#run-action');
+      expect(await panel.response('action-output', before)).toMatchObject({
+        ok: false,
+        error: { code: 'URL_BLOCKED', details: { rule: 'prohibited_domains', pattern: '127.0.0.1' } },
+      });
+      expect(server.requests.slice(seen).some((record) => record.host.startsWith('127.0.0.1'))).toBe(false);
+    } finally {
+      await panel.view('settings');
+      await panel.type('[data-field="prohibited_domains"] textarea', '[]');
+      await panel.click('#save-settings');
+      await panel.waitForText('#settings-result', 'Saved and applied');
+    }
+  });
+
   it('releases one tab with its release button and every tab with Release all: the tabs stay open, the debugger lets go', async () => {
     const [firstUrl] = await controlledUrls();
     const secondUrl = server.url('/c.html?released-from-panel');

@@ -5,7 +5,7 @@ import { NodeDriver } from './harness/drivers';
 defineActionsContract('the Node WebSocket transport', () => NodeDriver.start(), {
   configure: async (driver, config) => {
     const { session } = driver as NodeDriver;
-    session.applyConfig(parseConfig({ ...session.config, ...config }));
+    await session.applyConfig(parseConfig({ ...session.config, ...config }));
   },
   history: async (driver) => JSON.stringify((driver as NodeDriver).session.bus.history()),
 });

@@ -311,7 +311,7 @@ export class FakeBrowser {
     if (target === undefined) {
       throw new Error('navigate needs a page session');
     }
-    if (url.startsWith('fail:')) {
+    if (/^https?:\/\/fail\./.test(url)) {
       return { frameId: target.targetId, errorText: 'net::ERR_NAME_NOT_RESOLVED' };
     }
     target.history = target.history.slice(0, target.historyIndex + 1);

@@ -5,7 +5,7 @@ import type { Protocol } from '../../protocol/cdp';
 import { CdpProtocolError } from '../../cdp/errors';
 import { TabpilotError } from '../../shared/errors';
 import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
-import { assertNavigable } from '../url-guards';
+import { urlBlockedError, type BlockRecord, type NavigationGuard } from '../security/navigation-guard';
 
 /** The lifecycle names that satisfy each `wait_until` (browser-use §5.5, networkIdle counting for all). */
 const ACCEPTED: Record<Exclude<WaitUntil, 'commit'>, readonly string[]> = {
@@ -35,21 +35,25 @@ export interface NavigateOptions {
   waitUntil: WaitUntil;
   readinessMs: number;
   navigateTimeoutMs: number;
+  /** The URL policy: refused URLs are never sent, and a request it failed names its rule. */
+  guard: NavigationGuard;
   signal?: AbortSignal;
 }
 
 /**
  * Page.navigate, then waits for the requested readiness of that very document (matched by loaderId).
- * A net:: error fails with NAVIGATION_FAILED; a readiness timeout is reported in `loading_status`,
- * not raised, as browser-use does.
+ * A URL the policy refuses fails with URL_BLOCKED before anything is sent, and so does a navigation whose
+ * request (a redirect, say) the security watchdog failed at the network; another net:: error fails with
+ * NAVIGATION_FAILED; a readiness timeout is reported in `loading_status`, not raised, as browser-use does.
  */
 export async function navigateAndWait(
   targets: SessionManager,
   targetId: string,
   options: NavigateOptions,
 ): Promise<NavigationOutcome> {
-  assertNavigable(options.url, targets.drivesBrowserPages);
+  options.guard.check(options.url, targetId);
   const session = targets.requireSession(targetId);
+  const startedAt = Date.now();
   let response: Protocol.Page.NavigateResponse;
   try {
     response = await session.call(
@@ -68,6 +72,10 @@ export async function navigateAndWait(
     throw error;
   }
   if (response.errorText !== undefined && response.errorText !== '') {
+    const block = options.guard.mainFrameBlockSince(targetId, startedAt);
+    if (block !== undefined) {
+      throw urlBlockedError(options.url, block.decision, block.url);
+    }
     throw new TabpilotError('NAVIGATION_FAILED', `Navigation to ${options.url} failed: ${response.errorText}`, {
       details: { url: options.url, error_text: response.errorText },
     });
@@ -92,7 +100,7 @@ export async function runAndWaitForCommit(
   options: Omit<NavigateOptions, 'url'>,
 ): Promise<NavigationOutcome> {
   const session = targets.requireSession(targetId);
-  const committed = waitForMainFrameCommit(session, targetId, options.readinessMs, options.signal);
+  const committed = waitForMainFrameCommit(session, targetId, options);
   try {
     await trigger(session);
   } catch (error) {
@@ -100,6 +108,9 @@ export async function runAndWaitForCommit(
     throw error;
   }
   const commit = await committed.promise;
+  if (commit?.kind === 'blocked') {
+    throw urlBlockedError(commit.block.url, commit.block.decision);
+  }
   if (commit === undefined) {
     return outcome(
       targets,
@@ -145,18 +156,16 @@ async function waitForReadiness(
   }
 }
 
-interface Commit {
-  kind: 'document' | 'same-document' | 'bfcache';
-  loaderId: string;
-  url: string;
-}
+type Commit =
+  | { kind: 'document' | 'same-document' | 'bfcache'; loaderId: string; url: string }
+  | { kind: 'blocked'; block: BlockRecord };
 
 function waitForMainFrameCommit(
   session: CdpSession,
   targetId: string,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
+  options: Omit<NavigateOptions, 'url'>,
 ): { promise: Promise<Commit | undefined>; cancel(): void } {
+  const { readinessMs: timeoutMs, signal } = options;
   let finish!: (commit: Commit | undefined) => void;
   const promise = new Promise<Commit | undefined>((resolve) => (finish = resolve));
   const disposers = [
@@ -172,6 +181,12 @@ function waitForMainFrameCommit(
     session.on('Page.navigatedWithinDocument', (params: Protocol.Page.NavigatedWithinDocumentEvent) => {
       if (params.frameId === targetId) {
         done({ kind: 'same-document', loaderId: '', url: params.url });
+      }
+    }),
+    // The document the move asked for was refused at the network: nothing will commit.
+    options.guard.watch((block) => {
+      if (block.targetId === targetId && block.mainFrame) {
+        done({ kind: 'blocked', block });
       }
     }),
   ];

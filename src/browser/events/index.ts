@@ -1,12 +1,14 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
 import * as agent from './agent.events';
+import * as config from './config.events';
 import * as connection from './connection.events';
 import * as captcha from './captcha.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
+import * as security from './security.events';
 import * as state from './state.events';
 import * as tabs from './tabs.events';
 
@@ -27,6 +29,8 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(content),
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
+  ...definitionsOf(security),
+  ...definitionsOf(config),
   ...definitionsOf(captcha),
   ...definitionsOf(agent),
 ];

@@ -8,8 +8,10 @@ import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
+import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
+import { securityWatchdog } from './security.watchdog';
 import { tabsWatchdog } from './tabs.watchdog';
 
 export type Platform = 'node' | 'extension';
@@ -30,6 +32,8 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     ...(platform === 'node' ? [aboutBlankWatchdog] : []),
     crashWatchdog,
     captchaWatchdog,
+    securityWatchdog,
+    permissionsWatchdog,
     navigationWatchdog,
     tabsWatchdog,
     popupsWatchdog,

@@ -16,7 +16,7 @@ import {
   type WaitUntil,
 } from '../events/navigation.events';
 import { SwitchTabEvent } from '../events/tabs.events';
-import { assertNavigable, normalizeUrl } from '../url-guards';
+import { normalizeUrl } from '../url-guards';
 
 const NEW_TAB_URLS = ['about:blank', 'chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page'];
 const HISTORY_READINESS_MS = 8000;
@@ -40,7 +40,7 @@ export const navigationWatchdog = defineWatchdog({
   listensTo: [NavigateToUrlEvent, SearchEvent, GoBackEvent, GoForwardEvent, RefreshEvent, WaitEvent],
   emits: [NavigationStartedEvent, NavigationCompleteEvent, SwitchTabEvent],
   setup: (ctx) => {
-    const targets = ctx.session.targets;
+    const { targets, guard } = ctx.session;
     // The CDP call itself gets what the handler's timeout leaves after a second for the events around it.
     const navigateTimeoutMs = (): number => Math.max(1000, ctx.session.timeoutFor(NavigateToUrlEvent) - 1000);
 
@@ -56,7 +56,7 @@ export const navigationWatchdog = defineWatchdog({
     ): Promise<NavigationOutcome> => {
       const url = normalizeUrl(payload.url);
       // Before a new tab opens for it; navigateAndWait checks again for the paths that skip this event.
-      assertNavigable(url, targets.drivesBrowserPages);
+      guard.check(url, payload.target_id);
       let targetId = payload.target_id;
       if (payload.new_tab && !NEW_TAB_URLS.includes(targets.target(targetId)?.url ?? '')) {
         const page = await targets.createPage('about:blank');
@@ -70,6 +70,7 @@ export const navigationWatchdog = defineWatchdog({
           waitUntil: payload.wait_until,
           readinessMs: payload.timeout_ms ?? defaultReadinessMs(fromUrl, url),
           navigateTimeoutMs: navigateTimeoutMs(),
+          guard,
           signal: hctx.signal,
         }),
       );
@@ -99,6 +100,7 @@ export const navigationWatchdog = defineWatchdog({
             waitUntil: 'load',
             readinessMs: HISTORY_READINESS_MS,
             navigateTimeoutMs: navigateTimeoutMs(),
+            guard,
             signal: hctx.signal,
           },
         ),
@@ -124,6 +126,7 @@ export const navigationWatchdog = defineWatchdog({
             waitUntil: 'load',
             readinessMs: HISTORY_READINESS_MS,
             navigateTimeoutMs: navigateTimeoutMs(),
+            guard,
             signal: hctx.signal,
           }),
         );

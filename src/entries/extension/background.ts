@@ -1,11 +1,13 @@
 import browser from 'webextension-polyfill';
 import { watchdogsFor } from '../../browser/watchdogs/index';
 import { defaultConfig } from '../../browser/config';
+import { ungrantable, ungrantableError } from '../../browser/permissions/permission-granter';
 import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
 import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
 import { createChromeHost } from '../../platform/extension/chrome-host';
+import { contentSettingsGranter } from '../../platform/extension/content-settings-granter';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
@@ -41,19 +43,33 @@ const routerHooks: TabRouterHooks = {};
 const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
 router.install();
 
+const permissions = contentSettingsGranter(chrome.contentSettings);
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
+  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads), permissions),
   logger: log,
   watchdogs: watchdogsFor('extension'),
   name: 'extension',
 });
-const settings = new SettingsStore(storageArea('local'), (config) => {
-  session.applyConfig(config);
-  native.applySettings();
-});
+const settings = new SettingsStore(
+  storageArea('local'),
+  async (config) => {
+    try {
+      await session.applyConfig(config);
+    } finally {
+      // The settings are in force even when a watchdog refused part of them: native clients follow them too.
+      native.applySettings();
+    }
+  },
+  (config) => {
+    const refused = ungrantable(config.permissions, permissions);
+    return refused.length === 0
+      ? undefined
+      : { field: 'permissions', message: ungrantableError(refused, permissions).message };
+  },
+);
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
 logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });

@@ -1,4 +1,5 @@
 import type { BrowserHost, FileSaver, HostTab, TabControl } from '../../browser/host';
+import type { PermissionGranter } from '../../browser/permissions/permission-granter';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
 import { attachRefusalCode } from './attach-refusal';
@@ -7,7 +8,12 @@ import type { TabRouter } from './tab-router';
 /**
  * The extension's BrowserHost: the person's tabs through chrome.tabs, control through the TabRouter.
  */
-export function createChromeHost(chrome: ChromeApi, router: TabRouter, files?: FileSaver): BrowserHost {
+export function createChromeHost(
+  chrome: ChromeApi,
+  router: TabRouter,
+  files?: FileSaver,
+  permissions?: PermissionGranter,
+): BrowserHost {
   const tabControl: TabControl = {
     async listAll(): Promise<HostTab[]> {
       const [tabs, targets] = await Promise.all([chrome.tabs.query({}), chrome.debugger.getTargets()]);
@@ -51,5 +57,9 @@ export function createChromeHost(chrome: ChromeApi, router: TabRouter, files?: F
       await router.detachTab(tabId, 'released');
     },
   };
-  return files === undefined ? { tabControl } : { tabControl, files };
+  return {
+    tabControl,
+    ...(files === undefined ? {} : { files }),
+    ...(permissions === undefined ? {} : { permissions }),
+  };
 }

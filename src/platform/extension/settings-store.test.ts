@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TabpilotConfig } from '../../browser/config';
+import { TabpilotError } from '../../shared/errors';
 import { SettingsStore } from './settings-store';
 import type { KeyValueStore } from './timeline-recorder';
 
@@ -61,5 +62,45 @@ describe('SettingsStore', () => {
     const bad = new SettingsStore(memoryStore({ 'tabpilot.config': { removed_field: 1 } }), (c) => applied.push(c));
     expect(await bad.load()).toMatchObject({ ok: false, error: { field: 'removed_field' } });
     expect(applied).toHaveLength(1);
+  });
+
+  it('refuses what the platform cannot do, naming the field, and changes nothing', async () => {
+    const store = memoryStore();
+    const applied: TabpilotConfig[] = [];
+    const settings = new SettingsStore(
+      store,
+      (config) => applied.push(config),
+      (config) =>
+        config.permissions.includes('midi') ? { field: 'permissions', message: 'cannot grant midi' } : undefined,
+    );
+    expect(await settings.save({ permissions: ['midi'] })).toEqual({
+      ok: false,
+      error: { field: 'permissions', message: 'cannot grant midi' },
+    });
+    expect(applied).toEqual([]);
+    expect(store.data).toEqual({});
+    expect(await settings.save({ prohibited_domains: ['evil.example/path'] })).toMatchObject({
+      ok: false,
+      error: { field: 'prohibited_domains.0', message: expect.stringMatching(/malformed domain pattern/) },
+    });
+  });
+
+  it('waits for the session to act on the config, and reports a watchdog that could not', async () => {
+    const order: string[] = [];
+    const settings = new SettingsStore(memoryStore(), async () => {
+      await Promise.resolve();
+      order.push('applied');
+      throw Object.assign(
+        new TabpilotError('UNSUPPORTED', 'the browser refused vr', { details: { field: 'permissions' } }),
+      );
+    });
+    const outcome = await settings.save({ permissions: ['vr'] });
+    order.push('answered');
+    expect(order).toEqual(['applied', 'answered']);
+    expect(outcome).toEqual({
+      ok: false,
+      error: { field: 'permissions', message: 'Saved and in force, but: the browser refused vr' },
+    });
+    expect(settings.config.permissions).toEqual(['vr']);
   });
 });

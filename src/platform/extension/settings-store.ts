@@ -1,5 +1,5 @@
 import { ConfigError, defaultConfig, parseConfig, type TabpilotConfig } from '../../browser/config';
-import { errorMessageOf } from '../../shared/errors';
+import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { SettingsError } from '../../protocol/panel-messages';
 import type { KeyValueStore } from './timeline-recorder';
 
@@ -13,12 +13,22 @@ export type SaveOutcome = { ok: true; config: TabpilotConfig } | { ok: false; er
  */
 export class SettingsStore {
   readonly #store: KeyValueStore;
-  readonly #apply: (config: TabpilotConfig) => void;
+  readonly #apply: (config: TabpilotConfig) => unknown;
+  readonly #check: (config: TabpilotConfig) => SettingsError | undefined;
   #config: TabpilotConfig = defaultConfig();
 
-  constructor(store: KeyValueStore, apply: (config: TabpilotConfig) => void) {
+  /**
+   * `apply` resolves once the running session acts on the config (BrowserSession.applyConfig); `check`
+   * refuses what this platform cannot do (a permission chrome.contentSettings cannot grant), naming the field.
+   */
+  constructor(
+    store: KeyValueStore,
+    apply: (config: TabpilotConfig) => unknown,
+    check: (config: TabpilotConfig) => SettingsError | undefined = () => undefined,
+  ) {
     this.#store = store;
     this.#apply = apply;
+    this.#check = check;
   }
 
   get config(): TabpilotConfig {
@@ -34,12 +44,17 @@ export class SettingsStore {
     if (saved === undefined) {
       return { ok: true };
     }
+    let config: TabpilotConfig;
     try {
-      this.#use(parseConfig(saved));
-      return { ok: true };
+      config = parseConfig(saved);
     } catch (error) {
       return { ok: false, error: settingsErrorOf(error) };
     }
+    const refused = this.#check(config);
+    if (refused !== undefined) {
+      return { ok: false, error: refused };
+    }
+    return this.#use(config);
   }
 
   /** Validates, stores and applies; an invalid config changes nothing and names the field. */
@@ -50,23 +65,36 @@ export class SettingsStore {
     } catch (error) {
       return { ok: false, error: settingsErrorOf(error) };
     }
+    const refused = this.#check(config);
+    if (refused !== undefined) {
+      return { ok: false, error: refused };
+    }
     // Only what differs from the defaults is kept, so a later change of a default reaches everyone who
     // never set that field.
     await this.#store.set(STORAGE_KEY, differenceFrom(config, defaultConfig()));
-    this.#use(config);
-    return { ok: true, config };
+    const applied = await this.#use(config);
+    return applied.ok ? { ok: true, config } : applied;
   }
 
-  #use(config: TabpilotConfig): void {
+  /** Puts the config in force; a watchdog that could not act on it (a grant refused) is reported. */
+  async #use(config: TabpilotConfig): Promise<{ ok: true } | { ok: false; error: SettingsError }> {
     this.#config = config;
-    this.#apply(config);
+    try {
+      await this.#apply(config);
+      return { ok: true };
+    } catch (error) {
+      const refused = settingsErrorOf(error);
+      return { ok: false, error: { ...refused, message: `Saved and in force, but: ${refused.message}` } };
+    }
   }
 }
 
 function settingsErrorOf(error: unknown): SettingsError {
-  return error instanceof ConfigError
-    ? { field: error.field, message: error.message }
-    : { field: '', message: errorMessageOf(error) };
+  if (error instanceof ConfigError) {
+    return { field: error.field, message: error.message };
+  }
+  const field = error instanceof TabpilotError ? error.details?.['field'] : undefined;
+  return { field: typeof field === 'string' ? field : '', message: errorMessageOf(error) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,10 +1,11 @@
 import type { BrowserHost } from '../../browser/host';
+import { cdpPermissionGranter } from '../../browser/permissions/cdp-permission-granter';
 import { createNodeFileSaver } from './file-saver';
 
 /**
  * The Node BrowserHost. tabpilot owns the browser it launched or was pointed at, so there are no tabs to
- * be given (no TabControl); files go to disk.
+ * be given (no TabControl); files go to disk; permissions through CDP's Browser domain.
  */
 export function createNodeHost(outputDir: () => string): BrowserHost {
-  return { tabControl: undefined, files: createNodeFileSaver(outputDir) };
+  return { tabControl: undefined, files: createNodeFileSaver(outputDir), permissions: cdpPermissionGranter };
 }

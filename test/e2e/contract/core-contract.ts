@@ -253,17 +253,33 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       expect(tabs.tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
     });
 
-    it("goes to the browser's own pages only where the transport can drive them, and keeps the tab either way", async () => {
+    it("goes to the browser's own pages only when allowed_schemes lists them and the transport can drive them, keeping the tab either way", async () => {
       await driver.ok('navigate', { url: server.url('/a.html') });
-      const response = await driver.send('navigate', { url: 'chrome://version' });
-      if (driver.kind === 'node') {
-        // Over a WebSocket tabpilot owns the browser: its own pages are pages like any other.
-        expect(response).toMatchObject({ ok: true, result: { url: 'chrome://version/' } });
-      } else {
-        // chrome.debugger would be detached from the tab there and the tab lost: refused before it goes.
-        expect(response).toMatchObject({ ok: false, error: { code: 'URL_BLOCKED' } });
-        expect(JSON.stringify(response)).toMatch(/the tab would be lost/);
-        expect((await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
+      // Refused by default, before anything is sent.
+      expect(await driver.send('navigate', { url: 'chrome://version' })).toMatchObject({
+        ok: false,
+        error: { code: 'URL_BLOCKED', details: { rule: driver.kind === 'node' ? 'allowed_schemes' : 'browser_page' } },
+      });
+      await driver.setConfig({ allowed_schemes: ['chrome'] });
+      try {
+        const response = await driver.send('navigate', { url: 'chrome://version' });
+        if (driver.kind === 'node') {
+          // Over a WebSocket tabpilot owns the browser: its own pages are pages like any other, once allowed.
+          expect(response).toMatchObject({ ok: true, result: { url: 'chrome://version/' } });
+        } else {
+          // chrome.debugger would be detached from the tab there and the tab lost: refused before it goes,
+          // whatever allowed_schemes says.
+          expect(response).toMatchObject({
+            ok: false,
+            error: { code: 'URL_BLOCKED', details: { rule: 'browser_page' } },
+          });
+          expect(JSON.stringify(response)).toMatch(/the tab would be lost/);
+          expect((await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.focused)?.url).toBe(
+            server.url('/a.html'),
+          );
+        }
+      } finally {
+        await driver.setConfig({ allowed_schemes: [] });
       }
       expect(await driver.ok('navigate', { url: server.url('/b.html') })).toMatchObject({ url: server.url('/b.html') });
     });

@@ -86,8 +86,9 @@ export class NodeDriver implements Driver {
     this.#events = events;
   }
 
+  /** `args`: more Chromium flags for the launched browser (host-resolver rules, say). */
   static async start(
-    options: { cdpUrl?: string; config?: Partial<TabpilotConfig>; args?: string[] } = {},
+    options: { cdpUrl?: string; config?: Partial<TabpilotConfig>; args?: readonly string[] } = {},
   ): Promise<NodeDriver> {
     const base = defaultConfig();
     const config: TabpilotConfig = {
@@ -158,7 +159,7 @@ export class NodeDriver implements Driver {
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
-    this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+    await this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
   }
 
   async runningEvents(): Promise<string[]> {
@@ -304,9 +305,9 @@ export class ExtensionDriver implements Driver {
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
-    await this.inWorker(`(() => {
+    await this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
-      session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
+      await session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
       return true;
     })()`);
   }

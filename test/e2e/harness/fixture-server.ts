@@ -12,6 +12,7 @@ export interface RequestRecord {
   path: string;
   /** The query string, with its `?` ('' when none). */
   query: string;
+  method: string;
   host: string;
   startedAt: number;
   finishedAt: number | undefined;
@@ -36,14 +37,17 @@ export class FixtureServer {
   readonly #released = new Set<string>();
   readonly #holding = new Map<string, Array<() => void>>();
   #port = 0;
+  readonly #listenHost: string;
 
-  constructor() {
+  /** `listenHost` '::' also takes IPv6 loopback ([::1]) and every 127.x address. */
+  constructor(options: { listenHost?: string } = {}) {
+    this.#listenHost = options.listenHost ?? '127.0.0.1';
     this.#server = createServer((req, res) => this.#handle(req, res));
     this.#defaultRoutes();
   }
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.#server.listen(0, this.#listenHost, resolve));
     this.#port = (this.#server.address() as AddressInfo).port;
   }
 
@@ -111,6 +115,7 @@ export class FixtureServer {
     const record: RequestRecord = {
       path: url.pathname,
       query: url.search,
+      method: req.method ?? 'GET',
       host: req.headers.host ?? '',
       startedAt: Date.now(),
       finishedAt: undefined,

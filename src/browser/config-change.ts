@@ -1,0 +1,22 @@
+import type { EventBus } from '../bus/event-bus';
+import type { TabpilotConfig } from './config';
+import { ConfigChangedEvent } from './events/config.events';
+
+/** The top-level fields whose values differ between two configs. */
+export function changedConfigFields(previous: TabpilotConfig, next: TabpilotConfig): string[] {
+  return (Object.keys(next) as Array<keyof TabpilotConfig>).filter(
+    (key) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]),
+  );
+}
+
+/** Announces a replaced config as ConfigChangedEvent, resolving once every watchdog acted on it. */
+export async function announceConfigChange(
+  bus: EventBus,
+  previous: TabpilotConfig,
+  next: TabpilotConfig,
+): Promise<void> {
+  const changed = changedConfigFields(previous, next);
+  if (changed.length > 0) {
+    await bus.emit(ConfigChangedEvent, { changed }, { source: 'session' });
+  }
+}

@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import { FakeBrowser } from '../../../test/fakes/fake-browser';
+import { startedFakeSession } from '../../../test/fakes/fake-session';
+import { pollUntil } from '../../shared/time';
+import { parseConfig, type TabpilotConfig } from '../config';
+import { BrowserReconnectedEvent } from '../events/lifecycle.events';
+import { NavigateToUrlEvent } from '../events/navigation.events';
+import { NavigationBlockedEvent } from '../events/security.events';
+import type { BrowserSession } from '../session';
+import { navigationWatchdog } from './navigation.watchdog';
+import { securityWatchdog } from './security.watchdog';
+import { tabsWatchdog } from './tabs.watchdog';
+
+const PROHIBIT = { prohibited_domains: ['evil.test', '*.tracker.test'] } satisfies Partial<TabpilotConfig>;
+
+async function started(config: Partial<TabpilotConfig> = {}, browser = new FakeBrowser()) {
+  const { session } = await startedFakeSession({
+    browser,
+    config,
+    watchdogs: [securityWatchdog, navigationWatchdog, tabsWatchdog],
+  });
+  return { session, browser };
+}
+
+/** The tab an action names: the focused one, as the registry resolves a missing tab_id. */
+function focusOf(session: BrowserSession): string {
+  return session.targets.focusedTargetId ?? '';
+}
+
+function sentOn(browser: FakeBrowser, method: string, targetId?: string): Array<Record<string, unknown>> {
+  const sessions = targetId === undefined ? undefined : new Set(browser.sessionsOf(targetId));
+  return browser.sent
+    .filter((m) => m.method === method && (sessions === undefined || sessions.has(m.sessionId ?? '')))
+    .map((m) => (m.params ?? {}) as Record<string, unknown>);
+}
+
+async function blocks(session: BrowserSession): Promise<Array<Record<string, unknown>>> {
+  await session.bus.waitUntilIdle();
+  return session.bus
+    .history()
+    .filter((view) => view.type === NavigationBlockedEvent.type)
+    .map((view) => view.payload as Record<string, unknown>);
+}
+
+function paused(url: string, frameId: string, requestId = `R-${url}`): Record<string, unknown> {
+  return {
+    requestId,
+    request: { url, method: 'GET', headers: {}, initialPriority: 'VeryHigh', referrerPolicy: 'no-referrer' },
+    frameId,
+    resourceType: 'Document',
+  };
+}
+
+async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
+  return pollUntil(probe, { timeoutMs: 2000, intervalMs: 5, onTimeout: () => new Error(`never: ${what}`) });
+}
+
+describe('SecurityWatchdog', () => {
+  it('holds no request when the policy has no host rule: no Fetch round trip per navigation', async () => {
+    const { session, browser } = await started({ allowed_schemes: ['file'] });
+    await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/' });
+    expect(browser.sentMethods()).not.toContain('Fetch.enable');
+  });
+
+  it('holds document requests on every page and frame session, sent before a paused target resumes', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    // Only what could be refused is held: URLs with a prohibited host in them.
+    expect(sentOn(browser, 'Fetch.enable', page.targetId)).toEqual([
+      {
+        patterns: [
+          { urlPattern: '*evil.test*', resourceType: 'Document', requestStage: 'Request' },
+          { urlPattern: '*tracker.test*', resourceType: 'Document', requestStage: 'Request' },
+        ],
+      },
+    ]);
+    const frame = browser.addChild(page, 'iframe', 'http://frame.test/');
+    await until(() => session.targets.sessionFor(frame.targetId), 'the frame session');
+    const frameSession = browser.sessionsOf(frame.targetId)[0];
+    const onFrame = browser.sent.filter((m) => m.sessionId === frameSession).map((m) => m.method);
+    expect(onFrame.indexOf('Fetch.enable')).toBeGreaterThanOrEqual(0);
+    expect(onFrame.indexOf('Fetch.enable')).toBeLessThan(onFrame.indexOf('Runtime.runIfWaitingForDebugger'));
+  });
+
+  it('lets an allowed document through and fails a prohibited one before it is sent, announcing the rule', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://fine.test/', page.targetId, 'R1'));
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://x.tracker.test/', page.targetId, 'R2'));
+    await until(() => sentOn(browser, 'Fetch.failRequest')[0], 'a failed request');
+    expect(sentOn(browser, 'Fetch.continueRequest')).toEqual([{ requestId: 'R1' }]);
+    expect(sentOn(browser, 'Fetch.failRequest')).toEqual([{ requestId: 'R2', errorReason: 'Aborted' }]);
+    const blocked = await until(async () => (await blocks(session))[0], 'the event');
+    expect(blocked).toMatchObject({
+      target_id: page.targetId,
+      url: 'http://x.tracker.test/',
+      rule: 'prohibited_domains',
+      pattern: '*.tracker.test',
+      stage: 'request',
+      frame: 'main',
+      tab_closed: false,
+    });
+  });
+
+  it('refuses navigate to a blocked URL before sending anything, naming the rule, and announces it', async () => {
+    const { session, browser } = await started(PROHIBIT);
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://www.evil.test/login' }),
+    ).rejects.toMatchObject({
+      code: 'URL_BLOCKED',
+      message: expect.stringContaining('prohibited_domains'),
+      details: { rule: 'prohibited_domains', pattern: 'evil.test' },
+    });
+    expect(sentOn(browser, 'Page.navigate').some((p) => String(p['url']).includes('evil'))).toBe(false);
+    expect(await blocks(session)).toEqual([expect.objectContaining({ stage: 'navigate', rule: 'prohibited_domains' })]);
+  });
+
+  it('answers URL_BLOCKED, not NAVIGATION_FAILED, when a redirect of navigate was failed at the network', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('about:blank');
+    browser.responders.set('Page.navigate', (params) => {
+      // The allowed URL redirects to a prohibited one: the browser holds the second hop.
+      browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/after', page.targetId));
+      return { frameId: page.targetId, loaderId: 'L1', errorText: 'net::ERR_ABORTED', url: params['url'] };
+    });
+    const { session } = await started(PROHIBIT, browser);
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://fine.test/redirect' }),
+    ).rejects.toMatchObject({
+      code: 'URL_BLOCKED',
+      message: expect.stringContaining('it led to http://evil.test/after'),
+      details: { url: 'http://evil.test/after', rule: 'prohibited_domains' },
+    });
+  });
+
+  it('closes a popup whose first request is blocked', async () => {
+    const browser = new FakeBrowser();
+    const opener = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    const popup = browser.addPage('', opener.targetId);
+    await until(() => session.targets.sessionFor(popup.targetId), 'the popup session');
+    browser.emitOn(popup, 'Fetch.requestPaused', paused('http://evil.test/', popup.targetId));
+    await until(() => sentOn(browser, 'Target.closeTarget')[0], 'the close');
+    expect(sentOn(browser, 'Target.closeTarget')).toEqual([{ targetId: popup.targetId }]);
+    const announced = await until(async () => (await blocks(session))[0], 'the event');
+    expect(announced).toMatchObject({ target_id: popup.targetId, tab_closed: true, stage: 'request' });
+    expect(sentOn(browser, 'Target.closeTarget', opener.targetId)).toEqual([]);
+  });
+
+  it('closes a popup that escaped the hold (its history the blank page and the blocked URL) once, announced once as closed, when its tab and its commit both show the blocked URL', async () => {
+    const browser = new FakeBrowser();
+    const opener = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    const url = 'http://evil.test/escaped';
+    // The commit arrives while the leave for the tab is under way (it asks for the tab's history first).
+    let committed = false;
+    browser.responders.set('Page.getNavigationHistory', () => {
+      if (!committed) {
+        committed = true;
+        browser.emitOn(popup, 'Page.frameNavigated', {
+          frame: { id: popup.targetId, loaderId: 'L1', url, securityOrigin: '', mimeType: 'text/html' },
+          type: 'Navigation',
+        });
+      }
+      // It started on a blank page, which shows nothing to keep.
+      const entries = ['about:blank', url].map((entryUrl, id) => ({
+        id,
+        url: entryUrl,
+        userTypedURL: entryUrl,
+        title: '',
+        transitionType: 'link',
+      }));
+      return { currentIndex: 1, entries };
+    });
+    // chrome.debugger attaches to a popup only once Chrome made it, so its first request can go unheld.
+    const popup = browser.addPage(url, opener.targetId);
+    await until(() => sentOn(browser, 'Target.closeTarget')[0], 'the close');
+    const announced = await until(async () => {
+      const all = await blocks(session);
+      return all.length > 0 ? all : undefined;
+    }, 'the event');
+    expect(committed).toBe(true);
+    expect(sentOn(browser, 'Target.closeTarget')).toEqual([{ targetId: popup.targetId }]);
+    expect(announced).toEqual([expect.objectContaining({ target_id: popup.targetId, tab_closed: true, stage: 'tab' })]);
+  });
+
+  it('fails a blocked frame request without touching the tab', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/frame', 'CHILD-FRAME-ID'));
+    const announced = await until(async () => (await blocks(session))[0], 'the event');
+    expect(announced).toMatchObject({ frame: 'subframe', tab_closed: false });
+    expect(sentOn(browser, 'Target.closeTarget')).toEqual([]);
+    expect(sentOn(browser, 'Page.navigate')).toEqual([]);
+  });
+
+  it('takes a tab off a blocked page that committed without a request it held (the back/forward cache)', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    browser.emitOn(page, 'Page.frameNavigated', {
+      frame: { id: page.targetId, loaderId: 'L9', url: 'http://evil.test/', securityOrigin: '', mimeType: 'text/html' },
+      type: 'BackForwardCacheRestore',
+    });
+    await until(() => sentOn(browser, 'Page.navigate', page.targetId)[0], 'the blank page');
+    expect(sentOn(browser, 'Page.navigate', page.targetId)).toEqual([{ url: 'about:blank' }]);
+    expect(await until(async () => (await blocks(session))[0], 'the event')).toMatchObject({ stage: 'commit' });
+  });
+
+  it('applies a policy change to every controlled tab at once, and drops the interception when it is not needed', async () => {
+    const browser = new FakeBrowser();
+    const first = browser.addPage('http://fine.test/');
+    const second = browser.addPage('http://evil.test/inbox');
+    const { session } = await started({}, browser);
+    expect(browser.sentMethods()).not.toContain('Fetch.enable');
+    await session.bus.waitUntilIdle();
+    await session.applyConfig(parseConfig({ ...session.config, ...PROHIBIT }));
+    expect(sentOn(browser, 'Fetch.enable', first.targetId)).toHaveLength(1);
+    expect(sentOn(browser, 'Fetch.enable', second.targetId)).toHaveLength(1);
+    expect(sentOn(browser, 'Page.navigate', second.targetId)).toEqual([{ url: 'about:blank' }]);
+    expect(sentOn(browser, 'Page.navigate', first.targetId)).toEqual([]);
+    expect(await blocks(session)).toEqual([
+      expect.objectContaining({ target_id: second.targetId, stage: 'policy', rule: 'prohibited_domains' }),
+    ]);
+    await session.applyConfig(parseConfig({ ...session.config, prohibited_domains: [] }));
+    expect(sentOn(browser, 'Fetch.disable', first.targetId)).toHaveLength(1);
+  });
+
+  it('holds requests again after a reconnect: the interception is part of every session setup', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await startedFakeSession({
+      browser,
+      config: {
+        ...PROHIBIT,
+        reconnect: { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 },
+      },
+      watchdogs: [securityWatchdog],
+    });
+    const before = browser.transport;
+    browser.drop();
+    await session.bus.find(BrowserReconnectedEvent, { past: false, future: 5000 });
+    expect(browser.transport).not.toBe(before);
+    await until(() => sentOn(browser, 'Fetch.enable', page.targetId)[0], 'the interception on the new session');
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/after-reconnect', page.targetId));
+    await until(() => sentOn(browser, 'Fetch.failRequest')[0], 'a held request on the new transport');
+  });
+});
