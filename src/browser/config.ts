@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
 import { EVENT_NAMES } from './events/index';
+import { ArtifactsConfigShape } from './config/artifacts.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -117,6 +118,7 @@ export const TabpilotConfig = z.strictObject({
     .boolean()
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
+  ...ArtifactsConfigShape,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;
@@ -155,6 +157,13 @@ function configError(error: z.ZodError): ConfigError {
     return new ConfigError(keys, 'unknown field');
   }
   return new ConfigError(path, issue.message);
+}
+
+/** The top-level fields whose values differ (compared as JSON). */
+export function changedFields(before: TabpilotConfig, after: TabpilotConfig): string[] {
+  return (Object.keys(after) as Array<keyof TabpilotConfig>).filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  );
 }
 
 export function configJsonSchema(): unknown {

@@ -1,4 +1,5 @@
 import { TabpilotError } from '../shared/errors';
+import type { ArtifactFiles } from './artifacts/artifact-files';
 
 /**
  * BrowserHost: what CDP cannot do the same way everywhere (DESIGN §4). Each platform implements it
@@ -44,6 +45,15 @@ export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
   /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
   readonly files?: FileSaver;
+  /** The files the artifact watchdogs keep (HAR, video, storage state); absent: they answer UNSUPPORTED. */
+  readonly artifacts?: ArtifactFiles;
+}
+
+export function requireArtifacts(host: BrowserHost): ArtifactFiles {
+  if (host.artifacts === undefined) {
+    throw new TabpilotError('UNSUPPORTED', 'Keeping files is not available here');
+  }
+  return host.artifacts;
 }
 
 /** Saves through the host, or says plainly that this platform cannot. */

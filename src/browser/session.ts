@@ -9,7 +9,8 @@ import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { circuitBreaker } from './circuit-breaker';
-import type { TabpilotConfig } from './config';
+import { changedFields, type TabpilotConfig } from './config';
+import { ConfigChangedEvent } from './events/config.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import {
   BrowserErrorEvent,
@@ -168,10 +169,18 @@ export class BrowserSession implements BrowserSessionView {
     await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
   }
 
-  /** Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs. */
+  /**
+   * Applies a new config at once: timeouts, CDP timeout for new connections, viewport for new tabs; the
+   * changed fields are announced (ConfigChangedEvent) for watchdogs a field turns on or off.
+   */
   applyConfig(config: TabpilotConfig): void {
+    const previous = this.#config;
     this.#config = config;
     this.bus.setTimeouts(config.timeouts);
+    const fields = changedFields(previous, config);
+    if (fields.length > 0) {
+      this.bus.emit(ConfigChangedEvent, { fields }, { source: 'session' });
+    }
   }
 
   /** Detaches every watchdog (their signals abort). */

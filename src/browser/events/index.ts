@@ -1,5 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as artifacts from './artifacts.events';
+import * as config from './config.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
@@ -23,6 +25,8 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(content),
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
+  ...definitionsOf(config),
+  ...definitionsOf(artifacts),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

@@ -2,6 +2,7 @@ import type { AnyWatchdog } from '../define-watchdog';
 import { contentWatchdog } from './content.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { harRecordingWatchdog } from './har-recording.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 
@@ -15,4 +16,5 @@ export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
   domWatchdog,
   contentWatchdog,
   defaultActionWatchdog,
+  harRecordingWatchdog,
 ];

@@ -5,6 +5,7 @@ import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
 import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
+import { createDownloadsArtifactFiles } from '../../platform/extension/artifact-files';
 import { createChromeHost } from '../../platform/extension/chrome-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
@@ -38,7 +39,10 @@ const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
+  host: {
+    ...createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
+    artifacts: createDownloadsArtifactFiles(chrome.downloads, storageArea('local'), log.child('artifacts')),
+  },
   logger: log,
   watchdogs: [...SHARED_WATCHDOGS],
   name: 'extension',

@@ -28,14 +28,17 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     watchdogs.push(localBrowserWatchdog(new ChromiumLauncher(log.child('launcher'))));
   }
   watchdogs.push(aboutBlankWatchdog, ...SHARED_WATCHDOGS);
+  // The host reads the output folder from the running config, which settings changes replace.
+  const running: { session?: BrowserSession } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
     openTransport: async (endpoint) => WebSocketTransport.connect(await resolveCdpUrl(endpoint)),
-    host: createNodeHost(() => options.config.output_dir),
+    host: createNodeHost(() => (running.session?.config ?? options.config).output_dir),
     logger: log,
     watchdogs,
     name: 'node',
   });
+  running.session = session;
   return { session, server: new CommandServer(session, createDefaultRegistry(), log.child('commands')) };
 }

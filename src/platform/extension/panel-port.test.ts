@@ -3,6 +3,7 @@ import type { Runtime } from 'webextension-polyfill';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import type { WorkerToPanel } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
+import { pollUntil } from '../../shared/time';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/default-actions';
 import { PanelHub } from './panel-hub';
@@ -131,8 +132,12 @@ describe('panel port', () => {
     expect(JSON.stringify(timeline.entries())).toContain('Settings saved and applied.');
 
     panel.send({ type: 'command', request: { id: 3, action: 'navigate', params: { url: 'p4ss' } } });
-    await settle();
-    const answer = JSON.stringify(panel.posted.filter((message) => message.type === 'response').at(-1));
+    // The answer comes after the bus has run the settings change's own event: wait for it, not a fixed time.
+    const response = await pollUntil(
+      () => panel.posted.find((message) => message.type === 'response' && message.response.id === 3),
+      { timeoutMs: 5_000, intervalMs: 10, onTimeout: () => new Error('navigate was never answered') },
+    );
+    const answer = JSON.stringify(response);
     expect(answer).toContain('<secret>password</secret>');
     expect(answer).not.toContain('p4ss');
   });

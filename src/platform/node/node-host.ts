@@ -1,4 +1,5 @@
 import type { BrowserHost } from '../../browser/host';
+import { createNodeArtifactFiles } from './artifact-files';
 import { createNodeFileSaver } from './file-saver';
 
 /**
@@ -6,5 +7,9 @@ import { createNodeFileSaver } from './file-saver';
  * be given (no TabControl); files go to disk.
  */
 export function createNodeHost(outputDir: () => string): BrowserHost {
-  return { tabControl: undefined, files: createNodeFileSaver(outputDir) };
+  return {
+    tabControl: undefined,
+    files: createNodeFileSaver(outputDir),
+    artifacts: createNodeArtifactFiles(outputDir),
+  };
 }
