@@ -160,7 +160,6 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
       expect(byPath('/har/index.html')?.response.cookies).toEqual([
         expect.objectContaining({ name: 'session', value: '<redacted>' }),
       ]);
-      expect(HAR_AUTHORIZATION).toContain('top-secret-token');
     });
 
     it('keeps bodies as files beside the HAR in attach mode, and records values when redaction is off', async () => {
