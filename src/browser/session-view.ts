@@ -1,6 +1,7 @@
 import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
+import type { DownloadedFiles } from './artifacts/downloaded-files';
 import type { TabpilotConfig } from './config';
 import type { BrowserHost } from './host';
 
@@ -16,6 +17,8 @@ export interface BrowserSessionView {
   /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
   readonly dom: DomService;
   readonly host: BrowserHost;
+  /** The session's downloads; the Downloads watchdog writes it, the state and upload_file read it. */
+  readonly downloads: DownloadedFiles;
   readonly config: TabpilotConfig;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */

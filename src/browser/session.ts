@@ -8,6 +8,7 @@ import type { CdpTransport } from '../cdp/transport';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
+import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import { changedFields, type TabpilotConfig } from './config';
 import { ConfigChangedEvent } from './events/config.events';
@@ -53,6 +54,7 @@ export class BrowserSession implements BrowserSessionView {
   readonly host: BrowserHost;
   readonly log: Logger;
   readonly tabIds = new TabIds();
+  readonly downloads = new DownloadedFiles();
   readonly #openTransport: (endpoint: string) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
   readonly #detachers: Array<() => void> = [];

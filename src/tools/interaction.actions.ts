@@ -1,3 +1,4 @@
+import { DownloadWatch } from '../browser/downloads/download-watch';
 import { z } from 'zod';
 import {
   ClickCoordinateEvent,
@@ -86,17 +87,28 @@ export const clickAction = defineAction({
     const targetId = await targetOf(ctx.session, params.tab_id);
     const tabId = ctx.session.tabIdOf(targetId);
     const mouse = { button: params.button, click_count: params.click_count, modifiers: params.modifiers };
+    // A click that starts a download says so (and waits for it, bounded).
+    const link = params.index === undefined ? undefined : ctx.session.dom.entry(targetId, params.index);
+    const downloadLink =
+      link?.tag === 'a' && ('download' in link.attributes || /^(blob|data):/.test(link.attributes['href'] ?? ''));
+    const downloads = new DownloadWatch(ctx.session.targets, ctx.session.downloads, targetId, downloadLink);
     if (params.index === undefined) {
-      const result = await ctx.session.bus.emit(
-        ClickCoordinateEvent,
-        {
-          coordinate_x: params.coordinate_x ?? 0,
-          coordinate_y: params.coordinate_y ?? 0,
-          target_id: targetId,
-          ...mouse,
-        },
-        source(ctx),
-      );
+      const result = await ctx.session.bus
+        .emit(
+          ClickCoordinateEvent,
+          {
+            coordinate_x: params.coordinate_x ?? 0,
+            coordinate_y: params.coordinate_y ?? 0,
+            target_id: targetId,
+            ...mouse,
+          },
+          source(ctx),
+        )
+        .result()
+        .catch(async (error: unknown) => {
+          await downloads.outcome();
+          throw error;
+        });
       return {
         tab_id: tabId,
         clicked: true,
@@ -104,6 +116,7 @@ export const clickAction = defineAction({
         y: result?.click_y ?? null,
         element: result?.element ?? null,
         opened_tab_id: tabIdOrNull(ctx.session, result?.opened_target_id ?? null),
+        download: await downloads.outcome(),
       };
     }
     const node = { target_id: targetId, index: params.index };
@@ -118,8 +131,10 @@ export const clickAction = defineAction({
         y: result?.click_y ?? null,
         checked: result?.checked ?? null,
         opened_tab_id: tabIdOrNull(ctx.session, result?.opened_target_id ?? null),
+        download: await downloads.outcome(),
       };
     } catch (error) {
+      await downloads.outcome();
       // A select opens a native popup a click cannot use: show its options instead, as browser-use does.
       if (!isTabpilotError(error) || error.details?.['reason'] !== 'select') {
         throw error;

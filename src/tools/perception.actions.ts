@@ -52,6 +52,7 @@ export function nonActionableState(session: BrowserSession, targetId: string, er
     pending_network_requests: [],
     pagination_buttons: [],
     browser_errors: [error],
+    downloaded_files: [],
     is_pdf_viewer: false,
     recent_events: null,
     page_stats: { elements: 0, interactive: 0, iframes: 0, shadow_roots: 0, images: 0, links: 0 },

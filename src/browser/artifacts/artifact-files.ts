@@ -20,6 +20,8 @@ export interface ArtifactFiles {
    * folder or in a folder that cannot be written with INVALID_PARAMS naming `field`. Returns the location.
    */
   check(path: string, field: string): Promise<string>;
+  /** Makes sure a folder exists and can be written (same refusals as `check`); returns its location. */
+  folder(path: string, field: string): Promise<string>;
   /** Opens (truncating) a file for writing at offsets. */
   openRandomAccess(path: string, field: string): Promise<RandomAccessFile>;
   /** Writes a whole file; `atomic` writes a temporary file and renames it over the old one. */

@@ -126,7 +126,8 @@ export const defaultActionWatchdog = defineWatchdog({
         if ((file_path === null) === (files === null)) {
           throw new TabpilotError('INVALID_PARAMS', 'Give either file_path or files (the bytes), not both or neither');
         }
-        if (file_path !== null) {
+        // A file this session downloaded may go back up without its folder in upload_paths.
+        if (file_path !== null && !session.downloads.has(file_path)) {
           checkUploadPath(file_path, session.config.upload_paths);
         }
         const source = file_path === null ? { files: files ?? [] } : { path: file_path };

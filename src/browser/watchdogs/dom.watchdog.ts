@@ -104,6 +104,7 @@ export const domWatchdog = defineWatchdog({
           })),
           pagination_buttons: paginationButtons(dom?.entries ?? []),
           browser_errors: browserErrors,
+          downloaded_files: ctx.session.downloads.paths(),
           is_pdf_viewer: /\.pdf($|[?#])|\/pdf\//i.test(url),
           recent_events: payload.include_recent_events ? recentEvents(ctx.session.recentEvents(RECENT_EVENTS)) : null,
           page_stats: {

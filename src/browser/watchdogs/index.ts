@@ -2,6 +2,7 @@ import type { AnyWatchdog } from '../define-watchdog';
 import { contentWatchdog } from './content.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { downloadsWatchdog } from './downloads.watchdog';
 import { harRecordingWatchdog } from './har-recording.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
@@ -11,6 +12,7 @@ import { screenshotWatchdog } from './screenshot.watchdog';
  * AboutBlank) around this list.
  */
 export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
+  downloadsWatchdog,
   popupsWatchdog,
   screenshotWatchdog,
   domWatchdog,

@@ -7,6 +7,7 @@ import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
 import { createDownloadsArtifactFiles } from '../../platform/extension/artifact-files';
 import { createChromeHost } from '../../platform/extension/chrome-host';
+import { createChromeDownloadHost, OwnDownloadNames } from '../../platform/extension/download-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
@@ -35,13 +36,17 @@ const routerHooks: TabRouterHooks = {};
 const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
 router.install();
 
+// The names tabpilot's own saves ask chrome.downloads for, kept for the download placement's listener.
+const ownDownloads = new OwnDownloadNames();
+const downloadsApi = ownDownloads.wrap(chrome.downloads);
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
   host: {
-    ...createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
-    artifacts: createDownloadsArtifactFiles(chrome.downloads, storageArea('local'), log.child('artifacts')),
+    ...createChromeHost(chromeApi, router, createDownloadsFileSaver(downloadsApi)),
+    artifacts: createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts')),
+    downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),
   },
   logger: log,
   watchdogs: [...SHARED_WATCHDOGS],

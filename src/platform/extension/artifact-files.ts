@@ -85,6 +85,8 @@ export function createDownloadsArtifactFiles(
   return {
     check: (path, field) => Promise.resolve(`Downloads/${downloadName(path, field)}`),
 
+    folder: (path, field) => Promise.resolve(`Downloads/${downloadName(path, field)}`),
+
     openRandomAccess: (path, field) => {
       const name = downloadName(path, field);
       let bytes = new Uint8Array(0);

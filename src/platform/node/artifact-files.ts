@@ -61,6 +61,17 @@ export function createNodeArtifactFiles(outputDir: () => string): ArtifactFiles 
   return {
     check: (path, field) => Promise.resolve(prepare(path, field)),
 
+    folder: (path, field) => {
+      const target = locate(path, field);
+      try {
+        mkdirSync(target, { recursive: true });
+        accessSync(target, constants.W_OK);
+      } catch (error) {
+        return Promise.reject(refuse(field, `cannot write in ${target}: ${errorMessageOf(error)}`));
+      }
+      return Promise.resolve(target);
+    },
+
     openRandomAccess: (path, field) => {
       const location = prepare(path, field);
       let fd: number;

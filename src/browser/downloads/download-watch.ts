@@ -1,0 +1,93 @@
+import type { SessionManager } from '../../cdp/session-manager';
+import { pollUntil } from '../../shared/time';
+import type { DownloadedFiles } from '../artifacts/downloaded-files';
+
+/** How long a click's navigation may take to turn out a download (the server answers with a file). */
+const DECIDE_MS = 3_000;
+/** How long a click waits for the download it started to finish (browser-use: 30 s). */
+const FINISH_MS = 30_000;
+
+export interface ClickDownload {
+  url: string;
+  suggested_filename: string;
+  /** Null while it is still downloading. */
+  path: string | null;
+  file_size: number | null;
+  mime_type: string | null;
+  in_progress: boolean;
+}
+
+/**
+ * Notices a download a click started, the way NewTabWatch notices a tab: no fixed wait after every
+ * click. A download starts either at once (a link with `download`, a blob: or data: URL:
+ * Page.downloadWillBegin arrives with the input) or from a navigation the click requested, which then
+ * either commits (a page, no download) or turns into a download; only then does the click wait, until the
+ * one or the other (bounded).
+ */
+export class DownloadWatch {
+  readonly #files: DownloadedFiles;
+  readonly #disposers: Array<() => void>;
+  #guid: string | undefined;
+  #navigating = false;
+  #settled = false;
+
+  /**
+   * `expected`: the click is on a link that downloads without navigating (a `download` attribute, a blob:
+   * or data: URL), whose Page.downloadWillBegin may come a moment after the click.
+   */
+  constructor(targets: SessionManager, files: DownloadedFiles, targetId: string, expected: boolean) {
+    this.#files = files;
+    this.#navigating = expected;
+    const mine = (source: { target: { targetId: string; pageTargetId: string | undefined } | undefined }): boolean =>
+      source.target !== undefined && (source.target.pageTargetId ?? source.target.targetId) === targetId;
+    this.#disposers = [
+      targets.on('Page.downloadWillBegin', (params, source) => {
+        if (mine(source)) {
+          this.#guid ??= params.guid;
+        }
+      }),
+      targets.on('Page.frameRequestedNavigation', (_params, source) => {
+        if (mine(source)) {
+          this.#navigating = true;
+        }
+      }),
+      targets.on('Page.frameNavigated', (params, source) => {
+        if (mine(source) && (params.frame.parentId ?? null) === null) {
+          this.#settled = true;
+        }
+      }),
+    ];
+  }
+
+  /** The download the click started, when it started one. Disposes the watch. */
+  async outcome(signal?: AbortSignal): Promise<ClickDownload | null> {
+    try {
+      if (this.#guid === undefined && this.#navigating) {
+        await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {
+          timeoutMs: DECIDE_MS,
+          intervalMs: 20,
+          ...(signal === undefined ? {} : { signal }),
+          onTimeout: () => new Error('undecided'),
+        }).catch(() => undefined);
+      }
+    } finally {
+      for (const dispose of this.#disposers.splice(0)) {
+        dispose();
+      }
+    }
+    const guid = this.#guid;
+    if (guid === undefined) {
+      return null;
+    }
+    const started = this.#files.inFlight(guid);
+    const file = await this.#files.waitFor(guid, FINISH_MS, signal);
+    return {
+      url: file?.url ?? started?.url ?? '',
+      suggested_filename: started?.suggested_filename ?? file?.file_name ?? '',
+      path: file?.path ?? null,
+      file_size: file?.file_size ?? null,
+      mime_type: file?.mime_type ?? null,
+      in_progress: file === undefined,
+    };
+  }
+}
