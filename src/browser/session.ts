@@ -11,6 +11,7 @@ import { silentLogger } from '../shared/logger';
 import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import { changedFields, type TabpilotConfig } from './config';
+import { SaveStorageStateEvent } from './events/artifacts.events';
 import { ConfigChangedEvent } from './events/config.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import {
@@ -168,6 +169,14 @@ export class BrowserSession implements BrowserSessionView {
   }
 
   async stop(): Promise<void> {
+    // The storage state the config names is saved while the browser is still there to read it from.
+    if (this.#config.storage_state !== null && this.#state === 'connected' && this.targets.pages().length > 0) {
+      try {
+        await this.bus.emit(SaveStorageStateEvent, { path: null }, { source: 'session' });
+      } catch (error) {
+        this.log.warn('saving the storage state on stop failed', { error: errorMessageOf(error) });
+      }
+    }
     await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
   }
 

@@ -3,6 +3,7 @@ import { INTERACTION_ACTIONS } from './interaction.actions';
 import { PERCEPTION_ACTIONS } from './perception.actions';
 import { ActionRegistry } from './registry';
 import { SESSION_ACTIONS } from './session.actions';
+import { STORAGE_ACTIONS } from './storage.actions';
 
 /** The registry every surface serves (the panel, the CLI, native clients). */
 export function createDefaultRegistry(): ActionRegistry {
@@ -11,5 +12,6 @@ export function createDefaultRegistry(): ActionRegistry {
     ...PERCEPTION_ACTIONS,
     ...CONTENT_ACTIONS,
     ...INTERACTION_ACTIONS,
+    ...STORAGE_ACTIONS,
   );
 }

@@ -30,10 +30,6 @@ export const ArtifactsConfigShape = {
     .describe(
       "A storage-state file in Playwright's format (cookies and localStorage): loaded when the session connects, saved back when it stops",
     ),
-  storage_state_indexeddb: z
-    .boolean()
-    .default(false)
-    .describe("Also save and load each origin's IndexedDB, as Playwright's storageState({indexedDB: true}) writes it"),
   record_har_path: ArtifactPath.nullable()
     .default(null)
     .describe('Record the network traffic of the controlled tabs to this HAR 1.2 file (written as it goes)'),

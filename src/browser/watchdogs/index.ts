@@ -6,6 +6,7 @@ import { downloadsWatchdog } from './downloads.watchdog';
 import { harRecordingWatchdog } from './har-recording.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
+import { storageStateWatchdog } from './storage-state.watchdog';
 
 /**
  * The watchdogs every platform registers, in order. Entries add their own (Node: LocalBrowser and
@@ -19,4 +20,5 @@ export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
   contentWatchdog,
   defaultActionWatchdog,
   harRecordingWatchdog,
+  storageStateWatchdog,
 ];
