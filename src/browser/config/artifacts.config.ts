@@ -1,19 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The config fields of the artifact watchdogs (downloads, storage state, HAR and video recording), as
+ * The config fields of the artifact watchdogs (downloads, storage state, HAR recording), as
  * browser-use names them. Paths are file names relative to the output folder: in Node `output_dir` (an
  * absolute path only when it lies inside it), in the extension the tabpilot folder under the person's
  * downloads. Where a path lands is checked when the session starts, naming the field.
  */
 const ArtifactPath = z.string().min(1);
-
-const VideoSize = z
-  .strictObject({
-    width: z.number().int().min(16).max(3840),
-    height: z.number().int().min(16).max(2160),
-  })
-  .describe('Frame size of the video in px; the page is scaled into it');
 
 export const ArtifactsConfigShape = {
   downloads_path: ArtifactPath.nullable()
@@ -53,8 +46,4 @@ export const ArtifactsConfigShape = {
     .describe(
       'Header names whose values (and the cookies they carry) the HAR records as "<redacted>"; empty keeps every value',
     ),
-  record_video_dir: ArtifactPath.nullable()
-    .default(null)
-    .describe('Record the focused tab, following focus, to a WebM video in this folder'),
-  record_video_size: VideoSize.nullable().default(null).describe('Video frame size; null: the viewport size'),
 };
