@@ -33,5 +33,6 @@ export default defineManifest({
     'nativeMessaging',
     'downloads',
     'contentSettings',
+    'tabGroups',
   ],
 });

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
         worlds: new FrameWorlds(),
         pageTargetId: target,
         stateKey: `record-${name}`,
-        options: { viewportExpansion: 1000, maxTextLength: 200 },
+        options: { viewportExpansion: 1000, maxTextLength: 200, hiddenText: 'omit' },
         markNew: false,
         log: session.log,
         signal: undefined,

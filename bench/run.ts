@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchActions } from './actions.bench';
 import { benchBus } from './bus.bench';
+import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
+import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 
@@ -20,9 +22,12 @@ async function main(): Promise<void> {
       'action-pages': { type: 'string', default: 'form,listing,huge' },
       clicks: { type: 'string', default: '30' },
       typings: { type: 'string', default: '9' },
+      states: { type: 'string', default: '200' },
+      mixed: { type: 'string', default: '1000' },
+      'memory-subjects': { type: 'string', default: 'node,extension,playwright-mcp' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,actions').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,actions,native,memory').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -63,6 +68,32 @@ async function main(): Promise<void> {
       });
       console.table(actions);
       results['actions'] = actions;
+    }
+    if (only.has('native')) {
+      process.stdout.write(
+        'Native messaging: tabs round trip over the native host beside the panel port, 1,000 pipelined tabs, a 5 MB answer\n',
+      );
+      const native = await benchNative(pages);
+      console.table(native.round_trip);
+      process.stdout.write(
+        `native hop added: median ${native.native_hop_added_median_ms} ms, p90 ${native.native_hop_added_p90_ms} ms (target at most 2 ms)\n`,
+      );
+      console.table(native.pipelined);
+      console.table(native.big_answer);
+      results['native'] = native;
+    }
+    if (only.has('memory')) {
+      process.stdout.write(
+        `Memory: after ${values.states} whole-page states of the huge page and ${values.mixed} mixed commands, after a forced GC\n`,
+      );
+      const memory = await benchMemory(pages, {
+        states: Number(values.states),
+        mixed: Number(values.mixed),
+        subjects: (values['memory-subjects'] ?? '').split(','),
+      });
+      console.table(memory.readings);
+      console.table(memory.growth);
+      results['memory'] = memory;
     }
   } finally {
     await pages.stop();

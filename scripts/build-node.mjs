@@ -1,4 +1,4 @@
-// Bundles the Node entries (CLI, npm start; later the native host) and the benchmark into dist/ with esbuild.
+// Bundles the Node entries (the CLI, which is also the native host Chrome starts, and npm start) and the benchmark into dist/ with esbuild.
 import { build } from 'esbuild';
 
 await build({

@@ -7,6 +7,8 @@ export interface BreakerView {
   /** Resolves true if a running reconnect succeeds within `timeoutMs`. */
   waitForReconnect(timeoutMs: number): Promise<boolean>;
   reconnectWaitMs(): number;
+  /** Why the connection was lost and what to do about it, for the DISCONNECTED answers. */
+  lostReason?(): string | undefined;
 }
 
 /**
@@ -33,8 +35,13 @@ export function circuitBreaker(view: BreakerView): BusMiddleware {
         }
         return next();
       }
-      case 'disconnected':
-        throw new TabpilotError('DISCONNECTED', `${invocation.definition.type}: the browser connection was lost`);
+      case 'disconnected': {
+        const reason = view.lostReason?.();
+        throw new TabpilotError(
+          'DISCONNECTED',
+          `${invocation.definition.type}: the browser connection was lost${reason === undefined ? '' : `: ${reason}`}`,
+        );
+      }
       case 'idle':
       case 'stopped':
         throw new TabpilotError(

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
+import { firstProblem } from '../shared/zod-issues';
+import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
 import { ArtifactsConfigShape } from './config/artifacts.config';
+import { connectConfigShape } from './config/connect.config';
+import { HistoryConfigShape } from './config/history.config';
+import { GUARDS_CONFIG } from './config/guards.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -21,13 +26,29 @@ const Timeouts = z
 
 const Reconnect = z
   .strictObject({
-    max_attempts: z.number().int().min(0).max(20).default(3),
-    backoff_ms: z.array(z.number().int().min(0)).default([1000, 2000, 4000]),
-    attempt_timeout_ms: z.number().int().positive().default(15_000),
-    /** How long an event waits for a reconnect in progress before failing with DISCONNECTED. */
-    wait_ms: z.number().int().positive().default(25_000),
+    max_attempts: z.number().int().min(0).max(20).default(3).describe('Attempts after a drop; 0 turns reconnect off'),
+    backoff_ms: z
+      .array(z.number().int().min(0))
+      .default([1000, 2000, 4000])
+      .describe('Pauses between attempts (the last repeats); a longer Retry-After from a pool wins'),
+    attempt_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(15_000)
+      .describe(
+        "One attempt, whole: opening the socket (a pool's queue included) and restoring the tabs; a slower attempt is abandoned and the next begins",
+      ),
+    wait_ms: z
+      .number()
+      .int()
+      .positive()
+      .default(25_000)
+      .describe('How long a command waits for a reconnect in progress before failing with DISCONNECTED'),
   })
-  .describe('How a dropped CDP connection is re-established (Node)');
+  .describe(
+    'How a dropped CDP connection is re-established to the same browser (Node); an endpoint that gives a new browser per connection (a pool) is not reconnected to',
+  );
 
 const Launch = z
   .strictObject({
@@ -50,6 +71,12 @@ const State = z
     max_chars: z.number().int().min(0).default(40_000).describe('Character budget of the state text; 0 for none'),
     screenshot_format: z.enum(['png', 'jpeg', 'webp']).default('jpeg'),
     screenshot_quality: z.number().int().min(1).max(100).default(70),
+    hidden_text: z
+      .enum(['omit', 'mark'])
+      .default('omit')
+      .describe(
+        'Text a person cannot see (zero font size, far off-screen, clipped away, coloured like its background): omit leaves it out of the state; mark keeps it, marked [hidden: why]',
+      ),
   })
   .describe('How the page is shown to the model');
 
@@ -70,6 +97,7 @@ const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.
 export const TabpilotConfig = z.strictObject({
   timeouts: Timeouts.default({}),
   cdp_timeout_ms: z.number().int().positive().default(30_000).describe('Per CDP command'),
+  ...connectConfigShape,
   reconnect: Reconnect.default({
     max_attempts: 3,
     backoff_ms: [1000, 2000, 4000],
@@ -89,6 +117,7 @@ export const TabpilotConfig = z.strictObject({
     max_chars: 40_000,
     screenshot_format: 'jpeg',
     screenshot_quality: 70,
+    hidden_text: 'omit',
   }),
   dialogs: Dialogs.default({ auto_answer: true, confirm: 'dismiss' }),
   output_dir: z
@@ -119,6 +148,9 @@ export const TabpilotConfig = z.strictObject({
     .default(false)
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
   ...ArtifactsConfigShape,
+  ...NATIVE_CONFIG_SHAPE,
+  ...HistoryConfigShape,
+  ...GUARDS_CONFIG,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;
@@ -147,16 +179,8 @@ export class ConfigError extends TabpilotError {
 }
 
 function configError(error: z.ZodError): ConfigError {
-  const issue = error.issues[0];
-  if (issue === undefined) {
-    return new ConfigError('', error.message);
-  }
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => (path === '' ? key : `${path}.${key}`)).join(', ');
-    return new ConfigError(keys, 'unknown field');
-  }
-  return new ConfigError(path, issue.message);
+  const { field, message } = firstProblem(error);
+  return new ConfigError(field, message);
 }
 
 /** The top-level fields whose values differ (compared as JSON). */

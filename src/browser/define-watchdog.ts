@@ -1,6 +1,7 @@
 import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from '../bus/define-event';
 import type { EventBus, EventHandle, HandlerContext } from '../bus/event-bus';
 import type { Logger } from '../shared/logger';
+import type { TabpilotConfig } from './config';
 import type { BrowserSessionView } from './session-view';
 
 type Emitter<E extends readonly AnyEventDefinition[]> = <D extends E[number]>(
@@ -22,6 +23,8 @@ export interface WatchdogContext<E extends readonly AnyEventDefinition[]> {
 /** Per-call context: `emit` stamps the handled event as parent; `signal` aborts on the handler timeout. */
 export interface WatchdogHandlerContext<E extends readonly AnyEventDefinition[]> {
   readonly signal: AbortSignal;
+  /** How many events emitting this one cancelled (only one emitted with `preempt`, the emergency stop, cancels any). */
+  readonly preempted: number;
   readonly emit: Emitter<E>;
 }
 
@@ -40,6 +43,8 @@ export interface Watchdog<L extends readonly AnyEventDefinition[], E extends rea
   readonly name: string;
   readonly listensTo: L;
   readonly emits: E;
+  /** Attached only while this says so; the session re-checks it whenever the config changes. Default: always. */
+  readonly enabled?: (config: TabpilotConfig) => boolean;
   setup(ctx: WatchdogContext<E>): HandlersFor<L, E>;
 }
 
@@ -53,6 +58,7 @@ export function defineWatchdog<
   name: string;
   listensTo: L;
   emits: E;
+  enabled?: (config: TabpilotConfig) => boolean;
   // NoInfer: L and E come from the two tuples alone, so setup's handlers are contextually typed.
   setup: (ctx: WatchdogContext<NoInfer<E>>) => HandlersFor<NoInfer<L>, NoInfer<E>>;
 }): Watchdog<L, E> {
@@ -93,6 +99,11 @@ export function attachWatchdog(
     string,
     WatchdogHandler<AnyEventDefinition, readonly AnyEventDefinition[]>
   >;
+  const listened = new Set((watchdog.listensTo as readonly AnyEventDefinition[]).map((definition) => definition.type));
+  const stray = Object.keys(handlers).filter((type) => !listened.has(type));
+  if (stray.length > 0) {
+    throw new Error(`watchdog ${watchdog.name} has handlers for ${stray.join(', ')}, which it does not listen to`);
+  }
   const disposers: Array<() => void> = [];
   try {
     for (const definition of watchdog.listensTo as readonly AnyEventDefinition[]) {
@@ -107,6 +118,9 @@ export function attachWatchdog(
             handler(event, {
               get signal() {
                 return ctx.signal;
+              },
+              get preempted() {
+                return ctx.preempted;
               },
               emit: (child, payload) => {
                 guard(child);

@@ -1,8 +1,10 @@
+import type { AnyEventDefinition } from '../bus/define-event';
 import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
 import type { DownloadedFiles } from './artifacts/downloaded-files';
 import type { TabpilotConfig } from './config';
+import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped';
@@ -19,11 +21,25 @@ export interface BrowserSessionView {
   readonly host: BrowserHost;
   /** The session's downloads; the Downloads watchdog writes it, the state and upload_file read it. */
   readonly downloads: DownloadedFiles;
+  /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
+  readonly conditions: TabConditions;
   readonly config: TabpilotConfig;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;
   tabIdOf(targetId: string): string;
+  /** The target a protocol tab_id names among the tabs tabpilot has seen, or undefined. */
+  targetOfTab(tabId: string): string | undefined;
   /** The last bus events, oldest first, as the history keeps them (for a state's recent_events). */
   recentEvents(limit: number): EventRecordView[];
+  /** An event's handler timeout as configured (a handler leaves itself room inside it). */
+  timeoutFor(definition: AnyEventDefinition): number;
+  /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
+  focusedTargetId(): Promise<string>;
+  /**
+   * The focus change a handler made, to announce as AgentFocusChangedEvent (its own child), or
+   * undefined when focus is what was last announced. Claiming it keeps the session from announcing
+   * the same change again at the root.
+   */
+  claimFocusChange(): { target_id: string | null; url: string } | undefined;
 }

@@ -17,9 +17,17 @@ import {
   TabClosedEvent,
   TabCreatedEvent,
 } from './events/tabs.events';
+import type { BrowserSession } from './session';
 import { aboutBlankWatchdog } from './watchdogs/about-blank.watchdog';
+import { navigationWatchdog } from './watchdogs/navigation.watchdog';
+import { tabsWatchdog } from './watchdogs/tabs.watchdog';
 
 const tick = (ms = 10): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The tab an action names: the focused one, as the registry resolves a missing tab_id. */
+function focusOf(session: BrowserSession): string {
+  return session.targets.focusedTargetId ?? '';
+}
 
 describe('BrowserSession', () => {
   it('connects, announces the connection and focuses a page', async () => {
@@ -31,7 +39,7 @@ describe('BrowserSession', () => {
 
   it('navigates with NavigationStarted before and NavigationComplete after', async () => {
     const { session } = await startedFakeSession();
-    const outcome = await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
+    const outcome = await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/' });
     expect(outcome).toMatchObject({ url: 'http://a.test/', loading_status: null });
     const types = session.bus.history().map((view) => view.type);
     const started = types.indexOf('NavigationStartedEvent');
@@ -51,9 +59,9 @@ describe('BrowserSession', () => {
       },
       { name: 'policy' },
     );
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://blocked.test/' })).rejects.toThrow(
-      'blocked by policy',
-    );
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://blocked.test/' }),
+    ).rejects.toThrow('blocked by policy');
     expect(browser.sent.some((m) => m.method === 'Page.navigate' && JSON.stringify(m.params).includes('blocked'))).toBe(
       false,
     );
@@ -61,7 +69,9 @@ describe('BrowserSession', () => {
 
   it('fails a net:: error with NAVIGATION_FAILED and records it on NavigationCompleteEvent', async () => {
     const { session } = await startedFakeSession();
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'fail://x' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'fail://x' }),
+    ).rejects.toMatchObject({
       code: 'NAVIGATION_FAILED',
     });
     const complete = await session.bus.find(NavigationCompleteEvent);
@@ -70,9 +80,13 @@ describe('BrowserSession', () => {
 
   it('opens a new tab, announces it and moves focus there', async () => {
     const { session } = await startedFakeSession();
-    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' });
+    await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/' });
     const first = session.targets.focusedTargetId;
-    const outcome = await session.bus.emit(NavigateToUrlEvent, { url: 'http://b.test/', new_tab: true });
+    const outcome = await session.bus.emit(NavigateToUrlEvent, {
+      target_id: focusOf(session),
+      url: 'http://b.test/',
+      new_tab: true,
+    });
     expect(outcome?.target_id).not.toBe(first);
     expect(session.targets.focusedTargetId).toBe(outcome?.target_id);
     await session.bus.waitUntilIdle();
@@ -98,11 +112,13 @@ describe('BrowserSession', () => {
 
   it('goes back through the history and refuses to go back past the first entry', async () => {
     const { session } = await startedFakeSession();
-    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/1' });
-    await session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/2' });
-    expect((await session.bus.emit(GoBackEvent, {}))?.url).toBe('http://a.test/1');
-    await session.bus.emit(GoBackEvent, {});
-    await expect(session.bus.emit(GoBackEvent, {})).rejects.toMatchObject({ code: 'NAVIGATION_FAILED' });
+    await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/1' });
+    await session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/2' });
+    expect((await session.bus.emit(GoBackEvent, { target_id: focusOf(session) }))?.url).toBe('http://a.test/1');
+    await session.bus.emit(GoBackEvent, { target_id: focusOf(session) });
+    await expect(session.bus.emit(GoBackEvent, { target_id: focusOf(session) })).rejects.toMatchObject({
+      code: 'NAVIGATION_FAILED',
+    });
   });
 
   it('switches focus and closes a tab, recovering focus once (no duplicate TabClosedEvent)', async () => {
@@ -110,7 +126,7 @@ describe('BrowserSession', () => {
     const a = session.targets.focusedTargetId ?? '';
     const b = browser.addPage('http://b.test/');
     await session.targets.waitForPage(b.targetId);
-    expect(await session.bus.emit(SwitchTabEvent, { target_id: b.targetId })).toBe(b.targetId);
+    expect(await session.bus.emit(SwitchTabEvent, { target_id: b.targetId })).toMatchObject({ target_id: b.targetId });
     await session.bus.emit(CloseTabEvent, { target_id: b.targetId });
     expect(session.targets.focusedTargetId).toBe(a);
     await session.bus.waitUntilIdle();
@@ -122,7 +138,7 @@ describe('BrowserSession', () => {
   });
 
   it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
-    const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog] });
+    const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog, navigationWatchdog, tabsWatchdog] });
     const only = session.targets.focusedTargetId ?? '';
     await session.bus.emit(CloseTabEvent, { target_id: only });
     await session.bus.waitUntilIdle();
@@ -138,7 +154,7 @@ describe('BrowserSession', () => {
     browser.drop();
     await tick();
     // An event emitted during the gap waits for the reconnect instead of failing or hanging.
-    const during = session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/after' });
+    const during = session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/after' });
     expect((await during)?.url).toBe('http://a.test/after');
     expect(session.connectionState).toBe('connected');
     expect(session.targets.focusedTargetId).toBe(focus);
@@ -155,7 +171,9 @@ describe('BrowserSession', () => {
     browser.silent.add('Target.setDiscoverTargets');
     browser.drop();
     await tick();
-    await expect(session.bus.emit(NavigateToUrlEvent, { url: 'http://a.test/' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(NavigateToUrlEvent, { target_id: focusOf(session), url: 'http://a.test/' }),
+    ).rejects.toMatchObject({
       code: 'DISCONNECTED',
     });
     await session.stop();
@@ -169,6 +187,19 @@ describe('watchdog contract', () => {
     listensTo: [TabClosedEvent],
     emits: [],
     setup: () => ({ TabClosedEvent: () => undefined }),
+  });
+
+  it('refuses a handler for an event the watchdog does not listen to', async () => {
+    const Stray = defineWatchdog({
+      name: 'stray',
+      listensTo: [TabClosedEvent],
+      emits: [],
+      setup: () => ({ TabClosedEvent: () => undefined, TabCreatedEvent: () => undefined }),
+    });
+    const { session } = await startedFakeSession();
+    expect(() => attachWatchdog(session.bus, session, Stray, session.log)).toThrow(
+      /TabCreatedEvent, which it does not listen to/,
+    );
   });
 
   it('refuses to attach the same watchdog twice', async () => {

@@ -1,6 +1,10 @@
-import { EventBus, type HandlerContext } from '../bus/event-bus';
+import type { AnyEventDefinition } from '../bus/define-event';
+import { EventBus } from '../bus/event-bus';
 import type { EventRecordView } from '../bus/event-record';
+import { readBrowserIdentity, type BrowserIdentity } from '../cdp/browser-identity';
+import { connectWithinBudget } from '../cdp/connect-retry';
 import { CdpConnection } from '../cdp/connection';
+import { CdpConnectionClosedError } from '../cdp/errors';
 import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
 import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
 import { DomService } from '../dom/dom-service';
@@ -8,12 +12,18 @@ import type { CdpTransport } from '../cdp/transport';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
+import { redactUrl } from '../shared/redact-url';
+import { abortReason } from '../shared/time';
 import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import { changedFields, type TabpilotConfig } from './config';
+import { historyLimits } from './config/history.config';
 import { SaveStorageStateEvent } from './events/artifacts.events';
 import { ConfigChangedEvent } from './events/config.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
+import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
+import { withStartDeadline } from './config/connect.config';
+import { BrowserReplacedEvent } from './events/connection.events';
 import {
   BrowserErrorEvent,
   BrowserReconnectedEvent,
@@ -24,15 +34,20 @@ import {
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
-import { registerNavigationHandlers } from './session/navigation.handlers';
-import { registerTabHandlers } from './session/tab.handlers';
+import { TabConditions } from './guards/tab-conditions';
+import { tabGate } from './guards/tab-gate';
 import type { BrowserSessionView, ConnectionState } from './session-view';
 import { TabIds } from './tab-ids';
+
+export interface OpenTransportOptions {
+  /** Aborts when the connect budget or the reconnect attempt runs out: stop and close what was opened. */
+  signal: AbortSignal;
+}
 
 export interface BrowserSessionOptions {
   config: TabpilotConfig;
   /** Opens a transport to the browser at `endpoint` (a ws:// URL in Node; ignored by the extension). */
-  openTransport: (endpoint: string) => Promise<CdpTransport>;
+  openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   /** Where the browser is. Undefined: BrowserStartEvent launches one through BrowserLaunchEvent. */
   endpoint?: string;
   host: BrowserHost;
@@ -56,25 +71,45 @@ export class BrowserSession implements BrowserSessionView {
   readonly log: Logger;
   readonly tabIds = new TabIds();
   readonly downloads = new DownloadedFiles();
-  readonly #openTransport: (endpoint: string) => Promise<CdpTransport>;
+  readonly conditions = new TabConditions();
+  readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
-  readonly #detachers: Array<() => void> = [];
+  readonly #watchdogs: readonly AnyWatchdog[];
+  readonly #attached = new Map<AnyWatchdog, () => void>();
   #config: TabpilotConfig;
   #state: ConnectionState = 'idle';
   #endpoint: string | undefined;
   #connection: CdpConnection | undefined;
   #announcedFocus: string | undefined;
+  /** Where no endpoint was given the session launches its browser, and launches a new one after a stop. */
+  readonly #launchesBrowser: boolean;
   #focusCheckQueued = false;
+  /**
+   * The browser this session drives, as it said who it is; kept across a drop so the next connection can
+   * tell whether it reached the same browser. Undefined before the first connect, after a deliberate stop,
+   * and over transports that do not say (chrome.debugger).
+   */
+  #browser: BrowserIdentity | undefined;
+  /**
+   * Why the connection was lost (for the next BrowserReplacedEvent), and what a client can do about it
+   * (with the reason, the DISCONNECTED answers). Cleared when connected again.
+   */
+  #lost: { reason: string; advice: string } | undefined;
+  /** Whether the last open landed on another browser than the one lost (announced as replaced). */
+  #lastOpenReplaced = false;
+  #connectAbort: AbortController | undefined;
 
   constructor(options: BrowserSessionOptions) {
     this.#config = options.config;
     this.#openTransport = options.openTransport;
     this.#endpoint = options.endpoint;
+    this.#launchesBrowser = options.endpoint === undefined;
     this.host = options.host;
     this.log = options.logger ?? silentLogger;
     this.bus = new EventBus({
       name: options.name ?? 'BrowserSession',
-      timeouts: options.config.timeouts,
+      timeouts: withStartDeadline(options.config.timeouts, options.config.connect.timeout_ms),
+      history: historyLimits(options.config.history),
       logger: this.log.child('bus'),
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
@@ -82,26 +117,36 @@ export class BrowserSession implements BrowserSessionView {
     this.#reconnect = new ReconnectController(
       () => this.#reconnectPolicy(),
       {
-        reopen: async () => this.#open(this.#requireEndpoint()),
+        reopen: async (signal) => {
+          this.#lastOpenReplaced = await this.#open(this.#requireEndpoint(), signal);
+        },
         isAlive: () => this.#connection !== undefined && !this.#connection.closed,
         onAttempt: (attempt, maxAttempts) => {
           this.bus.emit(
             BrowserReconnectingEvent,
-            { cdp_url: this.#endpoint ?? '', attempt, max_attempts: maxAttempts },
+            { cdp_url: redactUrl(this.#endpoint ?? ''), attempt, max_attempts: maxAttempts },
             { source: 'session' },
           );
         },
         onSuccess: (attempt, downtimeMs) => {
           this.#state = 'connected';
-          this.bus.emit(
-            BrowserReconnectedEvent,
-            { cdp_url: this.#endpoint ?? '', attempt, downtime_seconds: downtimeMs / 1000 },
-            { source: 'session' },
-          );
+          this.#lost = undefined;
+          // Landing on another browser is not a reconnect: BrowserReplacedEvent has said so instead.
+          if (!this.#lastOpenReplaced) {
+            this.bus.emit(
+              BrowserReconnectedEvent,
+              { cdp_url: redactUrl(this.#endpoint ?? ''), attempt, downtime_seconds: downtimeMs / 1000 },
+              { source: 'session' },
+            );
+          }
         },
         onGiveUp: (error) => {
           if (this.#state === 'reconnecting') {
             this.#state = 'disconnected';
+            this.#lost = {
+              reason: this.#lost?.reason ?? 'connection lost',
+              advice: `reconnecting failed (${errorMessageOf(error)}): send attach to connect again`,
+            };
           }
           this.reportError('ReconnectionFailed', error);
         },
@@ -113,6 +158,14 @@ export class BrowserSession implements BrowserSessionView {
         connectionState: () => this.#state,
         waitForReconnect: (timeoutMs) => this.#reconnect.waitForOutcome(timeoutMs),
         reconnectWaitMs: () => this.#config.reconnect.wait_ms,
+        lostReason: () => (this.#lost === undefined ? undefined : `${this.#lost.reason}; ${this.#lost.advice}`),
+      }),
+    );
+    this.bus.use(
+      tabGate({
+        conditions: this.conditions,
+        focusedTargetId: () => this.targets.focusedTargetId,
+        timeoutFor: (definition) => this.bus.timeoutFor(definition),
       }),
     );
     this.targets.observe((event) => this.#onManagerEvent(event));
@@ -128,11 +181,8 @@ export class BrowserSession implements BrowserSessionView {
       }
     });
     registerLifecycleHandlers(this);
-    registerNavigationHandlers(this);
-    registerTabHandlers(this);
-    for (const watchdog of options.watchdogs ?? []) {
-      this.#detachers.push(attachWatchdog(this.bus, this, watchdog, this.log));
-    }
+    this.#watchdogs = options.watchdogs ?? [];
+    this.#syncWatchdogs();
   }
 
   // ---- the view watchdogs see -----------------------------------------------------------------
@@ -153,21 +203,52 @@ export class BrowserSession implements BrowserSessionView {
     return this.tabIds.idFor(targetId);
   }
 
+  targetOfTab(tabId: string): string | undefined {
+    return this.tabIds.targetFor(tabId);
+  }
+
   recentEvents(limit: number): EventRecordView[] {
-    return this.bus.history().slice(-limit);
+    return this.bus.history(limit);
+  }
+
+  timeoutFor(definition: AnyEventDefinition): number {
+    return this.bus.timeoutFor(definition);
+  }
+
+  /**
+   * The one tab preamble of every action: a protocol tab_id to its target, or the focused tab when
+   * none is given.
+   */
+  async resolveTab(tabId: string | undefined): Promise<string> {
+    // A command sent during a reconnect means the tab as it is once the browser is back.
+    if (this.#state === 'reconnecting') {
+      await this.#reconnect.waitForOutcome(this.#config.reconnect.wait_ms);
+    }
+    if (tabId === undefined) {
+      return this.focusedTargetId();
+    }
+    const targetId = this.tabIds.targetFor(tabId);
+    if (targetId === undefined) {
+      throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs")`, {
+        details: { tab_id: tabId },
+      });
+    }
+    return targetId;
   }
 
   // ---- commands -------------------------------------------------------------------------------
 
   /** Starts (or joins) the connection: BrowserStartEvent, launching a browser when there is no endpoint. */
   async start(): Promise<{ cdp_url: string }> {
-    const result = await this.bus.emit(BrowserStartEvent, { cdp_url: this.#endpoint ?? null }, { source: 'session' });
+    // The endpoint stays out of the event (its URL may carry a pool's token): the handler reads it here.
+    const result = await this.bus.emit(BrowserStartEvent, { cdp_url: null }, { source: 'session' });
     if (result === undefined) {
       throw new TabpilotError('INTERNAL', 'BrowserStartEvent returned nothing');
     }
     return result;
   }
 
+  /** Stops at once: cancels whatever runs or waits, detaches, and (Node) kills a browser it launched. */
   async stop(): Promise<void> {
     // The storage state the config names is saved while the browser is still there to read it from.
     if (this.#config.storage_state !== null && this.#state === 'connected' && this.targets.pages().length > 0) {
@@ -177,7 +258,7 @@ export class BrowserSession implements BrowserSessionView {
         this.log.warn('saving the storage state on stop failed', { error: errorMessageOf(error) });
       }
     }
-    await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session' });
+    await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session', preempt: true });
   }
 
   /**
@@ -187,7 +268,9 @@ export class BrowserSession implements BrowserSessionView {
   applyConfig(config: TabpilotConfig): void {
     const previous = this.#config;
     this.#config = config;
-    this.bus.setTimeouts(config.timeouts);
+    this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));
+    this.bus.setHistoryLimits(historyLimits(config.history));
+    this.#syncWatchdogs();
     const fields = changedFields(previous, config);
     if (fields.length > 0) {
       this.bus.emit(ConfigChangedEvent, { fields }, { source: 'session' });
@@ -196,8 +279,23 @@ export class BrowserSession implements BrowserSessionView {
 
   /** Detaches every watchdog (their signals abort). */
   dispose(): void {
-    for (const detach of this.#detachers.splice(0)) {
+    for (const detach of this.#attached.values()) {
       detach();
+    }
+    this.#attached.clear();
+  }
+
+  /** Attaches the watchdogs the config enables and detaches those it no longer does. */
+  #syncWatchdogs(): void {
+    for (const watchdog of this.#watchdogs) {
+      const wanted = watchdog.enabled?.(this.#config) ?? true;
+      const detach = this.#attached.get(watchdog);
+      if (wanted && detach === undefined) {
+        this.#attached.set(watchdog, attachWatchdog(this.bus, this, watchdog, this.log));
+      } else if (!wanted && detach !== undefined) {
+        detach();
+        this.#attached.delete(watchdog);
+      }
     }
   }
 
@@ -207,22 +305,63 @@ export class BrowserSession implements BrowserSessionView {
     this.#endpoint = endpoint;
   }
 
-  /** Opens a transport to `endpoint` and takes over the browser's targets. */
-  async connect(endpoint: string): Promise<void> {
+  /**
+   * Opens a transport to `endpoint` and takes over the browser's targets, within the connect budget
+   * (connect.timeout_ms): a full pool or a refused connection is retried with backoff; a pool that queues
+   * the connection is waited for. `signal` gives up early (the start event's deadline).
+   */
+  async connect(endpoint: string, signal?: AbortSignal): Promise<void> {
     this.#endpoint = endpoint;
     this.#state = 'connecting';
+    const abort = new AbortController();
+    this.#connectAbort = abort;
+    const shown = redactUrl(endpoint);
+    const { timeout_ms, backoff_ms } = this.#config.connect;
     try {
-      await this.#open(endpoint);
+      await connectWithinBudget(
+        async (attempt) => {
+          await this.#open(endpoint, attempt.signal);
+        },
+        { budgetMs: timeout_ms, backoffMs: backoff_ms },
+        {
+          endpoint: shown,
+          signal: signal === undefined ? abort.signal : AbortSignal.any([abort.signal, signal]),
+          onRetry: ({ attempt, error, waitMs }) =>
+            this.log.warn('no browser yet; trying again', {
+              endpoint: shown,
+              attempt,
+              error: errorMessageOf(error),
+              wait_ms: waitMs,
+            }),
+        },
+      );
       this.#state = 'connected';
+      this.#lost = undefined;
     } catch (error) {
-      this.#state = 'disconnected';
+      // A stop while connecting leaves 'stopped'.
+      if (this.#state === 'connecting') {
+        this.#state = 'disconnected';
+      }
       throw error;
+    } finally {
+      if (this.#connectAbort === abort) {
+        this.#connectAbort = undefined;
+      }
     }
   }
 
-  /** Closes the connection on purpose: no reconnect, sessions forgotten, focus cleared. */
-  disconnect(reason: string): void {
+  /**
+   * Closes the connection on purpose: no reconnect, sessions forgotten, focus cleared. `browserGone`:
+   * the browser is being killed, so a session that launched it launches a new one on its next start.
+   */
+  disconnect(reason: string, browserGone = false): void {
+    if (browserGone && this.#launchesBrowser) {
+      this.#endpoint = undefined;
+    }
     this.#state = 'stopped';
+    this.#connectAbort?.abort(new TabpilotError('CANCELLED', `connect cancelled: ${reason}`));
+    this.#browser = undefined;
+    this.#lost = undefined;
     this.#reconnect.cancel();
     this.targets.stop(reason);
     const connection = this.#connection;
@@ -243,18 +382,13 @@ export class BrowserSession implements BrowserSessionView {
     );
   }
 
-  /**
-   * Announces a focus change made by a handler as a child event it awaits (so the change is complete
-   * when the handler returns); the root-level announcement for the same change is then skipped.
-   */
-  async announceFocus(ctx: HandlerContext): Promise<void> {
+  claimFocusChange(): { target_id: string | null; url: string } | undefined {
     const focus = this.targets.focusedTargetId;
     if (focus === this.#announcedFocus) {
-      return;
+      return undefined;
     }
     this.#announcedFocus = focus;
-    const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
-    await ctx.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url });
+    return { target_id: focus ?? null, url: focus === undefined ? '' : (this.targets.target(focus)?.url ?? '') };
   }
 
   /** The focused page, after any focus recovery; NOT_ATTACHED when there is none. */
@@ -267,27 +401,87 @@ export class BrowserSession implements BrowserSessionView {
     return focus;
   }
 
-  async #open(endpoint: string): Promise<void> {
-    const transport = await this.#openTransport(endpoint);
+  /**
+   * One attempt: opens a transport, learns which browser answered, and takes over its targets. Refuses
+   * the endpoint of a single page. Returns whether this is another browser than the one the session lost
+   * (then announced as BrowserReplacedEvent). Whatever it opened is closed if it fails or is aborted.
+   */
+  async #open(endpoint: string, signal: AbortSignal): Promise<boolean> {
+    const transport = await this.#openTransport(endpoint, { signal });
     const connection = new CdpConnection(transport, {
       timeoutMs: this.#config.cdp_timeout_ms,
       logger: this.log.child('connection'),
     });
-    this.#connection = connection;
-    connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
-    await this.targets.start(connection);
+    // An abandoned attempt closes its connection at once, so its pending calls fail now and a slow setup
+    // cannot go on beside the next attempt's.
+    const abandon = (): void => connection.close(`connect attempt abandoned: ${errorMessageOf(abortReason(signal))}`);
+    signal.addEventListener('abort', abandon, { once: true });
+    try {
+      // Only a transport that speaks to a real browser endpoint can say which browser it is.
+      const identity = connection.capabilities.browserDomain
+        ? await readBrowserIdentity(connection, signal)
+        : undefined;
+      refuseNonBrowserEndpoint(identity, endpoint);
+      const replaced = replacementOf({
+        previous: this.#browser,
+        now: identity,
+        known: this.targets.targets(),
+        endpoint,
+        reason: this.#lost?.reason ?? 'connection lost',
+      });
+      if (signal.aborted) {
+        throw abortReason(signal);
+      }
+      this.#connection = connection;
+      connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
+      await this.targets.start(connection);
+      if (signal.aborted) {
+        throw abortReason(signal);
+      }
+      if (connection.closed) {
+        throw new CdpConnectionClosedError(connection.closedReason ?? 'closed while setting up');
+      }
+      this.#browser = identity ?? this.#browser;
+      if (replaced !== undefined) {
+        this.log.warn('the browser was replaced: its tabs are gone', { lost: replaced.lost_target_ids.length });
+        this.bus.emit(BrowserReplacedEvent, replaced, { source: 'session' });
+      }
+      return replaced !== undefined;
+    } catch (error) {
+      connection.close(`connect attempt abandoned: ${errorMessageOf(error)}`);
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', abandon);
+    }
   }
 
   #onConnectionClosed(connection: CdpConnection, reason: string): void {
-    if (connection !== this.#connection || this.#state === 'stopped') {
+    // While connecting or reconnecting the attempt itself fails and is retried; after a stop, nothing.
+    if (connection !== this.#connection || this.#state !== 'connected') {
       return;
     }
     this.log.warn('browser connection lost', { reason });
-    if (!connection.capabilities.reconnect || this.#config.reconnect.max_attempts === 0) {
+    if (!connection.capabilities.reconnect) {
       this.#state = 'disconnected';
-      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', reason));
+      this.#lost = {
+        reason,
+        // Over chrome.debugger there is nothing to reopen; a real endpoint that cannot be reopened is a pool's.
+        advice: connection.capabilities.browserDomain
+          ? 'this endpoint gives a new browser per connection (a pool), so there is no way back to the browser that had the tabs: send attach to get a new browser'
+          : 'send attach to connect again',
+      };
+      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', `${reason}; ${this.#lost.advice}`), {
+        browser_per_connection: true,
+      });
       return;
     }
+    if (this.#config.reconnect.max_attempts === 0) {
+      this.#state = 'disconnected';
+      this.#lost = { reason, advice: 'reconnect is off (reconnect.max_attempts is 0): send attach to connect again' };
+      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', `${reason}; ${this.#lost.advice}`));
+      return;
+    }
+    this.#lost = { reason, advice: 'reconnecting' };
     this.#state = 'reconnecting';
     void this.#reconnect.trigger();
   }
@@ -350,13 +544,10 @@ export class BrowserSession implements BrowserSessionView {
     this.#focusCheckQueued = true;
     queueMicrotask(() => {
       this.#focusCheckQueued = false;
-      const focus = this.targets.focusedTargetId;
-      if (focus === this.#announcedFocus) {
-        return;
+      const change = this.claimFocusChange();
+      if (change !== undefined) {
+        this.bus.emit(AgentFocusChangedEvent, change, { source: 'browser' });
       }
-      this.#announcedFocus = focus;
-      const url = focus === undefined ? '' : (this.targets.target(focus)?.url ?? '');
-      this.bus.emit(AgentFocusChangedEvent, { target_id: focus ?? null, url }, { source: 'browser' });
     });
   }
 }

@@ -39,3 +39,13 @@ export function assertNavigable(url: string, drivesBrowserPages: boolean): void 
     );
   }
 }
+
+/** Adds https:// to a bare host ("example.com/x"), as a person typing in the address bar would expect. */
+export function normalizeUrl(url: string): string {
+  const trimmed = url.trim();
+  // Browsers drop tabs and newlines anywhere in a URL: "java\tscript:" is a scheme too.
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed.replace(/[\t\n\r]/g, ''))) {
+    return trimmed;
+  }
+  return `https://${trimmed}`;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid7 } from '../shared/ids';
+import { firstProblem } from '../shared/zod-issues';
 import { EventValidationError } from './errors';
 
 /**
@@ -12,6 +13,8 @@ export interface EventSpec<S extends z.core.$ZodLooseShape, R extends z.ZodType>
   timeoutMs: number;
   /** Lifecycle events run even while CDP is disconnected (the circuit breaker lets them through). */
   lifecycle?: boolean;
+  /** Cross-field rules of the payload (one of two fields, both or neither), reported like field errors. */
+  refine?: (payload: z.output<z.ZodObject<z.core.util.Writeable<S>, z.core.$strict>>, ctx: z.RefinementCtx) => void;
   description?: string;
 }
 
@@ -19,6 +22,14 @@ export interface EventMeta {
   readonly id: string;
   readonly parentId: string | undefined;
   readonly createdAt: number;
+  /** Who caused the event (`panel`, `native:<name>`, `actor`, ...); children inherit their parent's. */
+  readonly source: string | undefined;
+}
+
+/** What the bus stamps on an event when it is created. */
+export interface EventOrigin {
+  parentId?: string | undefined;
+  source?: string | undefined;
 }
 
 export interface EventDefinition<
@@ -27,7 +38,11 @@ export interface EventDefinition<
   R extends z.ZodType = z.ZodType,
 > {
   readonly type: N;
-  readonly payloadSchema: P;
+  /** The payload schema, refinements included: what `create` validates. */
+  readonly payloadSchema: z.ZodType<z.output<P>, z.input<P>>;
+  /** The payload's fields without the refinements, for schemas derived from it (an action's params). */
+  readonly payloadShape: P;
+  readonly refine: ((payload: z.output<P>, ctx: z.RefinementCtx) => void) | undefined;
   readonly resultSchema: R;
   readonly timeoutMs: number;
   readonly lifecycle: boolean;
@@ -35,9 +50,9 @@ export interface EventDefinition<
   /** True when the result schema accepts undefined (a void event). */
   readonly resultOptional: boolean;
   /** Validates the payload (throws EventValidationError naming the field) and stamps the meta. */
-  create(payload: z.input<P>, meta?: { parentId?: string | undefined }): BusEvent<EventDefinition<N, P, R>>;
+  create(payload: z.input<P>, origin?: EventOrigin): BusEvent<EventDefinition<N, P, R>>;
   /** Builds the event without validation, for buses running with validation off. */
-  createUnchecked(payload: z.input<P>, meta?: { parentId?: string | undefined }): BusEvent<EventDefinition<N, P, R>>;
+  createUnchecked(payload: z.input<P>, origin?: EventOrigin): BusEvent<EventDefinition<N, P, R>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the widest definition type; payloads are checked per definition
@@ -57,45 +72,51 @@ export function defineEvent<N extends string, S extends z.core.$ZodLooseShape, R
   type: N,
   spec: EventSpec<S, R>,
 ): EventDefinition<N, z.ZodObject<z.core.util.Writeable<S>, z.core.$strict>, R> {
-  const payloadSchema = z.strictObject(spec.payload);
-  type P = typeof payloadSchema;
-  const build = (payload: unknown, meta?: { parentId?: string | undefined }): BusEvent<EventDefinition<N, P, R>> => ({
+  const payloadShape = z.strictObject(spec.payload);
+  type P = typeof payloadShape;
+  const payloadSchema = spec.refine === undefined ? payloadShape : payloadShape.superRefine(spec.refine);
+  const build = (payload: unknown, origin?: EventOrigin): BusEvent<EventDefinition<N, P, R>> => ({
     type,
     payload: payload as PayloadOf<EventDefinition<N, P, R>>,
-    meta: { id: uuid7(), parentId: meta?.parentId, createdAt: Date.now() },
+    meta: { id: uuid7(), parentId: origin?.parentId, createdAt: Date.now(), source: origin?.source },
   });
   return {
     type,
     payloadSchema,
+    payloadShape,
+    refine: spec.refine,
     resultSchema: spec.result,
     timeoutMs: spec.timeoutMs,
     lifecycle: spec.lifecycle ?? false,
     description: spec.description ?? '',
     resultOptional: spec.result.safeParse(undefined).success,
-    create(payload, meta) {
+    create(payload, origin) {
       const parsed = payloadSchema.safeParse(payload);
       if (!parsed.success) {
         throw validationError(type, parsed.error);
       }
-      return build(parsed.data, meta);
+      return build(parsed.data, origin);
     },
-    createUnchecked(payload, meta) {
-      return build(payload, meta);
+    createUnchecked(payload, origin) {
+      return build(payload, origin);
     },
   };
 }
 
 /** Turns a zod error into one message that names the first offending field. */
 export function validationError(eventType: string, error: z.ZodError): EventValidationError {
-  const issue = error.issues[0];
-  if (issue === undefined) {
-    return new EventValidationError(eventType, '', error.message, []);
+  const { field, message } = firstProblem(error);
+  return new EventValidationError(eventType, field, message, error.issues);
+}
+
+/** A handler's output checked against the event's result schema (undefined: the handler gave none). */
+export function validateResult(definition: AnyEventDefinition, handlerName: string, output: unknown): unknown {
+  if (output === undefined) {
+    return output;
   }
-  let field = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.join(', ');
-    field = field === '' ? keys : `${field}.${keys}`;
-    return new EventValidationError(eventType, field, `unknown field(s) not allowed`, error.issues);
+  const parsed = (definition.resultSchema as z.ZodType).safeParse(output);
+  if (!parsed.success) {
+    throw validationError(`${definition.type} result from ${handlerName}`, parsed.error);
   }
-  return new EventValidationError(eventType, field, issue.message, error.issues);
+  return parsed.data;
 }

@@ -1,17 +1,22 @@
 import { errorMessageOf } from '../shared/errors';
-import type { z } from 'zod';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
-import { validationError } from './define-event';
+import { validateResult } from './define-event';
 import { DeadlineTimer } from './deadline-timer';
 import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
 import { EventHandle, type RecordWaiter } from './event-handle';
 import { EventQueue } from './event-queue';
-import { EventRecord, viewOfRecord, type EventRecordView, type HandlerRun } from './event-record';
+import {
+  EventRecord,
+  firstQueuedDescendant,
+  isPromiseLike,
+  type EventRecordView,
+  type HandlerRun,
+} from './event-record';
 import { Context, Invocation, type ChildEmitter } from './handler-context';
 import { HandlerRegistry, type RegisteredHandler } from './handler-registry';
-import { EventHistory, type FindOptions } from './history';
+import { EventHistory, type FindOptions, type HistoryLimits, type HistoryStats } from './history';
 import type { BusChange, BusMiddleware, BusObserver, Handler } from './types';
 
 export type { BusChange, BusMiddleware, BusObserver, Handler, HandlerContext, HandlerInvocation } from './types';
@@ -21,7 +26,10 @@ export interface EventBusOptions {
   name?: string;
   /** Validate payloads at emit and results at completion (default true). */
   validate?: boolean;
+  /** How many events history keeps (the same as `history.maxEvents`). */
   historySize?: number;
+  /** What history keeps: how many events, and how many bytes of whole payloads and results. */
+  history?: Partial<HistoryLimits>;
   /** Per event type timeout overrides in ms (from the config's `timeouts`). */
   timeouts?: Readonly<Record<string, number>>;
   /** How deep awaited children may nest before the bus calls it a loop. */
@@ -32,10 +40,16 @@ export interface EventBusOptions {
 export interface EmitOptions {
   /** Who caused the event: 'panel', 'cli', 'native:<name>', ... Children inherit it. */
   source?: string;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  /**
+   * Cancel every event that is queued or running first (their handlers' signals abort and they fail
+   * CANCELLED), so this one never waits behind the work it is meant to stop: the emergency stop.
+   */
+  preempt?: boolean;
+  /**
+   * The payload was already parsed by a schema derived from this event's own (an action's params, with
+   * the defaults applied): it is not parsed twice.
+   */
+  prevalidated?: boolean;
 }
 
 /**
@@ -56,6 +70,8 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #timeouts: Readonly<Record<string, number>>;
   readonly #deadlines = new DeadlineTimer();
   readonly #queue = new EventQueue();
+  /** Records whose handlers are running (inline children included): what cancelAll interrupts. */
+  readonly #running = new Set<EventRecord>();
   #draining = false;
   #idleWaiters: Array<() => void> = [];
 
@@ -65,7 +81,10 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     this.#maxDepth = options.maxDepth ?? 32;
     this.#log = options.logger ?? silentLogger;
     this.#timeouts = options.timeouts ?? {};
-    this.#history = new EventHistory(options.historySize ?? 200);
+    this.#history = new EventHistory({
+      ...options.history,
+      ...(options.historySize === undefined ? {} : { maxEvents: options.historySize }),
+    });
   }
 
   /** Replaces the per-event timeout overrides; applies to events processed from now on. */
@@ -111,7 +130,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     payload: PayloadInputOf<D>,
     options: EmitOptions = {},
   ): EventHandle<D> {
-    return this.#emit(definition, payload, undefined, undefined, options.source);
+    return this.#emit(definition, payload, undefined, undefined, options);
   }
 
   #emit<D extends AnyEventDefinition>(
@@ -119,11 +138,17 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     payload: PayloadInputOf<D>,
     parent: EventRecord | undefined,
     parentRun: HandlerRun | undefined,
-    source: string | undefined,
+    options: EmitOptions,
   ): EventHandle<D> {
-    const meta = { parentId: parent?.event.meta.id };
-    const event = this.#validate ? definition.create(payload, meta) : definition.createUnchecked(payload, meta);
-    const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, source);
+    const origin = { parentId: parent?.event.meta.id, source: options.source ?? parent?.source };
+    const event =
+      this.#validate && options.prevalidated !== true
+        ? definition.create(payload, origin)
+        : definition.createUnchecked(payload, origin);
+    // After validation: a refused payload cancels nothing.
+    const preempted = options.preempt === true ? this.cancelAll(`${definition.type} preempted it`) : 0;
+    const record = new EventRecord(event, definition, this.timeoutFor(definition), parent, origin.source);
+    record.preempted = preempted;
     if (parent !== undefined && parentRun !== undefined) {
       parentRun.children.push(record);
       parent.pendingChildren++;
@@ -140,8 +165,17 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     return this.#history.find(definition, options);
   }
 
-  history(): EventRecordView[] {
-    return this.#history.records().map(viewOfRecord);
+  /** The last `limit` events (all history keeps by default), oldest first. */
+  history(limit?: number): EventRecordView[] {
+    return this.#history.views(limit);
+  }
+
+  historyStats(): HistoryStats {
+    return this.#history.stats();
+  }
+
+  setHistoryLimits(limits: Partial<HistoryLimits>): void {
+    this.#history.setLimits(limits);
   }
 
   get queuedCount(): number {
@@ -157,8 +191,8 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   }
 
   /**
-   * Fails every event still waiting in the queue with EventCancelledError (the emergency stop).
-   * Events already running finish on their own. Returns how many were cancelled.
+   * Fails every event still waiting in the queue with EventCancelledError. Events already running
+   * finish on their own. Returns how many were cancelled.
    */
   cancelQueued(reason: string): number {
     let cancelled = 0;
@@ -169,6 +203,22 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       }
     }
     return cancelled;
+  }
+
+  /**
+   * Cancels everything: the events running now fail at once with EventCancelledError (their handlers'
+   * signals abort, so their CDP work stops; the remaining handlers of the event are skipped), then every
+   * queued event is failed the same way. Returns how many events were cancelled, running ones included.
+   * Emitting with `preempt` does this first.
+   */
+  cancelAll(reason: string): number {
+    let cancelled = 0;
+    for (const record of [...this.#running]) {
+      if (record.cancel(new EventCancelledError(record.event.type, reason))) {
+        cancelled++;
+      }
+    }
+    return cancelled + this.cancelQueued(reason);
   }
 
   /** Called by EventHandle: waits for the record, processing it inline when a running parent awaits it. */
@@ -243,6 +293,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #process(record: EventRecord): Promise<void> | undefined {
     record.status = 'started';
     record.startedAt = Date.now();
+    this.#running.add(record);
     this.#notify('started', record);
     const handlers = this.#handlers.of(record.event.type);
     for (let index = 0; index < handlers.length; index++) {
@@ -262,13 +313,15 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     pending: Promise<void>,
   ): Promise<void> {
     await pending;
-    for (let index = from; index < handlers.length; index++) {
+    // A cancelled event runs none of its remaining handlers.
+    for (let index = from; index < handlers.length && record.cancelledBy === undefined; index++) {
       await this.#runHandler(record, handlers[index] as RegisteredHandler);
     }
     this.#handlersDone(record);
   }
 
   #handlersDone(record: EventRecord): void {
+    this.#running.delete(record);
     record.handlersDone = true;
     this.#maybeComplete(record);
   }
@@ -285,6 +338,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       children: [],
       running: true,
       abort: undefined,
+      interrupt: undefined,
     };
     record.runs.push(run);
     const context = new Context(this, record, run, handler.name);
@@ -302,9 +356,13 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       this.#settleRun(record, run, context, output, undefined);
       return undefined;
     }
+    // cancelAll settles the run at once through `interrupt`; the handler's own promise is left to its signal.
+    const interrupted = new Promise<never>((_resolve, reject) => {
+      run.interrupt = reject;
+    });
     return this.#deadlines
       .race(
-        Promise.resolve(output),
+        Promise.race([Promise.resolve(output), interrupted]),
         record.timeoutMs,
         () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
       )
@@ -317,7 +375,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   #settleRun(record: EventRecord, run: HandlerRun, context: Context, output: unknown, error: unknown): void {
     if (error === undefined) {
       try {
-        run.result = this.#validateResult(record, run.name, output);
+        run.result = this.#validate ? validateResult(record.definition, run.name, output) : output;
         run.status = 'completed';
       } catch (validation) {
         error = validation;
@@ -326,9 +384,12 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     if (error !== undefined) {
       run.status = 'error';
       run.error = error;
-      if (error instanceof EventHandlerTimeoutError) {
+      if (error instanceof EventHandlerTimeoutError || error instanceof EventCancelledError) {
         context.abort(error);
-        this.#cancelQueuedDescendants(run, `parent handler ${run.name} timed out`);
+        this.#cancelQueuedDescendants(
+          run,
+          error instanceof EventCancelledError ? error.message : `parent handler ${run.name} timed out`,
+        );
       }
       this.#log.debug('handler failed', {
         event: record.event.type,
@@ -337,6 +398,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       });
     }
     run.running = false;
+    run.interrupt = undefined;
     run.completedAt = Date.now();
   }
 
@@ -351,19 +413,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       return middleware(invocation, () => call(index + 1));
     };
     return call(0);
-  }
-
-  #validateResult(record: EventRecord, handlerName: string, output: unknown): unknown {
-    if (output === undefined || !this.#validate) {
-      return output;
-    }
-    const schema = record.definition.resultSchema as z.ZodType;
-    const parsed = schema.safeParse(output);
-    if (!parsed.success) {
-      const error = validationError(`${record.event.type} result from ${handlerName}`, parsed.error);
-      throw error;
-    }
-    return parsed.data;
   }
 
   #cancelQueuedDescendants(run: HandlerRun, reason: string): void {
@@ -392,6 +441,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       children: [],
       running: false,
       abort: undefined,
+      interrupt: undefined,
     });
     record.handlersDone = true;
     this.#maybeComplete(record);
@@ -403,6 +453,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     }
     record.markCompleted(Date.now());
     this.#notify('completed', record);
+    this.#history.settle(record);
     const parent = record.parent;
     if (parent !== undefined) {
       parent.pendingChildren--;
@@ -433,21 +484,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     parent: EventRecord,
     parentRun: HandlerRun,
   ): EventHandle<D> {
-    return this.#emit(definition, payload, parent, parentRun, undefined);
+    return this.#emit(definition, payload, parent, parentRun, {});
   }
-}
-
-function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
-  for (const run of record.runs) {
-    for (const child of run.children) {
-      if (child.status === 'queued') {
-        return child;
-      }
-      const nested = firstQueuedDescendant(child);
-      if (nested !== undefined) {
-        return nested;
-      }
-    }
-  }
-  return undefined;
 }

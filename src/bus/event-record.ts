@@ -15,6 +15,8 @@ export interface HandlerRun {
   readonly children: EventRecord[];
   running: boolean;
   abort: AbortController | undefined;
+  /** Set while an async handler runs: settles the run at once with the given error (cancelAll). */
+  interrupt: ((error: Error) => void) | undefined;
 }
 
 /** The bus's bookkeeping for one event: its runs, its children, its completion. */
@@ -30,6 +32,10 @@ export class EventRecord {
   completedAt: number | undefined;
   handlersDone = false;
   pendingChildren = 0;
+  /** Set once cancelAll interrupted this event: its remaining handlers do not run. */
+  cancelledBy: Error | undefined;
+  /** How many events emitting this one cancelled (emitted with `preempt`); 0 otherwise. */
+  preempted = 0;
   /** The client or component that caused the event (panel, cli, native, ...), copied to children. */
   readonly source: string | undefined;
 
@@ -50,6 +56,21 @@ export class EventRecord {
 
   #completion: Promise<void> | undefined;
   #resolveCompletion: (() => void) | undefined;
+
+  /**
+   * Interrupts the running handler with `error` and skips the rest. False when nothing was running
+   * (a synchronous handler, or one already settled).
+   */
+  cancel(error: Error): boolean {
+    if (this.cancelledBy !== undefined || this.handlersDone) {
+      return false;
+    }
+    this.cancelledBy = error;
+    for (const run of this.runs) {
+      run.interrupt?.(error);
+    }
+    return true;
+  }
 
   get failed(): boolean {
     return this.runs.some((run) => run.status === 'error');
@@ -94,6 +115,8 @@ export interface EventRecordView {
   started_at: number | undefined;
   completed_at: number | undefined;
   handlers: HandlerResultView[];
+  /** Set by history when it kept only a summary of a large payload or result (see bus/summary.ts). */
+  summarized?: boolean;
 }
 
 export function viewOfRun(run: HandlerRun): HandlerResultView {
@@ -127,4 +150,24 @@ export function viewOfRecord(record: EventRecord): EventRecordView {
     completed_at: record.completedAt,
     handlers: record.runs.map(viewOfRun),
   };
+}
+
+/** The first descendant still waiting in the queue, depth first (what an inline event must run next). */
+export function firstQueuedDescendant(record: EventRecord): EventRecord | undefined {
+  for (const run of record.runs) {
+    for (const child of run.children) {
+      if (child.status === 'queued') {
+        return child;
+      }
+      const nested = firstQueuedDescendant(child);
+      if (nested !== undefined) {
+        return nested;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

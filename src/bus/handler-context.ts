@@ -37,6 +37,10 @@ export class Context implements HandlerContext {
     return this.#run.abort.signal;
   }
 
+  get preempted(): number {
+    return this.#record.preempted;
+  }
+
   abort(reason: Error): void {
     this.#run.abort ??= new AbortController();
     this.#run.abort.abort(reason);

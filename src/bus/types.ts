@@ -13,6 +13,8 @@ export interface HandlerContext {
   readonly event: BusEvent;
   /** Aborts when the handler's timeout expires, so long CDP work can stop early. */
   readonly signal: AbortSignal;
+  /** How many events emitting this one cancelled (only an event emitted with `preempt` cancels any). */
+  readonly preempted: number;
   /**
    * Emits a child event whose parent is the current event. Awaiting the returned handle while this
    * handler is still running processes the child at once (queue jump), so nested awaits never deadlock.

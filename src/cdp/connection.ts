@@ -9,6 +9,17 @@ import type { CdpTransport, TransportCapabilities } from './transport';
 export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Sent even while the session is suspended (a health check that must reach a stuck page). */
+  ignoreSuspension?: boolean;
+}
+
+/**
+ * A session whose page cannot answer (crashed, stuck): its commands fail at once with `error` instead
+ * of hanging, except the few the browser itself answers (`allows`), which are how it comes back.
+ */
+export interface Suspension {
+  error(method: string): Error;
+  allows(method: string): boolean;
 }
 
 interface PendingCall {
@@ -41,6 +52,7 @@ export class CdpConnection {
   readonly #listeners = new Map<string, Map<string, Set<CdpEventListener>>>();
   readonly #anyListeners = new Set<CdpEventListener>();
   readonly #closeListeners = new Set<(reason: string) => void>();
+  readonly #suspended = new Map<string, Suspension>();
   #nextId = 1;
   #closedReason: string | undefined;
 
@@ -80,6 +92,10 @@ export class CdpConnection {
     }
     if (options.signal?.aborted === true) {
       return Promise.reject(abortReason(options.signal));
+    }
+    const suspension = this.#suspended.get(sessionId ?? ROOT);
+    if (suspension !== undefined && options.ignoreSuspension !== true && !suspension.allows(method)) {
+      return Promise.reject(withStack(suspension.error(method), origin));
     }
     const id = this.#nextId++;
     const timeoutMs = options.timeoutMs ?? this.#defaultTimeoutMs;
@@ -158,6 +174,21 @@ export class CdpConnection {
       }
     }
     this.#listeners.delete(sessionId);
+    this.#suspended.delete(sessionId);
+  }
+
+  /** Fails the session's pending commands (but those `suspension` allows) and every later one at once. */
+  suspend(sessionId: string, suspension: Suspension): void {
+    this.#suspended.set(sessionId, suspension);
+    for (const [id, call] of this.#pending) {
+      if (call.sessionId === sessionId && !suspension.allows(call.method)) {
+        this.#settle(id)?.reject(withStack(suspension.error(call.method), call.origin));
+      }
+    }
+  }
+
+  resume(sessionId: string): void {
+    this.#suspended.delete(sessionId);
   }
 
   close(reason = 'closed by client'): void {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { EndpointBusyError } from './endpoint-errors';
 import { ReconnectController, type ReconnectHooks } from './reconnect';
 
 function hooks(overrides: Partial<ReconnectHooks>): ReconnectHooks & { attempts: number[] } {
@@ -87,5 +88,47 @@ describe('ReconnectController', () => {
     const controller = new ReconnectController(() => ({ maxAttempts: 1, backoffMs: [], attemptTimeoutMs: 20 }), h);
     expect(await controller.trigger()).toBe(false);
     expect(h.onGiveUp).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT' }));
+  });
+
+  it('aborts the attempt that ran out of time, so it stops and cleans up instead of finishing later', async () => {
+    const signals: AbortSignal[] = [];
+    const h = hooks({
+      reopen: (signal) => {
+        signals.push(signal);
+        return new Promise<void>(() => undefined);
+      },
+    });
+    const controller = new ReconnectController(() => ({ maxAttempts: 1, backoffMs: [], attemptTimeoutMs: 20 }), h);
+    expect(await controller.trigger()).toBe(false);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(signals[0]?.reason).toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it("waits as long as a full pool's Retry-After asks before the next attempt", async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const h = hooks({
+        reopen: async () => {
+          calls++;
+          if (calls === 1) {
+            throw new EndpointBusyError('ws://pool.test/', 429, 'Too Many Requests', 5000);
+          }
+        },
+      });
+      const controller = new ReconnectController(
+        () => ({ maxAttempts: 2, backoffMs: [10], attemptTimeoutMs: 1000 }),
+        h,
+      );
+      const cycle = controller.trigger();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(calls).toBe(2);
+      expect(await cycle).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

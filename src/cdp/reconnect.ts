@@ -2,16 +2,22 @@ import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { sleep, withTimeout } from '../shared/time';
+import { EndpointBusyError } from './endpoint-errors';
 
 export interface ReconnectPolicy {
   maxAttempts: number;
-  /** Wait before attempt 2, 3, ...; the last value repeats. */
+  /** Wait before attempt 2, 3, ...; the last value repeats. A longer Retry-After from a pool wins. */
   backoffMs: readonly number[];
+  /** One attempt, whole (socket, any queue, restoring targets); its signal aborts when it runs out. */
   attemptTimeoutMs: number;
 }
 
 export interface ReconnectHooks {
-  /** Opens a new transport and restores sessions; throws when the browser cannot be reached. */
+  /**
+   * Opens a new transport and restores sessions; throws when the browser cannot be reached. `signal`
+   * aborts when the attempt runs out of time or the cycle is cancelled: reopen then gives up and closes
+   * what it opened.
+   */
   reopen(signal: AbortSignal): Promise<void>;
   /** Whether the connection reopen() produced is still alive (it may drop again at once). */
   isAlive(): boolean;
@@ -85,11 +91,19 @@ export class ReconnectController {
     let ok = false;
     for (let attempt = 1; attempt <= maxAttempts && !abort.signal.aborted; attempt++) {
       this.#hooks.onAttempt(attempt, maxAttempts);
+      const attemptAbort = new AbortController();
       try {
         await withTimeout(
-          this.#hooks.reopen(abort.signal),
+          this.#hooks.reopen(AbortSignal.any([abort.signal, attemptAbort.signal])),
           attemptTimeoutMs,
-          () => new TabpilotError('TIMEOUT', `reconnect attempt ${attempt} took longer than ${attemptTimeoutMs} ms`),
+          () => {
+            const error = new TabpilotError(
+              'TIMEOUT',
+              `reconnect attempt ${attempt} took longer than reconnect.attempt_timeout_ms (${attemptTimeoutMs} ms)`,
+            );
+            attemptAbort.abort(error);
+            return error;
+          },
         );
         if (this.#hooks.isAlive()) {
           this.#hooks.onSuccess(attempt, performance.now() - began);
@@ -105,7 +119,8 @@ export class ReconnectController {
         });
       }
       if (attempt < maxAttempts && !abort.signal.aborted) {
-        const wait = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1000;
+        const backoff = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1000;
+        const wait = Math.max(backoff, lastError instanceof EndpointBusyError ? (lastError.retryAfterMs ?? 0) : 0);
         await sleep(wait, abort.signal).catch(() => undefined);
       }
     }

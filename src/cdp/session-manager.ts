@@ -3,7 +3,7 @@ import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { bestEffort, silentLogger } from '../shared/logger';
 import { pollUntil } from '../shared/time';
-import type { CdpConnection } from './connection';
+import type { CdpConnection, Suspension } from './connection';
 import { FocusKeeper } from './focus';
 import { trackLifecycle, type LifecycleBuffer } from './lifecycle';
 import { CdpSession } from './session';
@@ -269,6 +269,22 @@ export class SessionManager {
     await this.root.send('Target.closeTarget', { targetId });
   }
 
+  /**
+   * Suspends every session of a page (see Suspension): its pending commands fail now, later ones at
+   * once, until `resumeTarget`. A session attached later (a reconnect) starts unsuspended.
+   */
+  suspendTarget(targetId: string, suspension: Suspension): void {
+    for (const sessionId of this.#registry.sessionIdsOf(targetId)) {
+      this.#connection?.suspend(sessionId, suspension);
+    }
+  }
+
+  resumeTarget(targetId: string): void {
+    for (const sessionId of this.#registry.sessionIdsOf(targetId)) {
+      this.#connection?.resume(sessionId);
+    }
+  }
+
   // ---- subscriptions -------------------------------------------------------------------------
 
   /** Listens to one CDP event on every session, now and after reconnects. Returns a disposer. */
@@ -336,6 +352,10 @@ export class SessionManager {
     await bestEffort(
       pollUntil(
         () => {
+          // A connection that closed meanwhile will attach nothing more: the caller's next call fails.
+          if (!this.connected) {
+            return true;
+          }
           const pending = this.#registry
             .all()
             .filter(

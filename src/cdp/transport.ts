@@ -11,7 +11,11 @@ export interface TransportCapabilities {
    * False in the extension, which works only in the tabs it was given (DESIGN §4).
    */
   readonly ownsBrowser: boolean;
-  /** A dropped transport can be reopened (a new WebSocket to the same endpoint). */
+  /**
+   * A dropped transport can be reopened to the same browser (a new WebSocket to the browser's own
+   * endpoint). False over chrome.debugger, and for an endpoint that gives a new browser per connection
+   * (a pool's): reopening that would land in another browser.
+   */
   readonly reconnect: boolean;
   /**
    * Pages of the browser itself (chrome://, the Web Store, extensions' pages) can be driven. False over

@@ -15,6 +15,7 @@ import type {
   PageMetrics,
   SearchMatch,
   SearchOptions,
+  WorldRetention,
 } from './payload';
 import { serialize, type SelectorEntry } from './serializer';
 
@@ -24,7 +25,21 @@ export interface DomStateOptions {
   /** Character budget of the text; 0 turns it off. */
   maxChars: number;
   maxTextLength?: number;
+  /** Text a person cannot see: left out (the default) or kept, marked `[hidden: why]`. */
+  hiddenText?: 'omit' | 'mark';
   signal?: AbortSignal;
+}
+
+/** What perception keeps between states, in counts (a debug accessor; nothing here is timed). */
+export interface DomRetention {
+  /** Pages with a selector map (one per open tab that had a state). */
+  pages: number;
+  /** Elements with a stable index, over all pages. */
+  indexed: number;
+  /** Entries of the pages' latest selector maps. */
+  selector_entries: number;
+  /** tabpilot's isolated worlds (one per live page and out-of-process frame it looked into). */
+  worlds: number;
 }
 
 export interface DomState {
@@ -79,6 +94,7 @@ export class DomService {
   async state(targetId: string, options: DomStateOptions): Promise<DomState> {
     const started = performance.now();
     this.#releaseHandles();
+    this.#dropGone();
     const page = this.#pageState(targetId);
     const capture = await this.#capture(targetId, page, options);
     const mainContextId = await this.#worlds.contextFor(this.#targets.requireSession(targetId), targetId);
@@ -236,9 +252,36 @@ export class DomService {
     this.#handleSessions.clear();
   }
 
-  /** Drops what is kept for a page (it closed). */
+  /** Pages no longer known (closed, or released in the extension) and worlds of gone sessions go. */
+  #dropGone(): void {
+    for (const targetId of this.#pages.keys()) {
+      if (this.#targets.target(targetId) === undefined) {
+        this.#pages.delete(targetId);
+      }
+    }
+    this.#worlds.prune();
+  }
+
+  /** Drops what is kept for a page (it closed), and the worlds of every session gone with it. */
   forget(targetId: string): void {
     this.#pages.delete(targetId);
+    this.#worlds.prune();
+  }
+
+  /** What the isolated world of a page's main frame holds (a debug accessor). */
+  async worldRetention(targetId: string): Promise<WorldRetention> {
+    const session = this.#targets.requireSession(targetId);
+    return (await this.#worlds.evaluate<WorldRetention>(session, targetId, '__tabpilot.retention()')).value;
+  }
+
+  retention(): DomRetention {
+    let indexed = 0;
+    let entries = 0;
+    for (const page of this.#pages.values()) {
+      indexed += page.indexes.size;
+      entries += page.selectorMap.size;
+    }
+    return { pages: this.#pages.size, indexed, selector_entries: entries, worlds: this.#worlds.size };
   }
 
   #sessionById(entry: SelectorEntry): CdpSession {
@@ -264,7 +307,11 @@ export class DomService {
       worlds: this.#worlds,
       pageTargetId: targetId,
       stateKey: `${targetId}#${page.states}`,
-      options: { viewportExpansion: options.viewportExpansion, maxTextLength: options.maxTextLength ?? 200 },
+      options: {
+        viewportExpansion: options.viewportExpansion,
+        maxTextLength: options.maxTextLength ?? 200,
+        hiddenText: options.hiddenText ?? 'omit',
+      },
       markNew: page.states > 0,
       log: this.#log,
       signal: options.signal,

@@ -64,7 +64,7 @@ export class FrameWorlds {
       worldName: WORLD_NAME,
       grantUniveralAccess: false,
     });
-    this.#prune();
+    this.prune();
     this.#contexts.set(key, { session, contextId: executionContextId });
     return executionContextId;
   }
@@ -73,8 +73,13 @@ export class FrameWorlds {
     this.#contexts.delete(`${session.sessionId}|${frameId}`);
   }
 
+  /** How many worlds are known (a debug figure: at most one per live page and out-of-process frame). */
+  get size(): number {
+    return this.#contexts.size;
+  }
+
   /** Worlds of sessions that went away (closed tabs, gone frames, an old connection) are dropped. */
-  #prune(): void {
+  prune(): void {
     for (const [key, entry] of this.#contexts) {
       if (entry.session.detached) {
         this.#contexts.delete(key);

@@ -18,6 +18,11 @@ export class IndexRegistry {
     return index;
   }
 
+  /** How many elements have an index (a debug figure: the elements of the latest state). */
+  get size(): number {
+    return this.#byKey.size;
+  }
+
   /** Forgets keys no longer on the page, so the map does not grow with every navigation. */
   retainOnly(keys: ReadonlySet<string>): void {
     for (const key of this.#byKey.keys()) {

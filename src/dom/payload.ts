@@ -3,7 +3,16 @@
  * reduced in the page (one pass, no AX tree), so the transfer is about the size of the final text.
  * Shared by the in-page code (src/dom/in-page) and the core; types only.
  */
-export const COLLECTOR_VERSION = 2;
+export const COLLECTOR_VERSION = 3;
+
+/** What the isolated world keeps between states, in counts (a debug figure). */
+export interface WorldRetention {
+  /** Elements held for the latest state, and for the one before it (an action may still name those). */
+  indexed: number;
+  previous: number;
+  /** Ids given out in this document so far; ids live in a WeakMap, so removed elements are not held. */
+  ids_given: number;
+}
 
 export interface CollectOptions {
   /** Extra CSS px around the viewport that still counts as in view; -1 takes the whole page. */
@@ -14,6 +23,8 @@ export interface CollectOptions {
   baseDepth: number;
   /** Whether this is the first collection in this document (nothing is marked new then). */
   markNew: boolean;
+  /** Text a person cannot see: left out, or kept marked `[hidden: why]`. */
+  hiddenText: 'omit' | 'mark';
 }
 
 /** An element printed on its own line: interactive, scrollable, an iframe or a shadow host. */

@@ -20,6 +20,17 @@ export const CommandRequest = z.strictObject({
 });
 export type CommandRequest = z.infer<typeof CommandRequest>;
 
+/** The id of a request that failed validation, when it has a usable one (its error answer carries it). */
+export function salvageRequestId(message: unknown): RequestId | null {
+  if (typeof message === 'object' && message !== null && 'id' in message) {
+    const id = message.id;
+    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
+      return id;
+    }
+  }
+  return null;
+}
+
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 
 export interface CommandError {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommandRequest, CommandResponseSchema, EventMessageSchema } from './commands';
+import { NativeStatus } from './native-panel';
 
 /**
  * What the side panel and the service worker say to each other over their runtime port (style guide
@@ -58,6 +59,9 @@ export const PanelTab = z.strictObject({
   focused: z.boolean(),
   /** The browser window the tab is in (the side panel belongs to one window). */
   window_id: z.number().nullable(),
+  /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
+  status: z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']),
+  status_reason: z.string().nullable(),
 });
 export type PanelTab = z.infer<typeof PanelTab>;
 
@@ -86,6 +90,12 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   /** Validated and applied by the worker; answered by `settings_result`. */
   z.strictObject({ type: z.literal('save_settings'), id: z.number(), config: z.unknown() }),
   z.strictObject({ type: z.literal('clear_timeline') }),
+  /** Disconnect a native client: its connections close, its leases end, its approval is taken back. */
+  z.strictObject({ type: z.literal('native_disconnect'), client: z.string() }),
+  /** The person's answer to a client waiting for approval. */
+  z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
+  /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */
+  z.strictObject({ type: z.literal('show_tab'), tab_id: z.string() }),
 ]);
 export type PanelToWorker = z.infer<typeof PanelToWorker>;
 
@@ -96,8 +106,17 @@ export const WorkerToPanel = z.discriminatedUnion('type', [
   /** A bus event for a `subscribe` the panel made through the protocol. */
   z.strictObject({ type: z.literal('event'), message: EventMessageSchema }),
   z.strictObject({ type: z.literal('status'), status: PanelStatus }),
-  /** `reset`: replace everything the panel has (on connect, after a clear); else add or update by id. */
-  z.strictObject({ type: z.literal('timeline'), reset: z.boolean(), entries: z.array(TimelineEntry) }),
+  z.strictObject({ type: z.literal('native'), native: NativeStatus }),
+  /**
+   * `reset`: replace everything the panel has (on connect, after a clear); else add or update by id.
+   * `dropped`: ids the worker let go of (its timeline is bounded), which the panel drops too.
+   */
+  z.strictObject({
+    type: z.literal('timeline'),
+    reset: z.boolean(),
+    entries: z.array(TimelineEntry),
+    dropped: z.array(z.string()).optional(),
+  }),
   /** The config in force (secrets included: the form masks them). */
   z.strictObject({ type: z.literal('settings'), config: z.record(z.string(), z.unknown()) }),
   z.strictObject({

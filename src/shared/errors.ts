@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'INVALID_PARAMS',
   'NOT_ATTACHED',
   'TAB_NOT_FOUND',
+  /** The tab's page crashed: every command to it fails with this until `refresh` brings it back. */
+  'TAB_CRASHED',
   'ELEMENT_NOT_FOUND',
   'ELEMENT_OCCLUDED',
   'NAVIGATION_FAILED',
@@ -17,6 +19,8 @@ export const ERROR_CODES = [
   'DISCONNECTED',
   'CANCELLED',
   'FORBIDDEN',
+  /** The tab waits for a person (a captcha or challenge page): actions there resume once it is solved. */
+  'PERSON_NEEDED',
   'UNSUPPORTED',
   'INTERNAL',
 ] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
-import { createDefaultRegistry } from './default-actions';
+import { createDefaultRegistry } from './actions';
+import { CommandServer } from './command-server';
 
 describe('ActionResult', () => {
   it('reports success with a model-facing summary and the structured result', async () => {
@@ -8,7 +9,7 @@ describe('ActionResult', () => {
     const result = await createDefaultRegistry().act(
       'navigate',
       { url: 'http://a.test/' },
-      { session, client: { id: 'x', kind: 'test' } },
+      new CommandServer(session, createDefaultRegistry()).contextFor({ id: 'x', kind: 'test' }),
     );
     expect(result).toMatchObject({ action: 'navigate', success: true, error: null, result: { url: 'http://a.test/' } });
     expect(result.extracted_content).toContain('http://a.test/');
@@ -16,7 +17,7 @@ describe('ActionResult', () => {
 
   it('turns a failure into a readable result instead of throwing', async () => {
     const { session } = await startedFakeSession();
-    const ctx = { session, client: { id: 'x', kind: 'test' as const } };
+    const ctx = new CommandServer(session, createDefaultRegistry()).contextFor({ id: 'x', kind: 'test' });
     expect(await createDefaultRegistry().act('switch', { tab_id: 'nope' }, ctx)).toMatchObject({
       success: false,
       error_code: 'TAB_NOT_FOUND',

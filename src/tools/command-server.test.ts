@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import type { ServerMessage } from '../protocol/commands';
 import { CommandServer } from './command-server';
-import { createDefaultRegistry } from './default-actions';
+import { createDefaultRegistry } from './actions';
 
 async function client() {
   const { session, browser } = await startedFakeSession();
@@ -122,5 +122,18 @@ describe('CommandServer', () => {
     expect(await connection.handle({ id: 2, action: 'navigate', params: { url: 'http://a.test/' } })).toMatchObject({
       error: { code: 'NOT_ATTACHED' },
     });
+  });
+
+  it('runs nothing more for a client that closed: its queued requests are answered DISCONNECTED', async () => {
+    const { connection, session } = await client();
+    const started = new Promise<void>((resolve) =>
+      session.bus.observe(({ phase }) => phase === 'started' && resolve()),
+    );
+    const running = connection.handle({ id: 1, action: 'wait', params: { seconds: 0.05 } });
+    await started;
+    const queued = connection.handle({ id: 2, action: 'wait', params: { seconds: 30 } });
+    connection.close();
+    expect(await running).toMatchObject({ id: 1, ok: true });
+    expect(await queued).toMatchObject({ id: 2, ok: false, error: { code: 'DISCONNECTED' } });
   });
 });

@@ -5,20 +5,32 @@ import { EVENT_NAMES } from '../browser/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,
+  salvageRequestId,
   type CommandError,
   type CommandResponse,
   type EventMessage,
-  type RequestId,
   type ServerMessage,
 } from '../protocol/commands';
 import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import type { ActionRegistry, ClientInfo } from './registry';
+import { redact, secretsOf, type Secret } from '../shared/redact';
+import { firstProblem, problemText } from '../shared/zod-issues';
+import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
   send(message: ServerMessage): void;
+}
+
+/** Stands in front of the registry for every action of every client (the clients' tab leases). */
+export interface ActionGate {
+  run(
+    action: string,
+    params: unknown,
+    ctx: ActionContext,
+    next: (params: unknown) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 const SubscribeParams = z.strictObject({
@@ -50,6 +62,11 @@ export class CommandServer {
   readonly session: BrowserSession;
   readonly registry: ActionRegistry;
   readonly #log: Logger;
+  /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
+  #epoch = 0;
+  readonly #connections = new Set<ClientConnection>();
+  #gate: ActionGate | undefined;
+  #secrets: { source: unknown; secrets: Secret[] } = { source: undefined, secrets: [] };
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -57,8 +74,62 @@ export class CommandServer {
     this.#log = logger;
   }
 
+  /**
+   * Every message that leaves the session passes here: the config's secret values are replaced by their
+   * `<secret>name</secret>` placeholder wherever a page put them (state text and elements, extracts,
+   * searches, events, errors), for every client alike.
+   */
+  redact<T>(message: T): T {
+    const sensitive = this.session.config.sensitive_data;
+    if (this.#secrets.source !== sensitive) {
+      this.#secrets = { source: sensitive, secrets: secretsOf(sensitive) };
+    }
+    return this.#secrets.secrets.length === 0 ? message : (redact(message, this.#secrets.secrets) as T);
+  }
+
   connect(client: ClientInfo, port: ClientPort): ClientConnection {
-    return new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`));
+    const connection = new ClientConnection(this, client, port, this.#log.child(`${client.kind}:${client.id}`), () =>
+      this.#connections.delete(connection),
+    );
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** Every client's queued requests are answered CANCELLED when their turn comes; returns how many. */
+  cancelQueuedRequests(): number {
+    this.#epoch++;
+    let queued = 0;
+    for (const connection of this.#connections) {
+      queued += connection.queued;
+    }
+    return queued;
+  }
+
+  /** What an action may use: emit on the session's bus, resolve the client's tab. Nothing else. */
+  contextFor(client: ClientInfo): ActionContext {
+    const session = this.session;
+    return {
+      client,
+      emit: (definition, payload, options) => session.bus.emit(definition, payload, options),
+      resolveTab: (tabId) => session.resolveTab(tabId),
+      tabIdOf: (targetId) => session.tabIdOf(targetId),
+    };
+  }
+
+  useGate(gate: ActionGate): void {
+    this.#gate = gate;
+  }
+
+  /** Runs a registry action for a client, through the gate when there is one. */
+  runAction(action: string, params: unknown, ctx: ActionContext): Promise<unknown> {
+    const gate = this.#gate;
+    return gate === undefined
+      ? this.registry.run(action, params, ctx)
+      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx));
   }
 
   describe(): unknown {
@@ -84,16 +155,22 @@ export class ClientConnection {
   readonly #port: ClientPort;
   readonly #log: Logger;
   readonly #subscriptions = new Set<string>();
+  readonly #context: ActionContext;
   #disposeObserver: (() => void) | undefined;
   #closed = false;
   /** The tail of this client's request chain: requests run one after another, in arrival order. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** Requests waiting in the chain for their turn. */
+  #queued = 0;
+  readonly #onClose: () => void;
 
-  constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger) {
+  constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger, onClose: () => void) {
     this.#server = server;
+    this.#onClose = onClose;
     this.client = client;
     this.#port = port;
     this.#log = log;
+    this.#context = server.contextFor(client);
   }
 
   /** One line of JSON in, one response out (through the port). Never throws. */
@@ -106,11 +183,13 @@ export class ClientConnection {
     try {
       message = JSON.parse(trimmed);
     } catch (error) {
-      this.#send({
-        id: null,
-        ok: false,
-        error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
-      });
+      this.#send(
+        this.#server.redact({
+          id: null,
+          ok: false,
+          error: { code: 'INVALID_JSON', message: `Not valid JSON: ${errorMessageOf(error)}` },
+        }),
+      );
       return;
     }
     this.#send(await this.handle(message));
@@ -118,32 +197,62 @@ export class ClientConnection {
 
   /**
    * A parsed message in, its response out. Never throws. A client's requests run in the order they
-   * arrived (a `tabs` after a `navigate` sees the navigation), except `stop`, which must not wait behind
-   * the work it is meant to cancel. Different clients run side by side; the bus orders their events.
+   * arrived (a `tabs` after a `navigate` sees the navigation), except a preempting action (`stop`),
+   * which never waits behind the work it cancels: it runs at once, and every request queued before it,
+   * this client's or another's, is answered CANCELLED. Different clients run side by side; the bus
+   * orders their events.
    */
   handle(message: unknown): Promise<CommandResponse> {
     const parsed = CommandRequest.safeParse(message);
     if (!parsed.success) {
-      return Promise.resolve({ id: salvageId(message), ok: false, error: requestShapeError(parsed.error) });
+      return Promise.resolve(
+        this.#server.redact({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) }),
+      );
     }
     const { id, action, params } = parsed.data;
     const run = async (): Promise<CommandResponse> => {
-      try {
-        return { id, ok: true, result: (await this.#run(action, params)) ?? null };
-      } catch (error) {
-        return { id, ok: false, error: toCommandError(error, this.#log) };
+      // A client that went away leaves no work behind it: what it still had queued is not run.
+      if (this.#closed) {
+        return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
       }
+      let response: CommandResponse;
+      try {
+        response = { id, ok: true, result: (await this.#run(action, params)) ?? null };
+      } catch (error) {
+        response = { id, ok: false, error: toCommandError(error, this.#log) };
+      }
+      return this.#server.redact(response);
     };
-    if (action === 'stop') {
-      return run();
+    if (this.#server.registry.get(action)?.preempt === true) {
+      const queued = this.#server.cancelQueuedRequests();
+      return run().then((response) => withQueuedCount(response, queued));
     }
-    const response = this.#tail.then(run);
-    this.#tail = response;
+    const epoch = this.#server.epoch;
+    this.#queued++;
+    const response = this.#tail.then((): Promise<CommandResponse> | CommandResponse => {
+      this.#queued--;
+      if (epoch !== this.#server.epoch) {
+        return {
+          id,
+          ok: false,
+          error: { code: 'CANCELLED', message: `${action} was cancelled by the emergency stop before it ran` },
+        };
+      }
+      return run();
+    });
+    // The tail only orders requests: it must not keep the last answer (a whole-page state is megabytes).
+    this.#tail = response.then(() => undefined);
     return response;
+  }
+
+  /** Requests of this client waiting for the ones before them. */
+  get queued(): number {
+    return this.#queued;
   }
 
   close(): void {
     this.#closed = true;
+    this.#onClose();
     this.#disposeObserver?.();
     this.#disposeObserver = undefined;
     this.#subscriptions.clear();
@@ -163,7 +272,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.registry.run(action, params, { session: this.#server.session, client: this.client });
+        return this.#server.runAction(action, params, this.#context);
     }
   }
 
@@ -212,7 +321,7 @@ export class ClientConnection {
       parent_id: record.event.meta.parentId ?? null,
       source: record.source ?? null,
     };
-    this.#send(message);
+    this.#send(this.#server.redact(message));
   }
 
   #send(message: ServerMessage): void {
@@ -227,40 +336,35 @@ export class ClientConnection {
   }
 }
 
+/** A stop's answer counts the requests it cancelled before they reached the bus too. */
+function withQueuedCount(response: CommandResponse, queued: number): CommandResponse {
+  if (!response.ok || queued === 0) {
+    return response;
+  }
+  const result = response.result as { cancelled?: unknown } | null;
+  if (typeof result?.cancelled !== 'number') {
+    return response;
+  }
+  return { ...response, result: { ...result, cancelled: result.cancelled + queued } };
+}
+
 function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field =
-      issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
-    throw new TabpilotError(
-      'INVALID_PARAMS',
-      `${action}: ${field}: ${issue?.code === 'unrecognized_keys' ? 'unknown parameter' : (issue?.message ?? 'invalid')}`,
-      {
-        details: { action, field },
-      },
-    );
+    const problem = firstProblem(parsed.error, 'parameter');
+    throw new TabpilotError('INVALID_PARAMS', `${action}: ${problemText(problem)}`, {
+      details: { action, field: problem.field },
+    });
   }
   return parsed.data;
 }
 
-function salvageId(message: unknown): RequestId | null {
-  if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = message.id;
-    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
-      return id;
-    }
-  }
-  return null;
-}
-
 function requestShapeError(error: z.ZodError): CommandError {
-  const issue = error.issues[0];
-  const field = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : (issue?.path.map(String).join('.') ?? '');
+  const problem = firstProblem(error);
   return {
     code: 'INVALID_REQUEST',
-    message: `A request is {"id", "action", "params"}: ${field === '' ? '' : `${field}: `}${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
-    details: { field },
+    message: `A request is {"id", "action", "params"}: ${problemText(problem)}`,
+    details: { field: problem.field },
   };
 }
 

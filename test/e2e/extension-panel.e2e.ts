@@ -207,7 +207,7 @@ describe('side panel', () => {
     const details = await panel.eval<string>(
       `${navigationWithChild}.querySelector(':scope > .tl-details').textContent`,
     );
-    expect(details).toContain('BrowserSession.on_NavigateToUrlEvent');
+    expect(details).toContain('navigation.on_NavigateToUrlEvent');
     expect(details).toMatch(/completed · \d+ ms/);
     expect(details).toContain('/panel-form.html');
 
@@ -314,18 +314,29 @@ describe('side panel', () => {
       onTimeout: () => new Error('the second tab was not controlled'),
     });
     await panel.waitForText('#debugger-state', 'attached to 2 tabs');
+    // Another client's long wait runs, and its scroll waits behind it: the stop must not wait for either.
+    const running = driver.send('wait', { seconds: 20 });
+    const queued = driver.send('scroll', { direction: 'down' });
+    await pollUntil(async () => ((await driver.runningEvents()).includes('WaitEvent') ? true : undefined), {
+      timeoutMs: 5_000,
+      onTimeout: () => new Error('the wait never started'),
+    });
     const before = await panel.shown('output');
     await panel.click('#stop');
     const answer: CommandResponse = await panel.response('output', before);
-    expect(answer).toMatchObject({ ok: true, result: { stopped: true } });
+    expect(answer).toMatchObject({ ok: true, result: { stopped: true, cancelled: 2 } });
+    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(await queued).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     await panel.waitForText('#debugger-state', 'not attached');
+    await panel.waitForText('#debugger-state', 'Stopped');
+    expect(await panel.text('#stop')).toBe('Stop');
     expect(await controlledUrls()).toEqual([]);
     const attached = await inWorker<string[]>(
       `chrome.debugger.getTargets().then((targets) => targets.filter((t) => t.attached && t.url.startsWith(${JSON.stringify(server.url('/'))})).map((t) => t.url))`,
     );
     expect(attached).toEqual([]);
     await panel.view('timeline');
-    await panel.waitForText('#timeline', 'Emergency stop (panel button)');
+    await panel.waitForText('#timeline', 'Emergency stop (panel button): cancelled 2 ');
     expect(await panel.exists('#timeline > .tl-node[data-type="BrowserStopEvent"]')).toBe(true);
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Actor, type Page } from '../../src/actor/index';
-import type { BrowserStateSummary } from '../../src/browser/events/state.events';
+import type { StateSummary as BrowserStateSummary } from '../../src/tools/actions';
 import { isTabpilotError } from '../../src/shared/errors';
 import { pollUntil } from '../../src/shared/time';
 // @ts-expect-error -- the benchmark pages' generator is the project's shared .mjs, without types

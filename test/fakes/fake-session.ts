@@ -2,9 +2,14 @@ import { BrowserSession } from '../../src/browser/session';
 import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
 import type { AnyWatchdog } from '../../src/browser/define-watchdog';
 import type { BrowserHost } from '../../src/browser/host';
+import { navigationWatchdog } from '../../src/browser/watchdogs/navigation.watchdog';
+import { tabsWatchdog } from '../../src/browser/watchdogs/tabs.watchdog';
 import { FakeBrowser } from './fake-browser';
 
-/** A BrowserSession over a FakeBrowser, started, for unit tests of handlers and watchdogs. */
+/**
+ * A BrowserSession over a FakeBrowser, started, for unit tests of handlers and watchdogs. Unless told
+ * otherwise it has the navigation and tabs watchdogs, so the session can move and switch tabs.
+ */
 export async function startedFakeSession(
   options: {
     browser?: FakeBrowser;
@@ -26,7 +31,7 @@ export async function startedFakeSession(
       return browser.reopen();
     },
     host: options.host ?? { tabControl: undefined },
-    watchdogs: options.watchdogs ?? [],
+    watchdogs: options.watchdogs ?? [navigationWatchdog, tabsWatchdog],
   });
   await session.start();
   return { session, browser };

@@ -1,5 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
+import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { locatePointer } from './locate';
@@ -15,6 +16,21 @@ export interface ClickOutcome {
   checked: boolean | null;
   /** A tab the click opened. */
   opened_target_id: string | null;
+  /** The download the click started (null when it started none). */
+  download: ClickDownload | null;
+}
+
+/** What the caller knows of the element before the click. */
+export interface ClickExpectations {
+  /**
+   * A link that downloads without navigating (a `download` attribute, a blob: or data: URL): its
+   * Page.downloadWillBegin may come a moment after the click, so the click waits for it (bounded).
+   */
+  downloadLink?: boolean;
+}
+
+function downloadWatch(ctx: RoutineContext, targetId: string, expected: boolean): DownloadWatch | undefined {
+  return ctx.downloads === undefined ? undefined : new DownloadWatch(ctx.targets, ctx.downloads, targetId, expected);
 }
 
 /**
@@ -26,9 +42,11 @@ export async function clickElement(
   ctx: RoutineContext,
   handle: ElementHandle,
   options: ClickOptions,
+  expect: ClickExpectations = {},
 ): Promise<ClickOutcome> {
   const located = await locatePointer(ctx, handle, { scroll: true, refuse: true, allowScript: true });
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
+  const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true);
   let clickX: number | null = null;
   let clickY: number | null = null;
   try {
@@ -42,9 +60,11 @@ export async function clickElement(
     }
   } catch (error) {
     watch.dispose();
+    downloads?.dispose();
     throw error;
   }
   const opened = await watch.opened(ctx.signal);
+  const download = (await downloads?.outcome(ctx.signal)) ?? null;
   const checked =
     located.checked === null
       ? null
@@ -59,6 +79,7 @@ export async function clickElement(
     method: located.kind === 'script' ? 'script' : 'mouse',
     checked,
     opened_target_id: opened,
+    download,
   };
 }
 
@@ -68,6 +89,7 @@ export interface CoordinateClickOutcome {
   /** What was under the point before the click (null with `force`). */
   element: string | null;
   opened_target_id: string | null;
+  download: ClickDownload | null;
 }
 
 /**
@@ -102,13 +124,17 @@ export async function clickCoordinate(
     element = hit.element;
   }
   const watch = new NewTabWatch(ctx.targets, targetId, [pageSession, ...childSessions(ctx, targetId)]);
+  const downloads = downloadWatch(ctx, targetId, false);
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {
     watch.dispose();
+    downloads?.dispose();
     throw error;
   }
-  return { click_x: x, click_y: y, element, opened_target_id: await watch.opened(ctx.signal) };
+  const opened = await watch.opened(ctx.signal);
+  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  return { click_x: x, click_y: y, element, opened_target_id: opened, download };
 }
 
 function childSessions(ctx: RoutineContext, targetId: string): CdpSession[] {

@@ -2,6 +2,8 @@ import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
 import type { ResolvedElement } from '../../dom/dom-service';
 import type { Logger } from '../../shared/logger';
+import type { DownloadedFiles } from '../artifacts/downloaded-files';
+import type { TabpilotConfig } from '../config';
 
 /**
  * An element an action works on: a Runtime object in one of tabpilot's isolated worlds, the session of
@@ -19,11 +21,20 @@ export interface ElementHandle {
   readonly label: string;
 }
 
-/** What every routine needs besides its element: the session manager, a log and a cancel signal. */
+/**
+ * What every routine needs besides its element: the session manager, a log, a cancel signal, and the
+ * config whose policy the routine applies itself (upload_paths, ...), so every caller gets the same checks.
+ */
 export interface RoutineContext {
   readonly targets: SessionManager;
   readonly log: Logger;
+  readonly config: TabpilotConfig;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The session's downloads: a click that starts one says so, and a file downloaded here may be
+   * uploaded again without its folder in upload_paths. Without it clicks do not watch for downloads.
+   */
+  readonly downloads?: DownloadedFiles | undefined;
 }
 
 export function handleOfResolved(targetId: string, resolved: ResolvedElement): ElementHandle {

@@ -2,6 +2,7 @@ import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
 import type { LifecycleEntry } from '../../cdp/lifecycle';
 import type { Protocol } from '../../protocol/cdp';
+import { CdpProtocolError } from '../../cdp/errors';
 import { TabpilotError } from '../../shared/errors';
 import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
 import { assertNavigable } from '../url-guards';
@@ -49,13 +50,23 @@ export async function navigateAndWait(
 ): Promise<NavigationOutcome> {
   assertNavigable(options.url, targets.drivesBrowserPages);
   const session = targets.requireSession(targetId);
-  const response = await session.call(
-    'Page.navigate',
-    { url: options.url, transitionType: 'address_bar' },
-    options.signal === undefined
-      ? { timeoutMs: options.navigateTimeoutMs }
-      : { timeoutMs: options.navigateTimeoutMs, signal: options.signal },
-  );
+  let response: Protocol.Page.NavigateResponse;
+  try {
+    response = await session.call(
+      'Page.navigate',
+      { url: options.url, transitionType: 'address_bar' },
+      options.signal === undefined
+        ? { timeoutMs: options.navigateTimeoutMs }
+        : { timeoutMs: options.navigateTimeoutMs, signal: options.signal },
+    );
+  } catch (error) {
+    // Page.navigate answers once the server does. A navigation left pending (a server that never
+    // answers) holds back every command to the page until it commits, so it is stopped.
+    if (!(error instanceof CdpProtocolError)) {
+      await stopLoading(session);
+    }
+    throw error;
+  }
   if (response.errorText !== undefined && response.errorText !== '') {
     throw new TabpilotError('NAVIGATION_FAILED', `Navigation to ${options.url} failed: ${response.errorText}`, {
       details: { url: options.url, error_text: response.errorText },
@@ -186,4 +197,20 @@ function outcome(
 ): NavigationOutcome {
   const url = targets.lifecycle(targetId)?.mainFrame?.url ?? targets.target(targetId)?.url ?? fallbackUrl;
   return { target_id: targetId, url: url === '' ? fallbackUrl : url, loading_status: loadingStatus };
+}
+
+const STOP_LOADING_MS = 1000;
+
+/**
+ * Cancels a tab's pending navigation, as the browser's Stop button does. While a cross-document
+ * navigation waits for its response, Chromium holds back every command meant for the page (measured:
+ * Runtime.evaluate and Page.enable hang, over the WebSocket and chrome.debugger alike); Page.stopLoading
+ * is answered by the browser itself and frees the page. Best effort and bounded: the tab may be gone.
+ */
+export async function stopLoading(session: CdpSession): Promise<boolean> {
+  return session.call('Page.stopLoading', undefined, { timeoutMs: STOP_LOADING_MS }).then(
+    () => true,
+    // The tab closed or the connection went: there is no navigation left to stop.
+    () => false,
+  );
 }

@@ -3,6 +3,7 @@ import { bestEffort } from '../../shared/logger';
 import { siblingHandle, type ElementHandle, type RoutineContext } from './element';
 import type { FileBytes, FileSummary } from './in-page-api';
 import { callOn, handleOn } from './in-page-call';
+import { checkUploadPath } from './upload-policy';
 
 export type UploadSource = { path: string } | { files: FileBytes[] };
 
@@ -22,6 +23,10 @@ export async function uploadFiles(
   handle: ElementHandle,
   source: UploadSource,
 ): Promise<UploadOutcome> {
+  // A file this session downloaded may go back up without its folder in upload_paths.
+  if ('path' in source && ctx.downloads?.has(source.path) !== true) {
+    checkUploadPath(source.path, ctx.config.upload_paths);
+  }
   const inputId = await handleOn(handle.session, handle.objectId, 'fileInputNear');
   if (inputId === null) {
     throw new TabpilotError('INVALID_PARAMS', `${handle.label} is not a file input and there is none next to it`);

@@ -1,21 +1,14 @@
 import type { SessionManager } from '../../cdp/session-manager';
 import { pollUntil } from '../../shared/time';
 import type { DownloadedFiles } from '../artifacts/downloaded-files';
+import type { ClickDownload } from '../events/artifacts.events';
 
 /** How long a click's navigation may take to turn out a download (the server answers with a file). */
 const DECIDE_MS = 3_000;
 /** How long a click waits for the download it started to finish (browser-use: 30 s). */
 const FINISH_MS = 30_000;
 
-export interface ClickDownload {
-  url: string;
-  suggested_filename: string;
-  /** Null while it is still downloading. */
-  path: string | null;
-  file_size: number | null;
-  mime_type: string | null;
-  in_progress: boolean;
-}
+export type { ClickDownload } from '../events/artifacts.events';
 
 /**
  * Notices a download a click started, the way NewTabWatch notices a tab: no fixed wait after every
@@ -59,6 +52,13 @@ export class DownloadWatch {
     ];
   }
 
+  /** Stops listening (the click failed, or its outcome is known). */
+  dispose(): void {
+    for (const dispose of this.#disposers.splice(0)) {
+      dispose();
+    }
+  }
+
   /** The download the click started, when it started one. Disposes the watch. */
   async outcome(signal?: AbortSignal): Promise<ClickDownload | null> {
     try {
@@ -71,9 +71,7 @@ export class DownloadWatch {
         }).catch(() => undefined);
       }
     } finally {
-      for (const dispose of this.#disposers.splice(0)) {
-        dispose();
-      }
+      this.dispose();
     }
     const guid = this.#guid;
     if (guid === undefined) {

@@ -1,96 +1,116 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { ClickDownload } from './artifacts.events';
+import { TargetId } from './navigation.events';
 
 /**
- * Action events (reference §2, §4.15): browser-use's names and fields. An element travels as plain data,
- * `{target_id, index}`: the index of the latest state of that tab (never a node object). Fixed against
- * browser-use: the mouse button is honoured, left and right scroll sideways, coordinate clicks run their
- * safety checks unless forced, and key chords use the browser's platform.
+ * Action events: browser-use's names. An element is named by its index in the latest state of the tab
+ * (`target_id`), never by a node object. Fixed against browser-use: the mouse button is honoured, left
+ * and right scroll sideways, and key chords use the browser's platform.
  */
-
-export const ElementRef = z.strictObject({
-  target_id: z.string().min(1),
-  index: z.number().int().positive(),
-});
-export type ElementRef = z.infer<typeof ElementRef>;
 
 export const MouseButton = z.enum(['left', 'right', 'middle']);
 export const KeyModifier = z.enum(['Alt', 'Control', 'Meta', 'Shift']);
 export const ScrollDirection = z.enum(['up', 'down', 'left', 'right']);
 export const TypingMethod = z.enum(['insert_text', 'key_events']);
 
+export const Index = z.number().int().positive().describe('An element index from the latest state of that tab');
 const Point = z.strictObject({ x: z.number(), y: z.number() });
 
-const clickFields = {
-  button: MouseButton.default('left'),
-  click_count: z.number().int().min(1).max(3).default(1),
-  modifiers: z.array(KeyModifier).default([]),
-};
+const DropdownOption = z.strictObject({
+  index: z.number().int(),
+  text: z.string(),
+  value: z.string(),
+  selected: z.boolean(),
+  disabled: z.boolean(),
+});
+export type DropdownOption = z.infer<typeof DropdownOption>;
+const DropdownType = z.enum(['select', 'listbox', 'menu']);
 
 export const ClickElementEvent = defineEvent('ClickElementEvent', {
-  payload: { node: ElementRef, ...clickFields },
-  result: z.strictObject({
-    click_x: z.number().nullable(),
-    click_y: z.number().nullable(),
-    method: z.enum(['mouse', 'script']),
-    checked: z.boolean().nullable(),
-    opened_target_id: z.string().nullable(),
-  }),
-  timeoutMs: 15_000,
-});
-
-export const ClickCoordinateEvent = defineEvent('ClickCoordinateEvent', {
   payload: {
-    coordinate_x: z.number(),
-    coordinate_y: z.number(),
-    ...clickFields,
-    /** Skip the checks (in the viewport, not a file input or a select). */
-    force: z.boolean().default(false),
-    /** A background tab to click in; null = the focused tab. */
-    target_id: z.string().nullable().default(null),
+    target_id: TargetId,
+    index: Index.optional(),
+    coordinate_x: z.number().min(0).optional().describe('Viewport CSS px, with coordinate_y, instead of index'),
+    coordinate_y: z.number().min(0).optional(),
+    button: MouseButton.default('left'),
+    click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
+    modifiers: z.array(KeyModifier).default([]).describe('Keys held during the click'),
+  },
+  refine: (payload, ctx) => {
+    const byCoordinates = payload.coordinate_x !== undefined || payload.coordinate_y !== undefined;
+    if ((payload.index === undefined) === !byCoordinates) {
+      ctx.addIssue({ code: 'custom', path: ['index'], message: 'give either index or coordinate_x and coordinate_y' });
+    } else if (byCoordinates && (payload.coordinate_x === undefined || payload.coordinate_y === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['coordinate_y'], message: 'give both coordinate_x and coordinate_y' });
+    }
   },
   result: z.strictObject({
-    click_x: z.number(),
-    click_y: z.number(),
-    element: z.string().nullable(),
-    opened_target_id: z.string().nullable(),
+    target_id: z.string(),
+    index: z.number().int().optional(),
+    /** False when the element is a select: its options come back instead (a click cannot pick one). */
+    clicked: z.boolean(),
+    method: z.enum(['mouse', 'script']).optional(),
+    x: z.number().nullable().optional(),
+    y: z.number().nullable().optional(),
+    checked: z.boolean().nullable().optional(),
+    /** A coordinate click: what was under the point. */
+    element: z.string().nullable().optional(),
+    opened_target_id: z.string().nullable().optional(),
+    /** The download the click started, when it started one (the click waits for it, bounded). */
+    download: ClickDownload.nullable().optional(),
+    options: z.array(DropdownOption).optional(),
+    formatted_options: z.string().optional(),
+    message: z.string().optional(),
   }),
   timeoutMs: 15_000,
+  description:
+    'Click an element by index, or a point of the viewport by coordinates. A covered element fails with ELEMENT_OCCLUDED naming what covers it; a click that opens a tab reports opened_tab_id, one that starts a download reports download (its path once saved).',
 });
 
 export const TypeTextEvent = defineEvent('TypeTextEvent', {
   payload: {
-    /** null: type into whatever has focus in the tab. */
-    node: ElementRef.nullable().default(null),
-    target_id: z.string().nullable().default(null),
+    target_id: TargetId,
+    index: Index.optional().describe('The field; default whatever has focus in the tab'),
     /** May hold `<secret>name</secret>` placeholders: filled in right before typing, never stored. */
     text: z.string(),
     clear: z.boolean().default(true),
-    is_sensitive: z.boolean().default(false),
-    sensitive_key_name: z.string().nullable().default(null),
-    typing: TypingMethod.default('insert_text'),
+    typing: TypingMethod.default('insert_text').describe(
+      'insert_text: one input event (fast); key_events: a key down and up per character',
+    ),
   },
   result: z.strictObject({
-    actual_value: z.string().nullable(),
-    value_matches: z.boolean().nullable(),
-    method: z.enum(['insert_text', 'key_events', 'value_setter']),
+    target_id: z.string(),
+    index: z.number().int().nullable(),
     field: z.enum(['input', 'textarea', 'contenteditable', 'value', 'focused']),
+    method: z.enum(['insert_text', 'key_events', 'value_setter']),
+    value: z.string().nullable(),
+    value_matches: z.boolean().nullable(),
     rewritten: z.boolean(),
+    message: z.string().optional(),
   }),
   timeoutMs: 60_000,
+  description:
+    'Type text into an element (clearing it first unless clear is false), or into whatever has focus when no index is given. <secret>name</secret> is replaced by that secret from the config on pages it is allowed on.',
 });
 
 export const ScrollEvent = defineEvent('ScrollEvent', {
   payload: {
-    direction: ScrollDirection.default('down'),
-    /** CSS px; null: `pages` of the container's visible size. */
-    amount: z.number().positive().nullable().default(null),
-    pages: z.number().positive().max(100).default(1),
-    /** null: the page. */
-    node: ElementRef.nullable().default(null),
-    target_id: z.string().nullable().default(null),
+    target_id: TargetId,
+    direction: ScrollDirection.optional().describe('Default down'),
+    down: z.boolean().optional().describe("browser-use's form: true = down, false = up"),
+    pages: z.number().positive().max(100).default(1).describe("How far, in the container's visible size"),
+    amount: z.number().positive().optional().describe('How far in CSS px, instead of pages'),
+    index: z.number().int().min(0).optional().describe('An element to scroll in; absent or 0 scrolls the page'),
+  },
+  refine: (payload, ctx) => {
+    if (payload.direction !== undefined && payload.down !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['down'], message: 'give direction or down, not both' });
+    }
   },
   result: z.strictObject({
+    target_id: z.string(),
+    direction: ScrollDirection,
     container: z.string(),
     moved_x: z.number(),
     moved_y: z.number(),
@@ -99,16 +119,21 @@ export const ScrollEvent = defineEvent('ScrollEvent', {
     at_end: z.boolean(),
   }),
   timeoutMs: 8_000,
+  description:
+    'Scroll the page, or the scroll container of an element, by pages (of its visible size) in any direction.',
 });
 
 export const SendKeysEvent = defineEvent('SendKeysEvent', {
-  payload: { keys: z.string().min(1), target_id: z.string().nullable().default(null) },
+  payload: { keys: z.string().min(1), target_id: TargetId },
   result: z.strictObject({
+    target_id: z.string(),
     /** What was pressed: chords as "Control+a", or the text typed. */
     sent: z.array(z.string()),
     platform: z.enum(['mac', 'other']),
   }),
   timeoutMs: 60_000,
+  description:
+    'Press keys in the focused element: "Enter", "Escape", chords like "Control+a" or "ControlOrMeta+c" (Cmd on a Mac browser), sequences like "Tab Tab Enter"; anything else is typed as text.',
 });
 
 export const FileBytes = z.strictObject({
@@ -119,61 +144,96 @@ export const FileBytes = z.strictObject({
 
 export const UploadFileEvent = defineEvent('UploadFileEvent', {
   payload: {
-    node: ElementRef,
-    /** A path on the browser's machine (DOM.setFileInputFiles). */
-    file_path: z.string().min(1).nullable().default(null),
-    /** Or the files' bytes, set from inside the page. */
-    files: z.array(FileBytes).min(1).nullable().default(null),
+    target_id: TargetId,
+    index: Index,
+    path: z.string().min(1).optional().describe("A file on the browser's machine, under a folder of upload_paths"),
+    files: z.array(FileBytes).min(1).optional().describe('The files themselves: name, mime_type, content_base64'),
+  },
+  refine: (payload, ctx) => {
+    if ((payload.path === undefined) === (payload.files === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'give either path or files' });
+    }
   },
   result: z.strictObject({
+    target_id: z.string(),
+    index: z.number().int(),
     files: z.array(z.strictObject({ name: z.string(), size: z.number(), type: z.string() })),
     method: z.enum(['path', 'bytes']),
   }),
   timeoutMs: 30_000,
+  description:
+    "Put files into a file input (the element, or the file input its label or button stands for): by path on the browser's machine, or by content (base64).",
 });
-
-const DropdownOption = z.strictObject({
-  index: z.number().int(),
-  text: z.string(),
-  value: z.string(),
-  selected: z.boolean(),
-  disabled: z.boolean(),
-});
-const DropdownType = z.enum(['select', 'listbox', 'menu']);
 
 export const GetDropdownOptionsEvent = defineEvent('GetDropdownOptionsEvent', {
-  payload: { node: ElementRef },
-  result: z.strictObject({ type: DropdownType, options: z.array(DropdownOption), multiple: z.boolean() }),
+  payload: { target_id: TargetId, index: Index },
+  result: z.strictObject({
+    target_id: z.string(),
+    index: z.number().int(),
+    type: DropdownType,
+    multiple: z.boolean(),
+    options: z.array(DropdownOption),
+    /** browser-use's listing: `0: text="Apple", value="a" (selected)`. */
+    formatted_options: z.string(),
+    message: z.string(),
+  }),
   timeoutMs: 15_000,
+  description: 'The options of a select, or of an ARIA listbox, combobox or menu.',
 });
 
 export const SelectDropdownOptionEvent = defineEvent('SelectDropdownOptionEvent', {
-  payload: { node: ElementRef, text: z.string().min(1) },
-  result: z.strictObject({ type: DropdownType, option: DropdownOption }),
+  payload: { target_id: TargetId, index: Index, text: z.string().min(1).describe('The exact text or value') },
+  result: z.strictObject({
+    target_id: z.string(),
+    index: z.number().int(),
+    type: DropdownType,
+    selected: z.strictObject({ text: z.string(), value: z.string() }),
+  }),
   timeoutMs: 15_000,
+  description: 'Pick an option of a select or an ARIA listbox by its exact text or value.',
 });
 
 export const ScrollToTextEvent = defineEvent('ScrollToTextEvent', {
-  payload: { text: z.string().min(1), target_id: z.string().nullable().default(null) },
-  result: z.strictObject({ found: z.boolean(), frame: z.enum(['page', 'child']).nullable() }),
+  payload: { text: z.string().min(1), target_id: TargetId },
+  result: z.strictObject({
+    target_id: z.string(),
+    found: z.boolean(),
+    frame: z.enum(['page', 'child']).nullable(),
+    message: z.string(),
+  }),
   timeoutMs: 15_000,
+  description: 'Scroll to the first visible occurrence of a text on the page (not finding it is not an error).',
 });
 
 export const HoverElementEvent = defineEvent('HoverElementEvent', {
-  payload: { node: ElementRef },
-  result: Point,
+  payload: { target_id: TargetId, index: Index },
+  result: z.strictObject({ target_id: z.string(), index: z.number().int(), x: z.number(), y: z.number() }),
   timeoutMs: 15_000,
+  description: 'Move the mouse over an element (menus and tooltips that open on hover).',
 });
 
 export const DragAndDropEvent = defineEvent('DragAndDropEvent', {
   payload: {
-    node: ElementRef,
-    /** Drop on this element, or at `target_x`/`target_y` of the tab's viewport. */
-    target: ElementRef.nullable().default(null),
-    target_x: z.number().nullable().default(null),
-    target_y: z.number().nullable().default(null),
-    steps: z.number().int().min(1).max(100).default(10),
+    target_id: TargetId,
+    index: Index,
+    to_index: Index.optional().describe('Drop onto this element'),
+    to_x: z.number().optional().describe("Or at this point of the tab's viewport, with to_y"),
+    to_y: z.number().optional(),
+    steps: z.number().int().min(1).max(100).default(10).describe('Mouse moves on the way'),
   },
-  result: z.strictObject({ from: Point, to: Point, method: z.enum(['html5', 'mouse']) }),
+  refine: (payload, ctx) => {
+    const byPoint = payload.to_x !== undefined && payload.to_y !== undefined;
+    if ((payload.to_index === undefined) === !byPoint) {
+      ctx.addIssue({ code: 'custom', path: ['to_index'], message: 'give either to_index or to_x and to_y' });
+    }
+  },
+  result: z.strictObject({
+    target_id: z.string(),
+    index: z.number().int(),
+    from: Point,
+    to: Point,
+    method: z.enum(['html5', 'mouse']),
+  }),
   timeoutMs: 15_000,
+  description: 'Drag an element onto another element (to_index) or to a point of the viewport (to_x, to_y).',
 });

@@ -46,10 +46,24 @@ export const FileDownloadedEvent = defineEvent('FileDownloadedEvent', {
   timeoutMs: 30_000,
 });
 
+/** A download a click started, as the click's result reports it. */
+export const ClickDownload = z.strictObject({
+  url: z.string(),
+  suggested_filename: z.string(),
+  /** Null while it is still downloading. */
+  path: z.string().nullable(),
+  file_size: z.number().nullable(),
+  mime_type: z.string().nullable(),
+  in_progress: z.boolean(),
+});
+export type ClickDownload = z.infer<typeof ClickDownload>;
+
 const StorageStateCounts = z.strictObject({
   path: z.string(),
   cookies_count: z.number(),
   origins_count: z.number(),
+  /** Controlled tabs whose page was left alone (crashed or not responding): their localStorage is not in it. */
+  skipped_target_ids: z.array(z.string()),
 });
 
 /** Saves the cookies and the storage of every origin open in a controlled tab, in Playwright's format. */
@@ -59,6 +73,8 @@ export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
   },
   result: StorageStateCounts,
   timeoutMs: 45_000,
+  description:
+    "Save the browser's cookies and the localStorage of the origins open in controlled tabs to a file in Playwright's storageState format (Node: a path under output_dir; the extension: Downloads/tabpilot). The file is written whole or not at all.",
 });
 
 /** Loads a storage-state file (or its content): cookies into the browser, storage into each origin. */
@@ -72,6 +88,8 @@ export const LoadStorageStateEvent = defineEvent('LoadStorageStateEvent', {
   },
   result: StorageStateCounts,
   timeoutMs: 45_000,
+  description:
+    "Load a storage-state file (Playwright's format, or one tabpilot saved), or its content as state: cookies into the browser, localStorage into the pages of each origin, now and when they open. A malformed file is refused whole.",
 });
 
 export const StorageStateSavedEvent = defineEvent('StorageStateSavedEvent', {

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { OutputFileName } from '../output-file-name';
+import { TargetId } from './navigation.events';
 
 /** Reading a page's content without a model: markdown, a text search, a CSS query; and running script. */
 export const ExtractContentEvent = defineEvent('ExtractContentEvent', {
   payload: {
-    target_id: z.string(),
+    target_id: TargetId,
+    query: z.string().optional().describe('What you are looking for (echoed back; the content is not filtered)'),
     extract_links: z.boolean().default(true),
     extract_images: z.boolean().default(false),
     start_from_char: z.number().int().min(0).default(0),
-    max_chars: z.number().int().positive().default(100_000),
+    max_chars: z.number().int().positive().max(1_000_000).default(100_000),
   },
   result: z.strictObject({
+    query: z.string().optional(),
     url: z.string(),
     title: z.string(),
     markdown: z.string(),
@@ -19,16 +23,17 @@ export const ExtractContentEvent = defineEvent('ExtractContentEvent', {
     next_start_char: z.number().nullable(),
   }),
   timeoutMs: 30_000,
+  description: 'The page content as markdown (no model involved), 100,000 characters at a time.',
 });
 
 export const SearchPageEvent = defineEvent('SearchPageEvent', {
   payload: {
-    target_id: z.string(),
+    target_id: TargetId,
     pattern: z.string().min(1),
     regex: z.boolean().default(false),
     case_sensitive: z.boolean().default(false),
     context_chars: z.number().int().min(0).max(2000).default(150),
-    css_scope: z.string().nullable().default(null),
+    css_scope: z.string().optional().describe('Search only inside the first element this CSS selector matches'),
     max_results: z.number().int().positive().max(1000).default(25),
   },
   result: z.strictObject({
@@ -36,11 +41,12 @@ export const SearchPageEvent = defineEvent('SearchPageEvent', {
     total: z.number(),
   }),
   timeoutMs: 15_000,
+  description: 'Find text on the page (literal or regex), with context around each match.',
 });
 
 export const FindElementsEvent = defineEvent('FindElementsEvent', {
   payload: {
-    target_id: z.string(),
+    target_id: TargetId,
     selector: z.string().min(1),
     attributes: z.array(z.string()).default([]),
     max_results: z.number().int().positive().max(1000).default(50),
@@ -53,35 +59,38 @@ export const FindElementsEvent = defineEvent('FindElementsEvent', {
         attributes: z.record(z.string(), z.string()),
         children: z.number(),
         text: z.string().optional(),
-        id: z.number().nullable(),
         index: z.number().nullable(),
       }),
     ),
     total: z.number(),
   }),
   timeoutMs: 15_000,
+  description: 'Elements matching a CSS selector, with the attributes asked for; indexed ones carry their index.',
 });
 
 export const EvaluateJavaScriptEvent = defineEvent('EvaluateJavaScriptEvent', {
-  payload: { target_id: z.string(), code: z.string().min(1) },
+  payload: { target_id: TargetId, code: z.string().min(1) },
   result: z.strictObject({ value: z.unknown() }),
   timeoutMs: 30_000,
+  description:
+    "Run JavaScript in the page's own world and return its (JSON) value. Off unless the config sets allow_evaluate.",
 });
 
 export const PaperFormat = z.enum(['Letter', 'Legal', 'A4', 'A3', 'Tabloid']);
 
 export const SavePdfEvent = defineEvent('SavePdfEvent', {
   payload: {
-    target_id: z.string(),
-    file_name: z.string().min(1),
+    target_id: TargetId,
+    file_name: OutputFileName.default('page.pdf'),
     print_background: z.boolean().default(true),
     landscape: z.boolean().default(false),
     scale: z.number().min(0.1).max(2).default(1),
     paper_format: PaperFormat.default('Letter'),
     display_header_footer: z.boolean().default(true),
-    header_template: z.string().nullable().default(null),
-    footer_template: z.string().nullable().default(null),
+    header_template: z.string().optional(),
+    footer_template: z.string().optional(),
   },
   result: z.strictObject({ path: z.string(), bytes: z.number() }),
   timeoutMs: 30_000,
+  description: 'Print the page to a PDF file.',
 });

@@ -2,6 +2,8 @@ import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
 import * as artifacts from './artifacts.events';
 import * as config from './config.events';
+import * as connection from './connection.events';
+import * as captcha from './captcha.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
@@ -19,6 +21,7 @@ function definitionsOf(module: Record<string, unknown>): AnyEventDefinition[] {
 /** Every event definition, for the name rule test, the timeout config and the panel's timeline. */
 export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(lifecycle),
+  ...definitionsOf(connection),
   ...definitionsOf(navigation),
   ...definitionsOf(tabs),
   ...definitionsOf(state),
@@ -27,6 +30,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(dialogs),
   ...definitionsOf(config),
   ...definitionsOf(artifacts),
+  ...definitionsOf(captcha),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

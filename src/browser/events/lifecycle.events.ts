@@ -9,11 +9,23 @@ export const BrowserStartEvent = defineEvent('BrowserStartEvent', {
   lifecycle: true,
 });
 
+/** Detaches everything; emitted with `preempt` by the emergency stop, so it cancels all work first. */
 export const BrowserStopEvent = defineEvent('BrowserStopEvent', {
-  payload: { force: z.boolean().default(false) },
-  result: z.void(),
+  payload: {
+    force: z
+      .boolean()
+      .default(true)
+      .describe('Node: also kill the browser tabpilot launched (false disconnects and leaves it running)'),
+  },
+  result: z.strictObject({
+    stopped: z.literal(true),
+    /** How many queued or running events the stop cancelled. */
+    cancelled: z.number().int(),
+  }),
   timeoutMs: 45_000,
   lifecycle: true,
+  description:
+    'Emergency stop: cancel queued and running work and detach everything (Node: also kill a browser tabpilot launched).',
 });
 
 export const BrowserLaunchEvent = defineEvent('BrowserLaunchEvent', {

@@ -12,39 +12,69 @@ export const NavigationOutcome = z.strictObject({
 });
 export type NavigationOutcome = z.infer<typeof NavigationOutcome>;
 
+/** The tab an action works in (a protocol client names it by tab_id). */
+export const TargetId = z.string().min(1).describe('The tab to act in');
+
 export const NavigateToUrlEvent = defineEvent('NavigateToUrlEvent', {
   payload: {
-    url: z.string().min(1),
-    wait_until: z.enum(WAIT_UNTIL).default('load'),
-    /** Readiness wait; defaults to 3 s for a same-host move and 8 s otherwise, as browser-use. */
-    timeout_ms: z.number().int().positive().nullable().default(null),
-    new_tab: z.boolean().default(false),
+    url: z.string().min(1).describe('The address; a bare host such as example.com/x gets https://'),
+    target_id: TargetId,
+    new_tab: z.boolean().default(false).describe('Open it in a new tab, which becomes the one the agent works in'),
+    wait_until: z
+      .enum(WAIT_UNTIL)
+      .default('load')
+      .describe('How ready the page must be: load, domcontentloaded, networkidle, or commit (the first response)'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(120_000)
+      .optional()
+      .describe('Readiness wait; default 3 s for the same host, 8 s otherwise (a timeout is reported, not raised)'),
   },
   result: NavigationOutcome,
   timeoutMs: 30_000,
+  description: 'Open a URL in the focused tab (or a new tab) and wait until it is ready.',
 });
 
 export const GoBackEvent = defineEvent('GoBackEvent', {
-  payload: {},
+  payload: { target_id: TargetId },
   result: NavigationOutcome,
   timeoutMs: 15_000,
+  description: 'Go back one page in the tab history.',
 });
 
 export const GoForwardEvent = defineEvent('GoForwardEvent', {
-  payload: {},
+  payload: { target_id: TargetId },
   result: NavigationOutcome,
   timeoutMs: 15_000,
+  description: 'Go forward one page in the tab history.',
 });
 
 export const RefreshEvent = defineEvent('RefreshEvent', {
-  payload: {},
+  payload: { target_id: TargetId },
   result: NavigationOutcome,
   timeoutMs: 15_000,
+  description: 'Reload the tab.',
+});
+
+export const SEARCH_ENGINES = ['duckduckgo', 'google', 'bing'] as const;
+
+/** browser-use's search tool: a navigation to a search engine's results page. */
+export const SearchEvent = defineEvent('SearchEvent', {
+  payload: {
+    query: z.string().min(1),
+    engine: z.enum(SEARCH_ENGINES).default('duckduckgo'),
+    target_id: TargetId,
+  },
+  result: NavigationOutcome,
+  timeoutMs: 30_000,
+  description: 'Search the web in the focused tab (DuckDuckGo by default).',
 });
 
 /**
  * Emitted and awaited before any request leaves: a handler that throws (the security policy) stops
- * the navigation before the browser sends anything (browser-use checks only afterwards: reference §4.0).
+ * the navigation before the browser sends anything (browser-use checks only after the page loaded).
  */
 export const NavigationStartedEvent = defineEvent('NavigationStartedEvent', {
   payload: { target_id: z.string(), url: z.string() },
@@ -64,8 +94,11 @@ export const NavigationCompleteEvent = defineEvent('NavigationCompleteEvent', {
   timeoutMs: 30_000,
 });
 
+export const MAX_WAIT_SECONDS = 60;
+
 export const WaitEvent = defineEvent('WaitEvent', {
-  payload: { seconds: z.number().min(0).default(3), max_seconds: z.number().min(0).default(10) },
-  result: z.void(),
-  timeoutMs: 60_000,
+  payload: { seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(3) },
+  result: z.strictObject({ waited_seconds: z.number() }),
+  timeoutMs: (MAX_WAIT_SECONDS + 5) * 1000,
+  description: `Wait a number of seconds (at most ${MAX_WAIT_SECONDS}).`,
 });

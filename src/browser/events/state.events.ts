@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { OutputFileName } from '../output-file-name';
+import { TargetId } from './navigation.events';
+
+export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']);
 
 export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
@@ -30,10 +34,19 @@ export const PageInfo = z.strictObject({
 });
 
 export const BrowserStateSummary = z.strictObject({
-  tab_id: z.string(),
+  target_id: z.string(),
   url: z.string(),
   title: z.string(),
-  tabs: z.array(z.strictObject({ tab_id: z.string(), url: z.string(), title: z.string() })),
+  tabs: z.array(
+    z.strictObject({
+      target_id: z.string(),
+      url: z.string(),
+      title: z.string(),
+      /** What the guard watchdogs say of the tab: ok, crashed, unresponsive, needs_person (a challenge), solving. */
+      status: TabStatusSchema,
+      status_reason: z.string().nullable(),
+    }),
+  ),
   page_info: PageInfo,
   /** The LLM form of the page (browser-use's format, fixed). */
   text: z.string(),
@@ -79,18 +92,28 @@ export type BrowserStateSummary = z.infer<typeof BrowserStateSummary>;
 
 export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', {
   payload: {
-    include_dom: z.boolean().default(true),
+    include_dom: z.boolean().default(true).describe('false: only the tabs and the page geometry'),
     include_screenshot: z.boolean().default(false),
     include_recent_events: z.boolean().default(false),
-    /** A background tab to look at without bringing it forward; null = the focused tab. */
-    target_id: z.string().nullable().default(null),
-    /** CSS px beyond the viewport to include; -1 for the whole page; null = the config's. */
-    viewport_expansion: z.number().int().min(-1).nullable().default(null),
-    /** Character budget of the text; 0 = no budget; null = the config's. */
-    max_chars: z.number().int().min(0).nullable().default(null),
+    /** A background tab is looked at without bringing it forward. */
+    target_id: TargetId,
+    viewport_expansion: z
+      .number()
+      .int()
+      .min(-1)
+      .optional()
+      .describe("CSS px beyond the viewport; -1 for the whole page; default the config's"),
+    max_chars: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Character budget of the text; 0 for none; default the config's"),
   },
   result: BrowserStateSummary,
   timeoutMs: 30_000,
+  description:
+    'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request.',
 });
 
 export const ScreenshotFormat = z.enum(['png', 'jpeg', 'webp']);
@@ -98,13 +121,16 @@ export const ScreenshotFormat = z.enum(['png', 'jpeg', 'webp']);
 export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
   payload: {
     full_page: z.boolean().default(false),
-    clip: Box.nullable().default(null),
+    clip: z
+      .strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() })
+      .optional()
+      .describe('A part of the page, in page CSS px'),
     format: ScreenshotFormat.default('png'),
-    /** 0-100 for jpeg and webp. */
-    quality: z.number().int().min(0).max(100).nullable().default(null),
-    target_id: z.string().nullable().default(null),
-    /** Also save it as a file with this name (Node: a path; extension: under Downloads/tabpilot/). */
-    file_name: z.string().min(1).nullable().default(null),
+    quality: z.number().int().min(0).max(100).optional().describe('0-100, for jpeg and webp'),
+    target_id: TargetId,
+    file_name: OutputFileName.optional().describe(
+      'Also save it under this name (Node: under output_dir; the extension: under Downloads/tabpilot/)',
+    ),
   },
   result: z.strictObject({
     data: z.string(),
@@ -114,4 +140,16 @@ export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
     path: z.string().nullable(),
   }),
   timeoutMs: 15_000,
+  description: 'A screenshot of a tab (viewport, full page or a clip); saved as a file when file_name is given.',
+});
+
+/** Outlines an element of the latest state in the page, for a person to see. */
+export const HighlightElementEvent = defineEvent('HighlightElementEvent', {
+  payload: {
+    target_id: TargetId,
+    index: z.number().int().positive().optional().describe('An element of the latest state; none clears the outline'),
+  },
+  result: z.strictObject({ highlighted: z.number().int().nullable() }),
+  timeoutMs: 10_000,
+  description: 'Outline an element of the latest state in the page for a person to see; no index clears it.',
 });

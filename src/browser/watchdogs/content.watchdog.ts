@@ -19,34 +19,40 @@ export const contentWatchdog = defineWatchdog({
   listensTo: [ExtractContentEvent, SearchPageEvent, FindElementsEvent, EvaluateJavaScriptEvent],
   emits: [],
   setup: (ctx) => ({
-    ExtractContentEvent: (event) => {
-      const { target_id, extract_links, extract_images, start_from_char, max_chars } = event.payload;
-      return ctx.session.dom.markdown(target_id, {
+    ExtractContentEvent: async (event) => {
+      const { target_id, query, extract_links, extract_images, start_from_char, max_chars } = event.payload;
+      const content = await ctx.session.dom.markdown(target_id, {
         extractLinks: extract_links,
         extractImages: extract_images,
         startFromChar: start_from_char,
         maxChars: max_chars,
       });
+      return query === undefined ? content : { query, ...content };
     },
-    SearchPageEvent: (event) => {
+    SearchPageEvent: async (event) => {
       const { target_id, pattern, regex, case_sensitive, context_chars, css_scope, max_results } = event.payload;
       return ctx.session.dom.searchPage(target_id, {
         pattern,
         regex,
         caseSensitive: case_sensitive,
         contextChars: context_chars,
-        cssScope: css_scope,
+        cssScope: css_scope ?? null,
         maxResults: max_results,
       });
     },
-    FindElementsEvent: (event) => {
+    FindElementsEvent: async (event) => {
       const { target_id, selector, attributes, max_results, include_text } = event.payload;
-      return ctx.session.dom.findElements(target_id, {
+      const found = await ctx.session.dom.findElements(target_id, {
         selector,
         attributes,
         maxResults: max_results,
         includeText: include_text,
       });
+      return {
+        total: found.total,
+        // The in-world id is how the page names the element to tabpilot; clients know it by its index.
+        elements: found.elements.map(({ id: _inWorldId, ...element }) => element),
+      };
     },
     EvaluateJavaScriptEvent: async (event) => {
       if (!ctx.session.config.allow_evaluate) {

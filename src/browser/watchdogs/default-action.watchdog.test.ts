@@ -8,6 +8,10 @@ import { defaultActionWatchdog } from './default-action.watchdog';
 
 const SECRET = 'hunter2-THE-VALUE';
 
+function focusOf(session: BrowserSession): string {
+  return session.targets.focusedTargetId ?? '';
+}
+
 /**
  * A session whose page answers the in-page calls of typing: `focusInfo` says which URL has focus, and
  * every Input.insertText is recorded (what really reached the page).
@@ -49,17 +53,25 @@ describe('DefaultActionWatchdog secrets', () => {
   it('types the secret into the page, and its value reaches no history, result, error or log', async () => {
     const page = { current: 'https://www.bank.test/login' };
     const { session, typed, logs } = await sessionOnPage(page);
-    const result = await session.bus.emit(TypeTextEvent, { text: 'me <secret>password</secret>', clear: false });
+    const result = await session.bus.emit(TypeTextEvent, {
+      target_id: focusOf(session),
+      text: 'me <secret>password</secret>',
+      clear: false,
+    });
     expect(typed).toEqual([`me ${SECRET}`]);
 
     page.current = 'https://evil.test/phish';
-    await expect(session.bus.emit(TypeTextEvent, { text: '<secret>password</secret>' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(TypeTextEvent, { target_id: focusOf(session), text: '<secret>password</secret>' }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
     expect(typed).toHaveLength(1);
 
     // Keys are pressed as written: a placeholder there is refused, never typed literally.
-    await expect(session.bus.emit(SendKeysEvent, { keys: '<secret>password</secret>' })).rejects.toMatchObject({
+    await expect(
+      session.bus.emit(SendKeysEvent, { target_id: focusOf(session), keys: '<secret>password</secret>' }),
+    ).rejects.toMatchObject({
       code: 'INVALID_PARAMS',
     });
     expect(typed).toHaveLength(1);

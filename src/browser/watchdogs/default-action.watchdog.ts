@@ -1,8 +1,7 @@
-import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
 import { clickCoordinate, clickElement } from '../actions/click';
-import { dragAndDrop } from '../actions/drag';
-import { dropdownOptions, selectDropdownOption } from '../actions/dropdown';
+import { dragAndDrop, type DropTarget } from '../actions/drag';
+import { dropdownOptions, selectDropdownOption, type DropdownOptions } from '../actions/dropdown';
 import { handleOfResolved, type ElementHandle, type RoutineContext } from '../actions/element';
 import { scrollToText } from '../actions/find-text';
 import { hoverElement } from '../actions/hover';
@@ -11,10 +10,8 @@ import { parseKeys } from '../actions/keys';
 import { scrollElement, scrollPage } from '../actions/scroll';
 import { typeIntoElement, typeIntoFocused } from '../actions/typing';
 import { uploadFiles } from '../actions/upload';
-import { checkUploadPath } from '../actions/upload-policy';
 import { defineWatchdog } from '../define-watchdog';
 import {
-  ClickCoordinateEvent,
   ClickElementEvent,
   DragAndDropEvent,
   GetDropdownOptionsEvent,
@@ -25,22 +22,20 @@ import {
   SendKeysEvent,
   TypeTextEvent,
   UploadFileEvent,
-  type ElementRef,
 } from '../events/actions.events';
 import { fillSecrets, hasSecrets } from '../secrets';
-import type { BrowserSessionView } from '../session-view';
 
 /**
- * DefaultActionWatchdog (reference §4.15): routes each action event to its CDP routine in
- * src/browser/actions. An element arrives as `{target_id, index}` and is resolved against that tab's
- * latest state here; a target_id of null means the focused tab. Acting on a background tab never brings
- * it forward. Typed text is never logged, and secrets are filled in only inside the typing routine.
+ * The actions on a page's elements (browser-use's DefaultActionWatchdog): each event goes to its CDP
+ * routine in src/browser/actions, which holds its own policy (the actor calls the same routines). An
+ * element is named by its index in the tab's latest state and resolved here. Acting on a background tab
+ * never brings it forward. Typed text is never logged, and secrets are filled in only inside the typing
+ * routine.
  */
 export const defaultActionWatchdog = defineWatchdog({
   name: 'default-action',
   listensTo: [
     ClickElementEvent,
-    ClickCoordinateEvent,
     TypeTextEvent,
     ScrollEvent,
     SendKeysEvent,
@@ -54,66 +49,136 @@ export const defaultActionWatchdog = defineWatchdog({
   emits: [],
   setup: (ctx) => {
     const session = ctx.session;
-    const routine = (signal: AbortSignal): RoutineContext => ({ targets: session.targets, log: ctx.log, signal });
-    const element = async (ref: ElementRef): Promise<ElementHandle> =>
-      handleOfResolved(ref.target_id, await session.dom.resolve(ref.target_id, ref.index));
+    const routine = (signal: AbortSignal): RoutineContext => ({
+      targets: session.targets,
+      log: ctx.log,
+      config: session.config,
+      signal,
+      downloads: session.downloads,
+    });
+    const element = async (targetId: string, index: number): Promise<ElementHandle> =>
+      handleOfResolved(targetId, await session.dom.resolve(targetId, index));
+    const options = async (signal: AbortSignal, targetId: string, index: number) => {
+      const listed = await dropdownOptions(routine(signal), await element(targetId, index));
+      return { ...listed, formatted_options: formatOptions(listed.options) };
+    };
 
     return {
       ClickElementEvent: async (event, hctx) => {
-        const { node, button, click_count, modifiers } = event.payload;
-        return clickElement(routine(hctx.signal), await element(node), {
-          button,
-          clickCount: click_count,
-          modifiers,
+        const { target_id, index, coordinate_x, coordinate_y, button, click_count, modifiers } = event.payload;
+        const mouse = { button, clickCount: click_count, modifiers };
+        if (index === undefined) {
+          const page = session.targets.requireSession(target_id);
+          const clicked = await clickCoordinate(
+            routine(hctx.signal),
+            target_id,
+            page,
+            coordinate_x ?? 0,
+            coordinate_y ?? 0,
+            {
+              ...mouse,
+              force: false,
+            },
+          );
+          return {
+            target_id,
+            clicked: true,
+            x: clicked.click_x,
+            y: clicked.click_y,
+            element: clicked.element,
+            opened_target_id: clicked.opened_target_id,
+            download: clicked.download,
+          };
+        }
+        // A select opens a native popup a click cannot use: its options come back instead, as browser-use does.
+        if (session.dom.entry(target_id, index)?.tag === 'select') {
+          const listed = await options(hctx.signal, target_id, index);
+          return {
+            target_id,
+            index,
+            clicked: false,
+            options: listed.options,
+            formatted_options: listed.formatted_options,
+            message: `Element ${index} is a select: pick an option with select_dropdown (index ${index}, text of the option)`,
+          };
+        }
+        const link = session.dom.entry(target_id, index);
+        const downloadLink =
+          link?.tag === 'a' && ('download' in link.attributes || /^(blob|data):/.test(link.attributes['href'] ?? ''));
+        const clicked = await clickElement(routine(hctx.signal), await element(target_id, index), mouse, {
+          downloadLink,
         });
-      },
-
-      ClickCoordinateEvent: async (event, hctx) => {
-        const { coordinate_x, coordinate_y, button, click_count, modifiers, force, target_id } = event.payload;
-        const page = await pageOf(session, target_id);
-        return clickCoordinate(routine(hctx.signal), page.targetId, page, coordinate_x, coordinate_y, {
-          button,
-          clickCount: click_count,
-          modifiers,
-          force,
-        });
+        return {
+          target_id,
+          index,
+          clicked: true,
+          method: clicked.method,
+          x: clicked.click_x,
+          y: clicked.click_y,
+          checked: clicked.checked,
+          opened_target_id: clicked.opened_target_id,
+          download: clicked.download,
+        };
       },
 
       TypeTextEvent: async (event, hctx) => {
-        const { node, target_id, text, clear, is_sensitive, typing } = event.payload;
+        const { target_id, index, text, clear, typing } = event.payload;
         const request = {
           text,
           clear,
           typing,
-          sensitive: is_sensitive || hasSecrets(text),
+          sensitive: hasSecrets(text),
           fill: (raw: string, url: string) => fillSecrets(raw, url, session.config.sensitive_data),
         };
-        ctx.log.debug('typing', { node, characters: text.length, sensitive: request.sensitive, typing });
-        if (node === null) {
-          return typeIntoFocused(await pageOf(session, target_id), request);
+        ctx.log.debug('typing', { target_id, index, characters: text.length, sensitive: request.sensitive, typing });
+        const typed =
+          index === undefined
+            ? await typeIntoFocused(session.targets.requireSession(target_id), request)
+            : await typeIntoElement(routine(hctx.signal), await element(target_id, index), request);
+        const entry = index === undefined ? undefined : session.dom.entry(target_id, index);
+        const notes: string[] = [];
+        if (typed.value_matches === false && typed.actual_value !== null) {
+          notes.push(`The field holds "${typed.actual_value}", not the typed text (the page changed it).`);
         }
-        return typeIntoElement(routine(hctx.signal), await element(node), request);
+        if (entry !== undefined && (entry.role === 'combobox' || 'aria-autocomplete' in entry.attributes)) {
+          notes.push('This field suggests completions: take a new state to pick one.');
+        }
+        return {
+          target_id,
+          index: index ?? null,
+          field: typed.field,
+          method: typed.method,
+          value: typed.actual_value,
+          value_matches: typed.value_matches,
+          rewritten: typed.rewritten,
+          ...(notes.length === 0 ? {} : { message: notes.join(' ') }),
+        };
       },
 
       ScrollEvent: async (event, hctx) => {
-        const { direction, amount, pages, node, target_id } = event.payload;
-        const request = { direction, amount, pages };
-        if (node === null) {
-          return strip(await scrollPage(await pageOf(session, target_id), request));
-        }
-        return strip(await scrollElement(routine(hctx.signal), await element(node), request));
+        const { target_id, direction: given, down, pages, amount, index } = event.payload;
+        const direction = given ?? (down === false ? 'up' : 'down');
+        const request = { direction, pages, amount: amount ?? null };
+        const scrolled =
+          index === undefined || index === 0
+            ? await scrollPage(session.targets.requireSession(target_id), request)
+            : await scrollElement(routine(hctx.signal), await element(target_id, index), request);
+        const { kind: _kind, ...moved } = scrolled;
+        return { target_id, direction, ...moved };
       },
 
       SendKeysEvent: async (event) => {
-        if (hasSecrets(event.payload.keys)) {
+        const { target_id, keys } = event.payload;
+        if (hasSecrets(keys)) {
           // Keys are pressed as written; only input checks the page before filling a secret in.
           throw new TabpilotError('INVALID_PARAMS', 'send_keys does not fill secrets: type them with input');
         }
-        const page = await pageOf(session, event.payload.target_id);
+        const page = session.targets.requireSession(target_id);
         const platform = await browserPlatform(page);
-        const strokes = parseKeys(event.payload.keys, platform);
+        const strokes = parseKeys(keys, platform);
         await pressStrokes(page, strokes, platform);
         return {
+          target_id,
           sent: strokes.map((stroke) =>
             stroke.kind === 'chord' ? stroke.label : `text (${stroke.text.length} chars)`,
           ),
@@ -122,56 +187,67 @@ export const defaultActionWatchdog = defineWatchdog({
       },
 
       UploadFileEvent: async (event, hctx) => {
-        const { node, file_path, files } = event.payload;
-        if ((file_path === null) === (files === null)) {
-          throw new TabpilotError('INVALID_PARAMS', 'Give either file_path or files (the bytes), not both or neither');
-        }
-        // A file this session downloaded may go back up without its folder in upload_paths.
-        if (file_path !== null && !session.downloads.has(file_path)) {
-          checkUploadPath(file_path, session.config.upload_paths);
-        }
-        const source = file_path === null ? { files: files ?? [] } : { path: file_path };
-        return uploadFiles(routine(hctx.signal), await element(node), source);
+        const { target_id, index, path, files } = event.payload;
+        const source = path === undefined ? { files: files ?? [] } : { path };
+        const uploaded = await uploadFiles(routine(hctx.signal), await element(target_id, index), source);
+        return { target_id, index, ...uploaded };
       },
 
-      GetDropdownOptionsEvent: async (event, hctx) =>
-        dropdownOptions(routine(hctx.signal), await element(event.payload.node)),
+      GetDropdownOptionsEvent: async (event, hctx) => {
+        const { target_id, index } = event.payload;
+        const listed = await options(hctx.signal, target_id, index);
+        return {
+          target_id,
+          index,
+          ...listed,
+          message: `Use select_dropdown with index ${index} and the text of an option.`,
+        };
+      },
 
-      SelectDropdownOptionEvent: async (event, hctx) =>
-        selectDropdownOption(routine(hctx.signal), await element(event.payload.node), event.payload.text),
+      SelectDropdownOptionEvent: async (event, hctx) => {
+        const { target_id, index, text } = event.payload;
+        const picked = await selectDropdownOption(routine(hctx.signal), await element(target_id, index), text);
+        return {
+          target_id,
+          index,
+          type: picked.type,
+          selected: { text: picked.option.text, value: picked.option.value },
+        };
+      },
 
       ScrollToTextEvent: async (event, hctx) => {
-        const page = await pageOf(session, event.payload.target_id);
-        return scrollToText(routine(hctx.signal), page.targetId, event.payload.text);
+        const { target_id, text } = event.payload;
+        const found = await scrollToText(routine(hctx.signal), target_id, text);
+        return {
+          target_id,
+          ...found,
+          message: found.found ? `Scrolled to "${text}"` : `"${text}" is not on the page`,
+        };
       },
 
-      HoverElementEvent: async (event, hctx) => hoverElement(routine(hctx.signal), await element(event.payload.node)),
+      HoverElementEvent: async (event, hctx) => {
+        const { target_id, index } = event.payload;
+        const point = await hoverElement(routine(hctx.signal), await element(target_id, index));
+        return { target_id, index, ...point };
+      },
 
       DragAndDropEvent: async (event, hctx) => {
-        const { node, target, target_x, target_y, steps } = event.payload;
-        let drop: Parameters<typeof dragAndDrop>[2];
-        if (target !== null) {
-          if (target.target_id !== node.target_id) {
-            throw new TabpilotError('INVALID_PARAMS', 'The drop target must be in the same tab as the dragged element');
-          }
-          drop = { handle: await element(target) };
-        } else if (target_x !== null && target_y !== null) {
-          drop = { x: target_x, y: target_y };
-        } else {
-          throw new TabpilotError('INVALID_PARAMS', 'Give a drop target element, or both target_x and target_y');
-        }
-        return dragAndDrop(routine(hctx.signal), await element(node), drop, steps);
+        const { target_id, index, to_index, to_x, to_y, steps } = event.payload;
+        const drop: DropTarget =
+          to_index === undefined ? { x: to_x ?? 0, y: to_y ?? 0 } : { handle: await element(target_id, to_index) };
+        const dragged = await dragAndDrop(routine(hctx.signal), await element(target_id, index), drop, steps);
+        return { target_id, index, ...dragged };
       },
     };
   },
 });
 
-/** The top-level session of a tab, or of the focused tab. */
-async function pageOf(session: BrowserSessionView, targetId: string | null): Promise<CdpSession> {
-  return targetId === null ? session.targets.focusedSession() : session.targets.requireSession(targetId);
-}
-
-function strip<T extends { kind: string }>(outcome: T): Omit<T, 'kind'> {
-  const { kind: _kind, ...rest } = outcome;
-  return rest;
+/** browser-use's option listing: `0: text="Apple", value="a" (selected)`. */
+function formatOptions(options: DropdownOptions['options']): string {
+  return options
+    .map(
+      (option) =>
+        `${option.index}: text="${option.text}", value="${option.value}"${option.selected ? ' (selected)' : ''}`,
+    )
+    .join('\n');
 }

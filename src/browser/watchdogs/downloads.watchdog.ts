@@ -73,6 +73,10 @@ export const downloadsWatchdog = defineWatchdog({
       stopPlacement?.();
       stopPlacement = undefined;
       if (browserDomain()) {
+        if (ctx.session.host.artifacts === undefined) {
+          ctx.log.warn('this host keeps no files: downloads go where the browser puts them');
+          return;
+        }
         browserFolder = await requireArtifacts(ctx.session.host).folder(
           ctx.session.config.downloads_path ?? 'downloads',
           FIELD,

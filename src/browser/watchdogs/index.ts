@@ -1,24 +1,47 @@
 import type { AnyWatchdog } from '../define-watchdog';
+import type { BrowserLauncher } from '../launcher';
+import { aboutBlankWatchdog } from './about-blank.watchdog';
+import { captchaWatchdog } from './captcha.watchdog';
 import { contentWatchdog } from './content.watchdog';
+import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
 import { downloadsWatchdog } from './downloads.watchdog';
 import { harRecordingWatchdog } from './har-recording.watchdog';
+import { localBrowserWatchdog } from './local-browser.watchdog';
+import { navigationWatchdog } from './navigation.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { storageStateWatchdog } from './storage-state.watchdog';
+import { tabsWatchdog } from './tabs.watchdog';
+
+export type Platform = 'node' | 'extension';
+
+export interface WatchdogDeps {
+  /** Node, when tabpilot launches the browser itself (no cdp_url). */
+  launcher?: BrowserLauncher;
+}
 
 /**
- * The watchdogs every platform registers, in order. Entries add their own (Node: LocalBrowser and
- * AboutBlank) around this list.
+ * The one list of watchdogs, in the order their handlers run, for each platform. Where tabpilot owns the
+ * browser (Node) it also launches it and keeps a tab open; the extension works only in the tabs it was
+ * given, so it has neither.
  */
-export const SHARED_WATCHDOGS: readonly AnyWatchdog[] = [
-  downloadsWatchdog,
-  popupsWatchdog,
-  screenshotWatchdog,
-  domWatchdog,
-  contentWatchdog,
-  defaultActionWatchdog,
-  harRecordingWatchdog,
-  storageStateWatchdog,
-];
+export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWatchdog[] {
+  return [
+    ...(platform === 'node' && deps.launcher !== undefined ? [localBrowserWatchdog(deps.launcher)] : []),
+    ...(platform === 'node' ? [aboutBlankWatchdog] : []),
+    crashWatchdog,
+    captchaWatchdog,
+    navigationWatchdog,
+    tabsWatchdog,
+    downloadsWatchdog,
+    popupsWatchdog,
+    screenshotWatchdog,
+    domWatchdog,
+    contentWatchdog,
+    defaultActionWatchdog,
+    harRecordingWatchdog,
+    storageStateWatchdog,
+  ];
+}

@@ -39,8 +39,9 @@ export function localBrowserWatchdog(launcher: BrowserLauncher) {
           });
           return { cdp_url: browser.cdpUrl };
         },
-        BrowserStopEvent: (_event, hctx) => {
-          if (browser !== undefined) {
+        BrowserStopEvent: (event, hctx) => {
+          // force: false (a release) disconnects and leaves the browser running.
+          if (browser !== undefined && event.payload.force) {
             // Not awaited: as a child it still completes before the stop event does.
             hctx.emit(BrowserKillEvent, {});
           }

@@ -18,19 +18,24 @@ export const screenshotWatchdog = defineWatchdog({
   setup: (ctx) => ({
     ScreenshotEvent: async (event) => {
       const { full_page, clip, format, quality, target_id, file_name } = event.payload;
-      const targetId = target_id ?? ctx.session.targets.focusedTargetId;
-      const session =
-        targetId === undefined
-          ? await ctx.session.targets.focusedSession()
-          : ctx.session.targets.requireSession(targetId);
-      const shot = await captureScreenshot(session, { fullPage: full_page, clip, format, quality });
+      const page = ctx.session.targets.requireSession(target_id);
+      const shot = await captureScreenshot(page, {
+        fullPage: full_page,
+        clip: clip ?? null,
+        format,
+        quality: quality ?? null,
+      });
       const path =
-        file_name === null ? null : await saveFile(ctx.session.host.files, file_name, shot.data, MIME[format]);
+        file_name === undefined ? null : await saveFile(ctx.session.host.files, file_name, shot.data, MIME[format]);
       return { data: shot.data, format, width: shot.width, height: shot.height, path };
     },
     SavePdfEvent: async (event) => {
-      const { target_id, file_name, ...options } = event.payload;
-      const data = await printToPdf(ctx.session.targets.requireSession(target_id), options);
+      const { target_id, file_name, header_template, footer_template, ...options } = event.payload;
+      const data = await printToPdf(ctx.session.targets.requireSession(target_id), {
+        ...options,
+        header_template: header_template ?? null,
+        footer_template: footer_template ?? null,
+      });
       const name = /\.pdf$/i.test(file_name) ? file_name : `${file_name}.pdf`;
       const path = await saveFile(ctx.session.host.files, name, data, 'application/pdf');
       return { path, bytes: base64Bytes(data) };

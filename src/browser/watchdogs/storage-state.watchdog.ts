@@ -24,12 +24,32 @@ import {
 
 const CONFIG_FIELD = 'storage_state';
 
-/** Any live page session: cookie commands (Storage.*) act on the whole browser profile from any page. */
-function anyPage(session: BrowserSessionView): CdpSession {
+/**
+ * A page that answers: not crashed, main thread not stuck (a challenge page answers). The storage state is
+ * the browser's, not one tab's, so these actions pass the tab gate and leave such pages alone themselves.
+ */
+function answers(session: BrowserSessionView, targetId: string): boolean {
+  return session.conditions.of(targetId).every((condition) => condition.kind === 'captcha');
+}
+
+/** The controlled tabs whose pages answer, and those left alone. */
+function pagesOf(session: BrowserSessionView): { live: string[]; skipped: string[] } {
+  const all = session.targets.pages().map((page) => page.targetId);
+  return {
+    live: all.filter((targetId) => answers(session, targetId)),
+    skipped: all.filter((targetId) => !answers(session, targetId)),
+  };
+}
+
+/** A live page session: cookie commands (Storage.*, Network.setCookies) act on the whole browser profile. */
+function cookieSession(session: BrowserSessionView, live: readonly string[]): CdpSession {
   const focused = session.targets.focusedTargetId;
-  const page = focused ?? session.targets.pages()[0]?.targetId;
+  const page = focused !== undefined && live.includes(focused) ? focused : live[0];
   if (page === undefined) {
-    throw new TabpilotError('NOT_ATTACHED', 'No tab is attached: the storage state is read and written through a tab');
+    throw new TabpilotError(
+      'NOT_ATTACHED',
+      'No attached tab answers: the storage state is read and written through a tab',
+    );
   }
   return session.targets.requireSession(page);
 }
@@ -67,12 +87,12 @@ export const storageStateWatchdog = defineWatchdog({
       return { path: configured, field: CONFIG_FIELD };
     };
 
-    const read = async (): Promise<StorageState> => {
-      const page = anyPage(ctx.session);
+    const read = async (live: readonly string[]): Promise<StorageState> => {
+      const page = cookieSession(ctx.session, live);
       const { cookies } = await page.send('Storage.getCookies', {});
       const origins = new Map<string, StorageState['origins'][number]>();
-      for (const target of ctx.session.targets.pages()) {
-        const session = ctx.session.targets.sessionFor(target.targetId);
+      for (const targetId of live) {
+        const session = ctx.session.targets.sessionFor(targetId);
         const { result } =
           session === undefined
             ? { result: { value: null } }
@@ -85,8 +105,8 @@ export const storageStateWatchdog = defineWatchdog({
       return { cookies: cookies.map(cookieFromCdp), origins: [...origins.values()] };
     };
 
-    const apply = async (state: StorageState): Promise<void> => {
-      const page = anyPage(ctx.session);
+    const apply = async (state: StorageState, live: readonly string[]): Promise<void> => {
+      const page = cookieSession(ctx.session, live);
       if (state.cookies.length > 0) {
         await page.send('Network.setCookies', { cookies: state.cookies.map(cookieToCdp) });
       }
@@ -102,8 +122,8 @@ export const storageStateWatchdog = defineWatchdog({
             }
           }),
         );
-        for (const target of ctx.session.targets.pages()) {
-          const session = ctx.session.targets.sessionFor(target.targetId);
+        for (const targetId of live) {
+          const session = ctx.session.targets.sessionFor(targetId);
           if (session !== undefined) {
             await bestEffort(
               session.send('Runtime.evaluate', { expression: script }),
@@ -137,7 +157,8 @@ export const storageStateWatchdog = defineWatchdog({
       },
       SaveStorageStateEvent: async (event, hctx) => {
         const { path, field } = pathOf(event.payload.path);
-        const state = await read();
+        const { live, skipped } = pagesOf(ctx.session);
+        const state = await read(live);
         const location = await requireArtifacts(ctx.session.host).writeFile(
           path,
           utf8(`${JSON.stringify(state, null, 2)}\n`),
@@ -145,7 +166,7 @@ export const storageStateWatchdog = defineWatchdog({
         );
         const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
         hctx.emit(StorageStateSavedEvent, counts);
-        return counts;
+        return { ...counts, skipped_target_ids: skipped };
       },
       LoadStorageStateEvent: async (event, hctx) => {
         let state: StorageState;
@@ -159,10 +180,11 @@ export const storageStateWatchdog = defineWatchdog({
           location = await files.check(path, field);
           state = parseStorageStateBytes(await files.readFile(path, field), location, field);
         }
-        await apply(state);
+        const { live, skipped } = pagesOf(ctx.session);
+        await apply(state, live);
         const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
         hctx.emit(StorageStateLoadedEvent, counts);
-        return counts;
+        return { ...counts, skipped_target_ids: skipped };
       },
     };
   },

@@ -18,6 +18,7 @@ import {
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
+import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
@@ -82,6 +83,12 @@ interface Walk {
   readonly modal: Element | null;
   /** Inside an inert subtree (the `inert` attribute, or outside the modal): no clicks or focus land. */
   inert: boolean;
+  /** What the current element's text is painted within (clips of overflowing ancestors, the colour behind). */
+  paint: Paint;
+  /** Why a person cannot see the text here (set by an ancestor), or null. */
+  hidden: HiddenReason | null;
+  /** Inside a control (or a label): screen-reader text here names it, and is kept. */
+  inControl: boolean;
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -134,8 +141,9 @@ function visitNode(
   if (node.nodeType === TEXT_NODE) {
     if (visible) {
       const text = textOf(node as Text, walk.options.maxTextLength);
-      if (text.length > 1) {
-        walk.lines.push({ kind: 'text', depth, text });
+      const shown = text.length > 1 ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
+      if (shown !== null) {
+        walk.lines.push({ kind: 'text', depth, text: shown });
       }
     }
   } else if (node.nodeType === ELEMENT_NODE) {
@@ -170,6 +178,21 @@ function visitContents(
 }
 
 function visitElement(
+  walk: Walk,
+  element: Element,
+  depth: number,
+  parentVisible: boolean,
+  offset: [number, number],
+  inClickable: DOMRect | null,
+): void {
+  const { paint, hidden, inControl } = walk;
+  visitElementIn(walk, element, depth, parentVisible, offset, inClickable);
+  walk.paint = paint;
+  walk.hidden = hidden;
+  walk.inControl = inControl;
+}
+
+function visitElementIn(
   walk: Walk,
   element: Element,
   depth: number,
@@ -258,6 +281,12 @@ function visitElement(
   }
   const childDepth = line === null ? depth : depth + 1;
   const clickable = interactive && PROPAGATING_ROLES.has(role ?? '') ? rect : inClickable;
+  if (reached || tag === 'label') {
+    walk.inControl = true;
+  }
+  if (shown && near) {
+    notePaint(walk, element, rect);
+  }
 
   if (isFrame) {
     walk.stats.iframes++;
@@ -359,6 +388,8 @@ function visitFrame(
     return;
   }
   line.frame = 'inline';
+  // The frame's document has its own coordinates and canvas; what hides the frame hides its text too.
+  walk.paint = CANVAS;
   walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
 }
 
@@ -386,6 +417,9 @@ export function collect(
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
     modal,
     inert: modal !== null,
+    paint: CANVAS,
+    hidden: null,
+    inControl: false,
   };
   if (root instanceof ShadowRoot) {
     walk.stats.shadowRoots++;

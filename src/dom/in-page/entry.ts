@@ -1,6 +1,7 @@
 import { collect, COLLECTOR_VERSION, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
 import { highlight } from './highlight';
+import { retention } from './world-state';
 import { packCollectResult } from '../wire';
 
 /** Installs the collector in tabpilot's isolated world (the core checks `version` before each use). */
@@ -14,5 +15,6 @@ Object.assign(globalThis, {
     markdown,
     search,
     find: (options: Parameters<typeof find>[0]) => find(options, indexedId),
+    retention,
   },
 });

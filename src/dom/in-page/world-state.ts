@@ -1,3 +1,5 @@
+import type { WorldRetention } from '../payload';
+
 /**
  * What the isolated world remembers between calls: the ids it gave elements (stable while an element
  * lives, so an index can be found again by an action) and which were indexed in the latest two states
@@ -54,6 +56,12 @@ export function indexedId(element: Element): number | undefined {
   const state = worldState();
   const id = state.ids.get(element);
   return id !== undefined && state.current.has(id) ? id : undefined;
+}
+
+/** How much the world holds: two states' elements at most, whatever the number of states taken. */
+export function retention(): WorldRetention {
+  const state = worldState();
+  return { indexed: state.current.size, previous: state.previous.size, ids_given: state.nextId - 1 };
 }
 
 /** The element an id names in the current state, or null when it is gone. */

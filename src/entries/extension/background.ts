@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
+import { watchdogsFor } from '../../browser/watchdogs/index';
 import { defaultConfig } from '../../browser/config';
 import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
@@ -16,18 +16,24 @@ import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
 import { createSessionSaver, loadSession } from '../../platform/extension/persistence';
 import { realChromeApi, storageArea } from '../../platform/extension/real-chrome';
-import { secretsOf } from '../../platform/extension/redact';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { SettingsStore } from '../../platform/extension/settings-store';
 import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-router';
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
+import { composeNativeSide } from './native-composition';
 
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
 // MV3 requires for events to wake a stopped worker; the asynchronous resume follows. No keep-alive:
 // an attached debugger keeps the worker up, and with nothing attached Chrome may stop it at any time.
-const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot' });
+// Secrets are known once the settings load; until then there are none to hide.
+let logSecrets = (): readonly Secret[] => [];
+const log = createLogger(
+  redactingSink(consoleSink, () => logSecrets()),
+  { level: 'info', namespace: 'tabpilot' },
+);
 const chromeApi = realChromeApi();
 const EMERGENCY_STOP_COMMAND = 'emergency-stop';
 
@@ -49,11 +55,15 @@ const session = new BrowserSession({
     downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),
   },
   logger: log,
-  watchdogs: [...SHARED_WATCHDOGS],
+  watchdogs: watchdogsFor('extension'),
   name: 'extension',
 });
-const settings = new SettingsStore(storageArea('local'), (config) => session.applyConfig(config));
+const settings = new SettingsStore(storageArea('local'), (config) => {
+  session.applyConfig(config);
+  native.applySettings();
+});
 const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
+logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
 const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
@@ -65,11 +75,14 @@ const hub = new PanelHub(
       focusedTargetId: () => session.targets.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
       page: (targetId) => session.targets.target(targetId),
+      status: (targetId) => session.conditions.status(targetId),
       // A tab that closed a moment ago is shown without its window; the router drops it next.
       chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
     }),
   log.child('panels'),
 );
+// Native clients: the tab leases in front of the CommandServer, the port to the native host.
+const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, log });
 
 const saveSession = createSessionSaver(
   chromeApi,
@@ -98,6 +111,7 @@ session.bus.observe(({ phase, record }) => {
   }
 });
 browser.tabs.onUpdated.addListener(() => hub.statusChanged());
+session.conditions.onChange(() => hub.statusChanged());
 timeline.onUpdate((update) => hub.broadcast({ type: 'timeline', ...update }));
 
 const ready = (async () => {
@@ -118,9 +132,12 @@ const ready = (async () => {
   if (focus !== null && focus !== undefined && session.targets.sessionFor(focus) !== undefined) {
     session.targets.setFocus(focus);
   }
+  await native.restore();
   log.info('ready', { tabs: router.controlled().length });
 })();
 ready.catch((error: unknown) => log.error('start-up failed', { error: String(error) }));
+// The native port opens once start-up is over, failed or not: clients then reach a worker that answers.
+void ready.catch(() => undefined).then(() => native.applySettings());
 
 servePanelPorts(browser.runtime, {
   server,
@@ -128,9 +145,24 @@ servePanelPorts(browser.runtime, {
   hub,
   timeline,
   settings,
-  secrets,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
+  native: {
+    status: () => native.status(),
+    disconnect: (client) => native.clients.disconnect(client),
+    answer: (client, allow) => native.clients.answer(client, allow),
+  },
+  showTab: async (tabId) => {
+    const targetId = session.tabIds.targetFor(tabId);
+    const tab = router.controlled().find((entry) => entry.targetId === targetId);
+    if (tab === undefined) {
+      return;
+    }
+    const updated = await chromeApi.tabs.update(tab.tabId, { active: true });
+    if (updated !== undefined) {
+      await chromeApi.windows.update(updated.windowId, { focused: true });
+    }
+  },
   log: log.child('panel-port'),
 });
 
@@ -159,4 +191,4 @@ chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error
 });
 
 // A handle for the worker's DevTools console and the end-to-end tests (which evaluate in the worker).
-Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub } });
+Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub, native } });

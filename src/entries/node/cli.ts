@@ -5,7 +5,9 @@ import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
+import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 
 const USAGE = `tabpilot: drive Chromium through tabpilot's command protocol (one JSON request per line on stdin,
 one JSON response per line on stdout; logs on stderr).
@@ -13,10 +15,13 @@ one JSON response per line on stdout; logs on stderr).
   tabpilot launch [--headless | --headed] [--user-data-dir DIR] [--remote-debugging-port N] [--config FILE]
       Launch a local Chromium (headless when there is no display) and serve commands for it.
   tabpilot connect --cdp-url URL [--config FILE]
-      Attach to a running Chromium: a ws:// URL, or http://host:port (resolved through /json/version).
+      Attach to a running Chromium: a ws:// URL, or http://host:port (resolved through /json/version),
+      or a browser pool's endpoint with its token (e.g. 'ws://pool:3000/?token=...'): one browser each.
 
 Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
-Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.`;
+Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
+
+${NATIVE_USAGE}`;
 
 interface CliOptions {
   mode: 'launch' | 'connect';
@@ -49,7 +54,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     throw new Error(`unknown command "${mode}" (expected launch or connect)`);
   }
   if (mode === 'connect' && values['cdp-url'] === undefined) {
-    throw new Error('connect needs --cdp-url URL');
+    throw new Error('connect needs --cdp-url URL (or --extension, through the native host)');
   }
   const portText = values['remote-debugging-port'];
   const port = portText === undefined ? undefined : Number(portText);
@@ -67,6 +72,9 @@ function parseCli(argv: string[]): CliOptions | 'help' {
 }
 
 async function main(): Promise<number> {
+  if (isNativeCommand(process.argv.slice(2))) {
+    return runNativeCli(process.argv.slice(2));
+  }
   let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));
@@ -79,7 +87,12 @@ async function main(): Promise<number> {
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
-  const log = createLogger(stderrSink, { level, namespace: 'tabpilot' });
+  // Secrets are known once the config is read; until then there are none to hide.
+  let logSecrets: readonly Secret[] = [];
+  const log = createLogger(
+    redactingSink(stderrSink, () => logSecrets),
+    { level, namespace: 'tabpilot' },
+  );
   const cli = options;
   let config;
   try {
@@ -106,6 +119,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  logSecrets = secretsOf(config.sensitive_data);
   const { session, server } = composeNodeSession({
     config,
     ...(cli.cdpUrl === undefined ? {} : { cdpUrl: cli.cdpUrl }),

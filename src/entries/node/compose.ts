@@ -1,44 +1,57 @@
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
-import { aboutBlankWatchdog } from '../../browser/watchdogs/about-blank.watchdog';
-import { SHARED_WATCHDOGS } from '../../browser/watchdogs/index';
-import { localBrowserWatchdog } from '../../browser/watchdogs/local-browser.watchdog';
-import type { AnyWatchdog } from '../../browser/define-watchdog';
+import { watchdogsFor } from '../../browser/watchdogs/index';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
 import { resolveCdpUrl } from '../../platform/node/endpoint';
 import { createNodeHost } from '../../platform/node/node-host';
 import { WebSocketTransport } from '../../platform/node/ws-transport';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { ClientGate } from '../../tools/client-gate';
+import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
-  /** A ws:// or http:// CDP endpoint to connect to; undefined launches a local Chromium. */
+  /**
+   * A ws:// or http:// CDP endpoint to connect to (a browser's, or a browser pool's with its token in the
+   * query string); undefined launches a local Chromium.
+   */
   cdpUrl?: string;
   logger?: Logger;
+  /** Names the session's bus in logs and history: several sessions in one process tell theirs apart. */
+  name?: string;
 }
 
-/** The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. */
+/**
+ * The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. Each call
+ * builds an independent session (its own bus, connection and browser), so one process can drive several
+ * browsers at once: call it once per cdp_url, or several times with one pool's URL (one browser each).
+ */
 export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
   const log = options.logger ?? silentLogger;
-  const watchdogs: AnyWatchdog[] = [];
-  if (options.cdpUrl === undefined) {
-    watchdogs.push(localBrowserWatchdog(new ChromiumLauncher(log.child('launcher'))));
-  }
-  watchdogs.push(aboutBlankWatchdog, ...SHARED_WATCHDOGS);
+  const watchdogs = watchdogsFor(
+    'node',
+    options.cdpUrl === undefined ? { launcher: new ChromiumLauncher(log.child('launcher')) } : {},
+  );
   // The host reads the output folder from the running config, which settings changes replace.
   const running: { session?: BrowserSession } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
-    openTransport: async (endpoint) => WebSocketTransport.connect(await resolveCdpUrl(endpoint)),
+    openTransport: async (endpoint, { signal }) =>
+      WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
     host: createNodeHost(() => (running.session?.config ?? options.config).output_dir),
     logger: log,
     watchdogs,
-    name: 'node',
+    name: options.name ?? 'node',
   });
   running.session = session;
-  return { session, server: new CommandServer(session, createDefaultRegistry(), log.child('commands')) };
+  const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
+  // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
+  const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
+  gate.install();
+  server.useGate(gate);
+  return { session, server };
 }

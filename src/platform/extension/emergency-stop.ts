@@ -21,7 +21,7 @@ export async function emergencyStop(options: {
     const { cancelled } = response.result as { cancelled: number };
     timeline.note(
       'warn',
-      `Emergency stop (${origin}): cancelled ${cancelled} queued event(s) and detached every debugger session (${attached} tab(s)). Nothing is attached until you attach again.`,
+      `Emergency stop (${origin}): cancelled ${cancelled} running or queued command(s) and detached every debugger session (${attached} tab(s)). Nothing is attached until you attach again.`,
     );
   } else {
     timeline.note('error', `Emergency stop (${origin}) failed: ${response.error.code}: ${response.error.message}`);

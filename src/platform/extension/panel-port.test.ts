@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from 'webextension-polyfill';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
+import { pollUntil } from '../../shared/time';
 import type { WorkerToPanel } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
-import { pollUntil } from '../../shared/time';
 import { CommandServer } from '../../tools/command-server';
-import { createDefaultRegistry } from '../../tools/default-actions';
+import { createDefaultRegistry } from '../../tools/actions';
 import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
-import { secretsOf } from './redact';
+import { secretsOf } from '../../shared/redact';
 import { SettingsStore } from './settings-store';
 import { TimelineRecorder, type KeyValueStore } from './timeline-recorder';
 
@@ -73,9 +73,9 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     ),
     timeline,
     settings,
-    secrets,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
+    showTab: () => Promise.resolve(),
     log: silentLogger,
   });
   return { connect: (port) => onConnect?.(port.port), timeline };
@@ -132,10 +132,10 @@ describe('panel port', () => {
     expect(JSON.stringify(timeline.entries())).toContain('Settings saved and applied.');
 
     panel.send({ type: 'command', request: { id: 3, action: 'navigate', params: { url: 'p4ss' } } });
-    // The answer comes after the bus has run the settings change's own event: wait for it, not a fixed time.
+    // The navigation takes its own time on a loaded machine: wait for its answer, not a fixed pause.
     const response = await pollUntil(
       () => panel.posted.find((message) => message.type === 'response' && message.response.id === 3),
-      { timeoutMs: 5_000, intervalMs: 10, onTimeout: () => new Error('navigate was never answered') },
+      { timeoutMs: 5000, onTimeout: () => new Error('the navigate command got no answer') },
     );
     const answer = JSON.stringify(response);
     expect(answer).toContain('<secret>password</secret>');

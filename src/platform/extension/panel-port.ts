@@ -1,5 +1,6 @@
 import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
+import type { NativeStatus } from '../../protocol/native-panel';
 import { PanelToWorker, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
@@ -8,7 +9,6 @@ import type { ClientConnection, CommandServer } from '../../tools/command-server
 import type { ClientInfo } from '../../tools/registry';
 import { emergencyStop } from './emergency-stop';
 import type { PanelHub, PanelLink } from './panel-hub';
-import { redact, type Secret } from './redact';
 import type { SettingsStore } from './settings-store';
 import type { TimelineRecorder } from './timeline-recorder';
 
@@ -28,9 +28,16 @@ export interface PanelServices {
   readonly hub: PanelHub;
   readonly timeline: TimelineRecorder;
   readonly settings: SettingsStore;
-  secrets(): readonly Secret[];
   attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
+  /** Brings a controlled tab and its window to the front (the person's hand-off). */
+  showTab(tabId: string): Promise<void>;
   controlledCount(): number;
+  /** The native clients, when the worker serves them (the panel shows them and may disconnect them). */
+  readonly native?: {
+    status(): NativeStatus;
+    disconnect(client: string): Promise<void>;
+    answer(client: string, allow: boolean): Promise<void>;
+  };
   readonly log: Logger;
 }
 
@@ -71,8 +78,9 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
     const client: ClientInfo = { id: shortId(6), kind: 'panel' };
     const connection = services.server.connect(client, {
       send: (message) => {
+        // The CommandServer has replaced the secrets already, as it does for every client.
         if ('event' in message) {
-          link.post({ type: 'event', message: redact(message, services.secrets()) as typeof message });
+          link.post({ type: 'event', message });
         }
       },
     });
@@ -102,6 +110,9 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
 async function greet(link: PanelLink, services: PanelServices): Promise<void> {
   link.post({ type: 'settings', config: { ...services.settings.config } });
   link.post({ type: 'timeline', reset: true, entries: services.timeline.entries() });
+  if (services.native !== undefined) {
+    link.post({ type: 'native', native: services.native.status() });
+  }
   await services.hub.sendStatus(link);
 }
 
@@ -111,8 +122,7 @@ async function dispatch(
   connection: ClientConnection,
   services: PanelServices,
 ): Promise<void> {
-  const respond = (response: CommandResponse): void =>
-    link.post({ type: 'response', response: redact(response, services.secrets()) as CommandResponse });
+  const respond = (response: CommandResponse): void => link.post({ type: 'response', response });
   switch (message.type) {
     case 'command':
       respond(await connection.handle(message.request));
@@ -151,6 +161,15 @@ async function dispatch(
     }
     case 'clear_timeline':
       services.timeline.clear();
+      return;
+    case 'native_disconnect':
+      await services.native?.disconnect(message.client);
+      return;
+    case 'native_approval':
+      await services.native?.answer(message.client, message.allow);
+      return;
+    case 'show_tab':
+      await services.showTab(message.tab_id);
       return;
   }
 }

@@ -8,6 +8,8 @@ export interface StatusSources {
   focusedTargetId(): string | undefined;
   tabIdOf(targetId: string): string;
   page(targetId: string): { url: string; title: string } | undefined;
+  /** The guard watchdogs' word on a tab (BrowserSession.conditions). */
+  status(targetId: string): { status: PanelStatus['tabs'][number]['status']; reason: string | null };
   chromeTab(tabId: number): Promise<ChromeTab | undefined>;
 }
 
@@ -17,12 +19,15 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
     sources.controlled().map(async ({ tabId, targetId }) => {
       const chromeTab = await sources.chromeTab(tabId);
       const page = sources.page(targetId);
+      const { status, reason } = sources.status(targetId);
       return {
         tab_id: sources.tabIdOf(targetId),
         url: page?.url ?? chromeTab?.url ?? '',
         title: page?.title ?? chromeTab?.title ?? '',
         focused: targetId === focus,
         window_id: chromeTab?.windowId ?? null,
+        status,
+        status_reason: reason,
       };
     }),
   );

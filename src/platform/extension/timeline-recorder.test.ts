@@ -4,7 +4,7 @@ import { defineEvent } from '../../bus/define-event';
 import { EventBus } from '../../bus/event-bus';
 import type { TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
-import { secretsOf } from './redact';
+import { secretsOf } from '../../shared/redact';
 import { TimelineRecorder, type KeyValueStore, type TimelineUpdate } from './timeline-recorder';
 
 const Outer = defineEvent('OuterTestEvent', { payload: { text: z.string() }, result: z.string(), timeoutMs: 1000 });
@@ -24,13 +24,32 @@ function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { d
 
 const secrets = secretsOf({ '*': { password: 's3cret' } });
 
-function recorder(store: KeyValueStore, capacity?: number): TimelineRecorder {
+function recorder(store: KeyValueStore, capacity?: number, maxBytes?: number): TimelineRecorder {
   return new TimelineRecorder({
     store,
     secrets: () => secrets,
     log: silentLogger,
     ...(capacity === undefined ? {} : { capacity }),
+    ...(maxBytes === undefined ? {} : { maxBytes }),
   });
+}
+
+const Big = defineEvent('BigResultTestEvent', {
+  payload: { n: z.number() },
+  result: z.object({ text: z.string(), elements: z.array(z.record(z.string(), z.unknown())) }),
+  timeoutMs: 1000,
+});
+
+/** A state-like result: its elements carry many attributes, so even the cut entry is large. */
+function bigResult(n: number): { text: string; elements: Array<Record<string, unknown>> } {
+  return {
+    text: `${n} ${'t'.repeat(500_000)}`,
+    elements: Array.from({ length: 200 }, (_, index) => ({
+      index,
+      name: 'n'.repeat(300),
+      attributes: Object.fromEntries(Array.from({ length: 30 }, (_unused, key) => [`data-${key}`, 'v'.repeat(300)])),
+    })),
+  };
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,6 +123,37 @@ describe('TimelineRecorder', () => {
       timeline.note('info', text);
     }
     expect(timeline.entries().map((entry) => (entry as { text: string }).text)).toEqual(['3', '4', '5']);
+  });
+
+  it('keeps the entries within its byte budget, in memory and in the store, and tells the panels what it dropped', async () => {
+    const store = memoryStore();
+    const timeline = recorder(store, 400, 200_000);
+    const updates: TimelineUpdate[] = [];
+    timeline.onUpdate((update) => updates.push(update));
+    const bus = new EventBus();
+    bus.observe(timeline.observer);
+    bus.on(Big, (event) => bigResult(event.payload.n), { name: 'dom' });
+    for (let n = 0; n < 40; n++) {
+      await bus.emit(Big, { n }).result();
+      const retention = timeline.retention();
+      expect(retention.bytes).toBeLessThanOrEqual(200_000);
+      // The estimate stays close to what is really kept.
+      expect(JSON.stringify(timeline.entries()).length).toBeLessThan(retention.bytes * 1.5);
+    }
+    const entries = timeline.entries() as TimelineEvent[];
+    expect(entries.length).toBeGreaterThan(3);
+    expect(entries.length).toBeLessThan(40);
+    // Each entry is cut hard enough to be small, and the newest is kept.
+    expect(JSON.stringify(entries.at(-1)).length).toBeLessThan(40_000);
+    expect(JSON.stringify(entries.at(-1)?.handlers[0]?.result)).toContain('"39 ttt');
+    await wait(600);
+    expect(JSON.stringify(store.data['tabpilot.timeline']).length).toBeLessThan(300_000);
+    await wait(80);
+    const dropped = new Set(updates.flatMap((update) => update.dropped ?? []));
+    const pushed = new Set(updates.flatMap((update) => update.entries.map((entry) => entry.id)));
+    const kept = new Set(entries.map((entry) => entry.id));
+    // What a panel holds (everything pushed, less everything dropped) is what the worker keeps.
+    expect([...pushed].filter((id) => !dropped.has(id)).sort()).toEqual([...kept].sort());
   });
 
   it('survives a worker restart through the store: older entries first, unfinished ones interrupted', async () => {

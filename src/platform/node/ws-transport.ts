@@ -1,14 +1,17 @@
+import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { EndpointUnreachableError } from '../../cdp/endpoint-errors';
 import type { CdpIncoming, CdpRequest } from '../../protocol/cdp';
 import type { CdpTransport, TransportCapabilities } from '../../cdp/transport';
-import { TabpilotError } from '../../shared/errors';
+import { TabpilotError, errorCodeOf, errorMessageOf } from '../../shared/errors';
+import { redactUrl } from '../../shared/redact-url';
+import { abortReason } from '../../shared/time';
+import { httpRefusal, urlNamesOneBrowser } from './endpoint';
 
-const CAPABILITIES: TransportCapabilities = {
-  browserDomain: true,
-  ownsBrowser: true,
-  reconnect: true,
-  browserPages: true,
-};
+/** The handshake's bound when the caller gives no signal (with one, the caller's budget bounds it). */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 30_000;
+/** Enough of a refusal's body to quote it. */
+const MAX_REFUSAL_BODY = 2048;
 /** DOM snapshots of big pages run to tens of MB; browser-use allows 200 MB. */
 const MAX_PAYLOAD = 256 * 1024 * 1024;
 
@@ -21,14 +24,21 @@ function rawText(data: WebSocket.RawData): string {
 
 /** CDP over a WebSocket to the browser endpoint (Node). */
 export class WebSocketTransport implements CdpTransport {
-  readonly capabilities = CAPABILITIES;
+  readonly capabilities: TransportCapabilities;
   onmessage: ((message: CdpIncoming) => void) | undefined;
   onclose: ((reason: string) => void) | undefined;
   readonly #socket: WebSocket;
   #closed = false;
 
-  private constructor(socket: WebSocket) {
+  private constructor(socket: WebSocket, url: string) {
     this.#socket = socket;
+    this.capabilities = {
+      browserDomain: true,
+      ownsBrowser: true,
+      // A pool's endpoint gives a new browser per connection: reopening it would not be a reconnect.
+      reconnect: urlNamesOneBrowser(url),
+      browserPages: true,
+    };
     socket.on('message', (data: WebSocket.RawData) => {
       let message: CdpIncoming;
       try {
@@ -45,23 +55,73 @@ export class WebSocketTransport implements CdpTransport {
     socket.on('error', (error) => this.#finish(`socket error: ${error.message}`));
   }
 
-  static connect(url: string, timeoutMs = 15_000): Promise<WebSocketTransport> {
+  /**
+   * Opens the WebSocket. With a `signal`, the handshake has no timeout of its own: a pool that queues the
+   * connection answers the upgrade only when a browser is free, and the caller's budget decides how long
+   * that may take. A refused upgrade (HTTP 429, 401, ...) is classified by its status.
+   */
+  static connect(url: string, options: { signal?: AbortSignal } = {}): Promise<WebSocketTransport> {
+    const { signal } = options;
+    const shown = redactUrl(url);
     return new Promise((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(abortReason(signal));
+        return;
+      }
       const socket = new WebSocket(url, {
         perMessageDeflate: false,
         maxPayload: MAX_PAYLOAD,
-        handshakeTimeout: timeoutMs,
+        ...(signal === undefined ? { handshakeTimeout: DEFAULT_HANDSHAKE_TIMEOUT_MS } : {}),
       });
-      const onError = (error: Error): void => {
-        socket.removeAllListeners();
-        socket.terminate();
-        reject(new TabpilotError('DISCONNECTED', `Cannot connect to ${url}: ${error.message}`, { cause: error }));
+      let settled = false;
+      const settle = (outcome: () => void): void => {
+        if (settled) {
+          return;
+        }
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        outcome();
       };
-      socket.once('error', onError);
-      socket.once('open', () => {
-        socket.off('error', onError);
-        resolve(new WebSocketTransport(socket));
+      const fail = (error: Error): void =>
+        settle(() => {
+          socket.removeAllListeners();
+          // A late error from the dying socket has no one to tell.
+          socket.on('error', () => undefined);
+          socket.terminate();
+          reject(error);
+        });
+      const onAbort = (): void => {
+        const reason = abortReason(signal);
+        fail(
+          new TabpilotError(
+            errorCodeOf(reason),
+            `Cannot connect to ${shown}: the WebSocket handshake got no answer before ${errorMessageOf(reason)} ` +
+              '(a pool answers a queued connection once a browser is free)',
+            { cause: reason },
+          ),
+        );
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('unexpected-response', (request, response: IncomingMessage) => {
+        readRefusal(response).then(
+          (text) => {
+            request.destroy();
+            fail(httpRefusal(shown, response.statusCode ?? 0, text, headerOf(response, 'retry-after')));
+          },
+          (error: unknown) =>
+            fail(new EndpointUnreachableError(`Cannot connect to ${shown}: ${errorMessageOf(error)}`)),
+        );
       });
+      socket.once('error', (error) =>
+        fail(new EndpointUnreachableError(`Cannot connect to ${shown}: ${error.message}`, { cause: error })),
+      );
+      socket.once('open', () =>
+        settle(() => {
+          socket.removeAllListeners('error');
+          socket.removeAllListeners('unexpected-response');
+          resolve(new WebSocketTransport(socket, url));
+        }),
+      );
     });
   }
 
@@ -87,4 +147,24 @@ export class WebSocketTransport implements CdpTransport {
     this.#closed = true;
     this.onclose?.(reason);
   }
+}
+
+/** The first line of a refused upgrade's body (browserless says why there: "Too many requests"). */
+function readRefusal(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (text.length < MAX_REFUSAL_BODY) {
+        text += chunk;
+      }
+    });
+    response.once('end', () => resolve(text.trim().split('\n')[0]?.slice(0, 200) || (response.statusMessage ?? '')));
+    response.once('error', reject);
+  });
+}
+
+function headerOf(response: IncomingMessage, name: string): string | null {
+  const value = response.headers[name];
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** What the page view reads from the `state` action's result (loosely: the action owns its shape). */
-const PageElement = z.looseObject({
+/**
+ * What the page view reads from the `state` action's result, and all it keeps of it: unknown fields are
+ * stripped (the action owns its shape, and its text alone can be megabytes the view never shows).
+ */
+const PageElement = z.object({
   index: z.number(),
   tag: z.string(),
   role: z.string().nullable().optional(),
@@ -10,7 +13,7 @@ const PageElement = z.looseObject({
 });
 export type PageElement = z.infer<typeof PageElement>;
 
-const PageState = z.looseObject({
+const PageState = z.object({
   url: z.string(),
   title: z.string(),
   screenshot: z.string().nullable().optional(),

@@ -14,7 +14,7 @@ const RECONNECT_DELAY_MS = 300;
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 
 /** A pushed message: everything the worker sends that is not the answer to a request. */
-export type PushedMessage = Extract<WorkerMessage, { type: 'status' | 'timeline' | 'settings' | 'event' }>;
+export type PushedMessage = Extract<WorkerMessage, { type: 'status' | 'timeline' | 'settings' | 'event' | 'native' }>;
 
 export type SettingsOutcome = { ok: true } | { ok: false; error: SettingsError };
 
@@ -98,6 +98,21 @@ export class WorkerPort {
 
   clearTimeline(): void {
     this.#post({ type: 'clear_timeline' });
+  }
+
+  /** Disconnects a native client (its connections close, its tabs stay open, owned by nobody). */
+  disconnectClient(client: string): void {
+    this.#post({ type: 'native_disconnect', client });
+  }
+
+  /** Allows or refuses a native client that waits for the person's approval. */
+  answerClient(client: string, allow: boolean): void {
+    this.#post({ type: 'native_approval', client, allow });
+  }
+
+  /** Brings a controlled tab (and its window) to the front, for a person to step in. */
+  showTab(tabId: string): void {
+    this.#post({ type: 'show_tab', tab_id: tabId });
   }
 
   onPush(listener: (message: PushedMessage) => void): () => void {

@@ -1,3 +1,4 @@
+import type { NativeStatus } from '../../protocol/native-panel';
 import type { PanelStatus, TimelineEntry } from '../../protocol/panel-messages';
 import type { Described } from './describe';
 import type { ConnectionStatus, PushedMessage } from './port';
@@ -10,6 +11,8 @@ export interface PanelState {
   timeline: ReadonlyMap<string, TimelineEntry>;
   config: Record<string, unknown> | undefined;
   described: Described | undefined;
+  /** The native host and its clients. */
+  native: NativeStatus | undefined;
 }
 
 export type PanelAction =
@@ -23,6 +26,7 @@ export const INITIAL_STATE: PanelState = {
   timeline: new Map(),
   config: undefined,
   described: undefined,
+  native: undefined,
 };
 
 export function reduce(state: PanelState, action: PanelAction): PanelState {
@@ -44,11 +48,16 @@ function reducePush(state: PanelState, message: PushedMessage): PanelState {
       return { ...state, config: message.config };
     case 'timeline': {
       const timeline = new Map(message.reset ? [] : state.timeline);
+      for (const id of message.dropped ?? []) {
+        timeline.delete(id);
+      }
       for (const entry of message.entries) {
         timeline.set(entry.id, entry);
       }
       return { ...state, timeline };
     }
+    case 'native':
+      return { ...state, native: message.native };
     case 'event':
       // Protocol events a `subscribe` asked for: the timeline already shows every bus event.
       return state;

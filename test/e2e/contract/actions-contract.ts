@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TabpilotConfigInput } from '../../../src/browser/config';
-import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { CommandResponse } from '../../../src/protocol/commands';
 import { pollUntil } from '../../../src/shared/time';
 import { addActionPages } from '../harness/action-pages';

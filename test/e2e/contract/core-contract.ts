@@ -20,6 +20,7 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
     const server = new FixtureServer();
 
     beforeAll(async () => {
+      server.route('/never-answers.html', () => undefined);
       await server.start();
       driver = await start();
     });
@@ -100,6 +101,21 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
     it('fails an unreachable URL with NAVIGATION_FAILED', async () => {
       const response = await driver.send('navigate', { url: 'http://127.0.0.1:1/nothing' });
       expect(response).toMatchObject({ ok: false, error: { code: 'NAVIGATION_FAILED' } });
+    });
+
+    it('gives up on a server that never answers and leaves the tab usable', async () => {
+      await driver.openTab(server.url('/a.html'));
+      await driver.setConfig({ timeouts: { NavigateToUrlEvent: 3000 } });
+      try {
+        const response = await driver.send('navigate', { url: server.url('/never-answers.html') });
+        expect(response).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+      } finally {
+        await driver.setConfig({ timeouts: {} });
+      }
+      // A pending navigation would hold back every command to the page (the state would time out): it was stopped.
+      const state = await driver.ok<{ url: string; text: string; state_error: string | null }>('state');
+      expect(state).toMatchObject({ url: server.url('/a.html'), state_error: null });
+      expect(state.text).toContain('Page A');
     });
 
     it('goes back and forward through the tab history', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
 import { addPerceptionPages } from '../harness/perception-pages';

@@ -10,7 +10,7 @@ import { pollUntil } from '../../../src/shared/time';
 
 export const EXTENSION_ID = 'dakiagajobemlckhchkemohalbompofb';
 /** The repository root, found from here whether this runs from source (tests) or bundled (bench). */
-function repositoryRoot(): string {
+export function repositoryRoot(): string {
   let dir = import.meta.dirname;
   while (dir !== dirname(dir)) {
     const manifest = resolve(dir, 'package.json');

@@ -32,6 +32,10 @@ export interface Driver {
   evaluateInTab<T = unknown>(tabId: string, expression: string): Promise<T>;
   /** Applies config fields as the panel's settings would (BrowserSession.applyConfig). */
   setConfig(fields: Record<string, unknown>): Promise<void>;
+  /** The types of the bus events running now (started, not complete), as the session's history has them. */
+  runningEvents(): Promise<string[]>;
+  /** Crashes a tab's renderer (CDP Page.crash through tabpilot's own session; it never answers). */
+  crashTab(tabId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,12 +77,14 @@ export class NodeDriver implements Driver {
     this.#events = events;
   }
 
-  static async start(options: { cdpUrl?: string; config?: Partial<TabpilotConfig> } = {}): Promise<NodeDriver> {
+  static async start(
+    options: { cdpUrl?: string; config?: Partial<TabpilotConfig>; args?: string[] } = {},
+  ): Promise<NodeDriver> {
     const base = defaultConfig();
     const config: TabpilotConfig = {
       ...base,
       ...options.config,
-      launch: { ...base.launch, headless: true, args: [...TEST_FLAGS] },
+      launch: { ...base.launch, headless: true, args: [...TEST_FLAGS, ...(options.args ?? [])] },
     };
     const { session, server } = composeNodeSession({
       config,
@@ -144,6 +150,19 @@ export class NodeDriver implements Driver {
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {
     this.session.applyConfig(parseConfig({ ...this.session.config, ...fields }));
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.session.bus
+      .history()
+      .filter((view) => view.status === 'started')
+      .map((view) => view.type);
+  }
+
+  async crashTab(tabId: string): Promise<void> {
+    const session = this.session.targets.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
+    // A crashed renderer never answers Page.crash: the outcome is the crash itself.
+    void session.send('Page.crash').catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -264,6 +283,21 @@ export class ExtensionDriver implements Driver {
     await this.inWorker(`(() => {
       const session = globalThis.tabpilot.session;
       session.applyConfig({ ...session.config, ...${JSON.stringify(fields)} });
+      return true;
+    })()`);
+  }
+
+  async runningEvents(): Promise<string[]> {
+    return this.inWorker<string[]>(
+      `globalThis.tabpilot.session.bus.history().filter((view) => view.status === 'started').map((view) => view.type)`,
+    );
+  }
+
+  async crashTab(tabId: string): Promise<void> {
+    await this.inWorker(`(() => {
+      const session = globalThis.tabpilot.session;
+      const cdp = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
+      cdp.send('Page.crash').catch(() => undefined);
       return true;
     })()`);
   }

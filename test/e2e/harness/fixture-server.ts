@@ -16,12 +16,12 @@ export interface RequestRecord {
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, record: RequestRecord) => void;
 
-function html(res: ServerResponse, body: string, status = 200): void {
+export function html(res: ServerResponse, body: string, status = 200): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(body);
 }
 
-function page(title: string, body = '', head = ''): string {
+export function page(title: string, body = '', head = ''): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
 }
 

@@ -9,10 +9,12 @@ export class TcpProxy {
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
   #port = 0;
+  #targetPort: number;
 
   constructor(targetPort: number) {
+    this.#targetPort = targetPort;
     this.#server = createServer((client) => {
-      const upstream = connect(targetPort, '127.0.0.1');
+      const upstream = connect(this.#targetPort, '127.0.0.1');
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket);
         socket.on('close', () => this.#sockets.delete(socket));
@@ -33,6 +35,11 @@ export class TcpProxy {
 
   get port(): number {
     return this.#port;
+  }
+
+  /** Sends new connections to another port: another browser behind the same address (a restart, a pool). */
+  retarget(targetPort: number): void {
+    this.#targetPort = targetPort;
   }
 
   /** Drops every open connection at once; the listener keeps accepting new ones. */

@@ -4,10 +4,12 @@ import type { WorkerPort } from '../port';
 import type { PanelStore } from '../store';
 import { usePanelState } from '../use-panel-state';
 import { ActionsView } from './actions-view';
-import { Header } from './header';
+import { Header, type StopPhase } from './header';
+import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
+import { TabAlerts } from './tab-alerts';
 import { TimelineView } from './timeline-view';
 
 const VIEWS = [
@@ -27,6 +29,8 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
   const [last, setLast] = useState<
     { response: CommandResponse; summary: string | undefined; retry: () => void } | undefined
   >(undefined);
+  // The emergency stop as the person sees it: "Stopping…" while it runs, "Stopped" until they attach again.
+  const [stop, setStop] = useState<StopPhase>('idle');
   useEffect(() => {
     void port.currentWindowId().then(setWindowId);
   }, [port]);
@@ -39,11 +43,28 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         connection={state.connection}
         status={state.status}
         windowId={windowId}
-        onAttach={() => control(() => port.attachCurrentTab())}
+        onAttach={() => {
+          setStop('idle');
+          control(() => port.attachCurrentTab());
+        }}
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
-        onStop={() => control(() => port.emergencyStop())}
+        stop={stop}
+        onStop={() => {
+          setStop('stopping');
+          control(async () => {
+            const response = await port.emergencyStop();
+            setStop(response.ok ? 'stopped' : 'idle');
+            return response;
+          });
+        }}
       />
+      <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
       <ResponseView id="output" compact response={last?.response} summary={last?.summary} onRetry={last?.retry} />
+      <NativeClients
+        native={state.native}
+        onDisconnect={(client) => port.disconnectClient(client)}
+        onAnswer={(client, allow) => port.answerClient(client, allow)}
+      />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (
           <button
@@ -76,12 +97,18 @@ function summarize(response: CommandResponse): string | undefined {
   if (!response.ok) {
     return undefined;
   }
-  const result = response.result as { title?: string; url?: string; released?: string[]; stopped?: boolean } | null;
+  const result = response.result as {
+    title?: string;
+    url?: string;
+    released_tab_ids?: string[];
+    stopped?: boolean;
+    cancelled?: number;
+  } | null;
   if (result?.stopped === true) {
-    return 'Stopped: every tab detached';
+    return `Stopped: cancelled ${result.cancelled ?? 0} command(s) and detached every tab`;
   }
-  if (result?.released !== undefined) {
-    return `Released ${result.released.join(', ') || 'nothing'}`;
+  if (result?.released_tab_ids !== undefined) {
+    return `Released ${result.released_tab_ids.join(', ') || 'nothing'}`;
   }
   if (result?.url !== undefined) {
     return `Attached ${result.title || result.url}`;

@@ -7,11 +7,15 @@ const CONNECTION_TEXT: Record<ConnectionStatus, string> = {
   disconnected: 'reconnecting…',
 };
 
+/** Where the emergency stop is: idle, running ("Stopping…"), or done until the next attach ("Stopped"). */
+export type StopPhase = 'idle' | 'stopping' | 'stopped';
+
 /** The top of the panel: the worker link, the debugger state and the controlled tabs, attach, release, stop. */
 export function Header(props: {
   connection: ConnectionStatus;
   status: PanelStatus | undefined;
   windowId: number | undefined;
+  stop: StopPhase;
   onAttach: () => void;
   onRelease: (tabId?: string) => void;
   onStop: () => void;
@@ -25,14 +29,24 @@ export function Header(props: {
         <span id="status" class="status" data-status={props.connection}>
           {CONNECTION_TEXT[props.connection]}
         </span>
-        <button type="button" id="stop" class="danger" title="Emergency stop (Alt+Shift+S)" onClick={props.onStop}>
-          Stop
+        <button
+          type="button"
+          id="stop"
+          class="danger"
+          title="Emergency stop (Alt+Shift+S)"
+          disabled={props.stop === 'stopping'}
+          data-phase={props.stop}
+          onClick={props.onStop}
+        >
+          {props.stop === 'stopping' ? 'Stopping…' : 'Stop'}
         </button>
       </div>
       <p id="debugger-state" class={status?.attached === true ? 'attached' : 'detached'}>
-        {status?.attached === true
-          ? `Debugger attached to ${tabs.length} tab${tabs.length === 1 ? '' : 's'}`
-          : 'Debugger not attached'}
+        {props.stop === 'stopped' && status?.attached !== true
+          ? 'Stopped: debugger not attached until you attach again'
+          : status?.attached === true
+            ? `Debugger attached to ${tabs.length} tab${tabs.length === 1 ? '' : 's'}`
+            : 'Debugger not attached'}
       </p>
       {status?.user_cancelled === true && (
         <p id="cancelled-banner" class="banner warn" role="status">

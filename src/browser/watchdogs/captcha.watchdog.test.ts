@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { pollUntil } from '../../shared/time';
+import { FakeBrowser } from '../../../test/fakes/fake-browser';
+import { startedFakeSession } from '../../../test/fakes/fake-session';
+import { defaultConfig } from '../config';
+import { defineWatchdog } from '../define-watchdog';
+import {
+  CaptchaClearedEvent,
+  CaptchaDetectedEvent,
+  CaptchaSolverFinishedEvent,
+  CaptchaSolverStartedEvent,
+} from '../events/captcha.events';
+import type { PageFacts } from '../guards/captcha-detect';
+import { captchaWatchdog } from './captcha.watchdog';
+
+const ANCHOR = 'https://www.google.com/recaptcha/api2/anchor?ar=1&k=key&size=normal';
+const until = <T>(check: () => T | undefined): Promise<T> =>
+  pollUntil(check, { timeoutMs: 5000, intervalMs: 10, onTimeout: () => new Error('condition never held') });
+
+/** A stand-in for an external solver: takes every challenge on and reports success. */
+const solver = (solve: () => void) =>
+  defineWatchdog({
+    name: 'test-solver',
+    listensTo: [CaptchaDetectedEvent],
+    emits: [CaptchaSolverStartedEvent, CaptchaSolverFinishedEvent],
+    setup: (ctx) => ({
+      CaptchaDetectedEvent: async (event, hctx) => {
+        const { target_id, vendor, url } = event.payload;
+        await hctx.emit(CaptchaSolverStartedEvent, { target_id, vendor, url, started_at: Date.now() }).done();
+        await until(() => (ctx.session.conditions.status(target_id).status === 'solving' ? true : undefined));
+        solve();
+        hctx.emit(CaptchaSolverFinishedEvent, {
+          target_id,
+          vendor,
+          url,
+          duration_ms: 1,
+          finished_at: Date.now(),
+          success: true,
+        });
+      },
+    }),
+  });
+
+describe('captcha watchdog', () => {
+  it('probes only pages with a challenge frame, and lets an external solver take the challenge on', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('https://site.test/');
+    const plain = browser.addPage('https://other.test/');
+    let facts: PageFacts = {
+      frames: [],
+      tokens: { recaptcha: false, hcaptcha: false, turnstile: false },
+      interstitial: false,
+    };
+    const probedOn: string[] = [];
+    browser.responders.set('Runtime.evaluate', (_params, sessionId) => {
+      probedOn.push(sessionId ?? '');
+      return { result: { type: 'object', value: facts } };
+    });
+    const { session } = await startedFakeSession({
+      browser,
+      config: { captcha: { ...defaultConfig().captcha, poll_ms: 50 } },
+      watchdogs: [
+        captchaWatchdog,
+        solver(() => {
+          facts = { ...facts, tokens: { ...facts.tokens, recaptcha: true } };
+        }),
+      ],
+    });
+    const seen: string[] = [];
+    session.bus.observe(({ phase, record }) => {
+      if (phase === 'emitted' && record.event.type.startsWith('Captcha')) {
+        seen.push(record.event.type);
+      }
+    });
+    browser.emitOn(plain, 'Page.frameNavigated', { frame: { id: 'f0', parentId: 'main', url: 'https://ads.test/x' } });
+    browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f1', parentId: 'main', url: ANCHOR } });
+    await until(() => (seen.includes(CaptchaClearedEvent.type) ? true : undefined));
+    expect(seen).toEqual([
+      CaptchaDetectedEvent.type,
+      CaptchaSolverStartedEvent.type,
+      CaptchaSolverFinishedEvent.type,
+      CaptchaClearedEvent.type,
+    ]);
+    expect(session.conditions.status(page.targetId).status).toBe('ok');
+    expect(probedOn).not.toContain(browser.sessionsOf(plain.targetId)[0]);
+  });
+});

@@ -1,0 +1,221 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { ClientName } from '../../protocol/native-messages';
+import { parseBrowserList } from '../../platform/node/native/browsers';
+import { EXIT, runAction, type NativeCliContext } from '../../platform/node/native/cli-action';
+import { runConnectExtension } from '../../platform/node/native/cli-connect-extension';
+import { runRepl } from '../../platform/node/native/cli-repl';
+import { formatDoctorReport, runDoctor } from '../../platform/node/native/doctor';
+import { fileSink } from '../../platform/node/native/file-sink';
+import { installHost } from '../../platform/node/native/installer';
+import { runNativeHost } from '../../platform/node/native/native-host';
+import { parentUserDataDir } from '../../platform/node/native/parent-profile';
+import { ensurePrivateDir, stateDir, statePaths } from '../../platform/node/native/state-dir';
+import { errorMessageOf } from '../../shared/errors';
+import { createLogger, type LogLevel } from '../../shared/logger';
+
+export const NATIVE_USAGE = `Through the native host, in the browser that runs the tabpilot extension (no TCP port):
+
+  tabpilot <action> [--param value ...] [--json]     tabpilot <action> '<json params>'
+      Run one action: tabpilot navigate --url example.com; tabpilot state; tabpilot click --index 3
+  tabpilot repl                                       An interactive session.
+  tabpilot connect --extension                        JSON lines on stdin/stdout, as connect --cdp-url.
+      Options: --client NAME (tabpilot, tabpilot:<label> or mcp:<name>; default tabpilot),
+               --user-data-dir DIR (the host of that browser profile, when several run).
+  tabpilot install-host [--browser chrome|chromium|edge|brave|vivaldi|arc|all] [--user-data-dir DIR]
+                        [--state-dir DIR] [--uninstall]
+      Register the native host with the browsers installed here (or one profile folder).
+  tabpilot doctor [--json] [--browser ...] [--user-data-dir DIR]
+      Check each link: browser, extension, manifest, launcher, host start, socket, extension ping.
+
+Exit codes: 0 ok, 1 the command answered an error, 2 bad usage, 3 no host or the connection broke.
+TABPILOT_STATE_DIR moves the host's state folder (socket, discovery records, log).`;
+
+const NATIVE_COMMANDS = new Set(['host', 'install-host', 'doctor', 'repl']);
+
+/** The bundled CLI file (dist/node/cli.js) the launcher runs, and the built extension beside it. */
+const cliPath = fileURLToPath(import.meta.url);
+const extensionDir = resolve(import.meta.dirname, '../extension');
+
+/** The first word that is neither an option nor the value of one. */
+function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--client' || word === '--user-data-dir') {
+      i++;
+    } else if (!word.startsWith('-')) {
+      return word;
+    }
+  }
+  return undefined;
+}
+
+/** Whether argv names a command of the native side (everything but launch, connect --cdp-url and help). */
+export function isNativeCommand(argv: readonly string[]): boolean {
+  const first = commandWord(argv);
+  if (first === undefined || first === 'help' || first === 'launch') {
+    return false;
+  }
+  if (first === 'connect') {
+    return argv.includes('--extension');
+  }
+  return true;
+}
+
+/** Takes the options every through-the-host command shares out of argv; the rest are the action's. */
+function takeCommonOptions(argv: readonly string[]): { context: NativeCliContext; rest: string[] } {
+  const rest: string[] = [];
+  let json = false;
+  let client = process.env['TABPILOT_CLIENT'] ?? 'tabpilot';
+  let userDataDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--json') {
+      json = true;
+    } else if (word === '--client' || word === '--user-data-dir') {
+      const value = argv[++i];
+      if (value === undefined) {
+        throw new Error(`${word} needs a value`);
+      }
+      if (word === '--client') {
+        client = value;
+      } else {
+        userDataDir = value;
+      }
+    } else {
+      rest.push(word);
+    }
+  }
+  const name = ClientName.safeParse(client);
+  if (!name.success) {
+    throw new Error(`--client ${client}: ${name.error.issues[0]?.message ?? 'invalid'}`);
+  }
+  return {
+    rest,
+    context: {
+      client: name.data,
+      stateDir: stateDir(),
+      userDataDir,
+      json,
+      out: (text) => process.stdout.write(`${text}\n`),
+      err: (text) => process.stderr.write(`${text}\n`),
+    },
+  };
+}
+
+export async function runNativeCli(argv: readonly string[]): Promise<number> {
+  const command = commandWord(argv) ?? '';
+  const args = argv.slice(argv.indexOf(command) + 1);
+  try {
+    if (command === 'host') {
+      return await hostCommand(args);
+    }
+    if (command === 'install-host') {
+      return installCommand(args);
+    }
+    if (command === 'doctor') {
+      return await doctorCommand(args);
+    }
+    const { context, rest } = takeCommonOptions(argv.filter((word) => word !== '--extension'));
+    const [action, ...words] = rest;
+    if (command === 'connect') {
+      return await runConnectExtension(context);
+    }
+    if (command === 'repl' || action === undefined) {
+      return await runRepl(context);
+    }
+    return await runAction(context, action, words);
+  } catch (error) {
+    process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n`);
+    return NATIVE_COMMANDS.has(command) ? EXIT.errorAnswer : EXIT.usage;
+  }
+}
+
+/** `tabpilot host <origin>`: what Chrome starts. stdout carries frames only; logs go to the state folder. */
+async function hostCommand(args: readonly string[]): Promise<number> {
+  const paths = statePaths(stateDir());
+  ensurePrivateDir(paths.root);
+  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
+  const log = createLogger(fileSink(paths.log), { level, namespace: `host:${process.pid}` });
+  // Nothing may reach stdout but frames: anything that writes to the console lands in the log instead.
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    // eslint-disable-next-line no-console -- replacing the console is how nothing of it reaches stdout
+    console[method] = (...items: unknown[]) => log.warn(`console.${method}`, { items: items.map(String) });
+  }
+  process.on('uncaughtException', (error) => {
+    log.error('uncaught exception', { error: error.stack ?? error.message });
+    process.exit(1);
+  });
+  const stop = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(signal, () => stop.abort(signal));
+  }
+  return runNativeHost({
+    origin: args.find((arg) => arg.startsWith('chrome-extension://')),
+    input: process.stdin,
+    output: process.stdout,
+    paths,
+    log,
+    version: packageJson.version,
+    pid: process.pid,
+    userDataDir: parentUserDataDir(),
+    publish: process.env['TABPILOT_HOST_PROBE'] !== '1',
+    signal: stop.signal,
+  });
+}
+
+function installCommand(args: readonly string[]): number {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      browser: { type: 'string' },
+      'user-data-dir': { type: 'string' },
+      'state-dir': { type: 'string' },
+      uninstall: { type: 'boolean' },
+    },
+  });
+  const report = installHost({
+    browsers: parseBrowserList(values.browser),
+    userDataDir: values['user-data-dir'] === undefined ? undefined : resolve(values['user-data-dir']),
+    uninstall: values.uninstall === true,
+    launcher: {
+      nodePath: process.execPath,
+      cliPath,
+      ...(values['state-dir'] === undefined ? {} : { stateDir: resolve(values['state-dir']) }),
+    },
+    home: process.env['HOME'] ?? homedir(),
+    ...(process.env['LOCALAPPDATA'] === undefined ? {} : { localAppData: process.env['LOCALAPPDATA'] }),
+  });
+  const lines = [
+    ...report.written.map((item) => `installed for ${item.browser}: ${item.manifest} (launcher ${item.launcher})`),
+    ...report.removed.map((path) => `removed ${path}`),
+    ...report.skipped.map((skip) => `skipped ${skip.browser}: ${skip.reason}`),
+    ...report.registry.map((command) => `ran ${command.join(' ')}`),
+  ];
+  if (!values.uninstall) {
+    lines.push(
+      `The launcher runs ${cliPath} with ${process.execPath}. Reload the extension (or restart the browser) to start the host.`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+async function doctorCommand(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { json: { type: 'boolean' }, browser: { type: 'string' }, 'user-data-dir': { type: 'string' } },
+  });
+  const report = await runDoctor({
+    browsers: parseBrowserList(values.browser),
+    userDataDir: values['user-data-dir'] === undefined ? undefined : resolve(values['user-data-dir']),
+    stateDir: stateDir(),
+    home: process.env['HOME'] ?? homedir(),
+    extensionDir,
+  });
+  process.stdout.write(`${values.json === true ? JSON.stringify(report, null, 2) : formatDoctorReport(report)}\n`);
+  return report.ok ? EXIT.ok : EXIT.errorAnswer;
+}

@@ -1,0 +1,324 @@
+import { salvageRequestId, type CommandResponse } from '../../../protocol/commands';
+import type { ClientApproval, ClientName, ExtensionInfo } from '../../../protocol/native-messages';
+import type { NativeClientStatus, NativeStatus } from '../../../protocol/native-panel';
+import { errorMessageOf } from '../../../shared/errors';
+import type { Logger } from '../../../shared/logger';
+import type { ClientGate } from '../../../tools/client-gate';
+import type { ClientConnection, CommandServer } from '../../../tools/command-server';
+import { redact, type Secret } from '../../../shared/redact';
+import type { ClientApprovals } from './client-approvals';
+import type { HostMessage, NativeLink } from './native-link';
+
+/** How long a request waits for the person to allow its client before it is refused. */
+const APPROVAL_WAIT_MS = 5 * 60_000;
+
+interface Connection {
+  readonly conn: string;
+  readonly name: ClientName;
+  readonly connection: ClientConnection;
+  approval: ClientApproval;
+  /** Requests that arrived while the person has not answered yet, in order. */
+  readonly held: Array<{ seq: number; message: unknown }>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+export interface NativeClientsOptions {
+  server: CommandServer;
+  link: NativeLink;
+  gate: ClientGate;
+  approvals: ClientApprovals;
+  /** Whether the settings ask for each new client's approval. */
+  approveNewClients: () => boolean;
+  extension: () => ExtensionInfo;
+  secrets: () => readonly Secret[];
+  /** A line in the timeline, labelled with the client. */
+  note: (level: 'info' | 'warn', text: string, source: string) => void;
+  /** Where a tab of a client is, for the panel. */
+  describeTab: (targetId: string) => { tab_id: string; title: string; url: string } | undefined;
+  log: Logger;
+}
+
+/**
+ * The native clients, as the worker sees them: each connection the host brokers is a client of the
+ * same CommandServer the panel uses (ClientInfo kind `native`, id its name), so its commands take the
+ * same road and the timeline labels their events `native:<name>`. Answers go back tagged with the
+ * host's connection and sequence number. When the settings ask for it, a client the person has not
+ * approved waits (its requests held) until the person allows or refuses it in the panel.
+ */
+export class NativeClients {
+  readonly #options: NativeClientsOptions;
+  readonly #connections = new Map<string, Connection>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(options: NativeClientsOptions) {
+    this.#options = options;
+    options.link.handle(
+      (message) => this.#onMessage(message),
+      (reason) => this.#hostGone(reason),
+    );
+    options.gate.leases.onChange(() => this.#changed());
+    options.link.onState(() => this.#changed());
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The person pressed Disconnect: the connections close, the leases end, the approval is taken back. */
+  async disconnect(name: string): Promise<void> {
+    for (const entry of [...this.#connections.values()].filter((candidate) => candidate.name === name)) {
+      this.#options.link.send({
+        type: 'disconnect_client',
+        conn: entry.conn,
+        reason: `The person disconnected ${name} in the tabpilot side panel`,
+      });
+      this.#close(entry);
+    }
+    const ended = this.#options.gate.disconnectClient(name);
+    await this.#options.approvals.revoke(name);
+    this.#options.note(
+      'info',
+      `Disconnected ${name}; its ${ended.length} tab(s) stay open, owned by nobody.`,
+      `native:${name}`,
+    );
+    this.#changed();
+  }
+
+  /** The person's answer to a client waiting for approval. */
+  async answer(name: string, allow: boolean): Promise<void> {
+    if (allow) {
+      await this.#options.approvals.approve(name);
+    }
+    for (const entry of this.#connections.values()) {
+      if (entry.name === name && entry.approval === 'pending') {
+        this.#settle(entry, allow ? 'approved' : 'denied');
+      }
+    }
+    this.#options.note(allow ? 'info' : 'warn', `${allow ? 'Allowed' : 'Refused'} ${name}.`, `native:${name}`);
+    this.#changed();
+  }
+
+  status(enabled: boolean): NativeStatus {
+    const state = this.#options.link.state;
+    const byName = new Map<string, NativeClientStatus>();
+    const entryOf = (name: string): NativeClientStatus => {
+      let entry = byName.get(name);
+      if (entry === undefined) {
+        entry = { name, connections: 0, approval: 'approved', tabs: [] };
+        byName.set(name, entry);
+      }
+      return entry;
+    };
+    for (const connection of this.#connections.values()) {
+      const entry = entryOf(connection.name);
+      entry.connections++;
+      if (connection.approval !== 'approved') {
+        entry.approval = connection.approval;
+      }
+    }
+    const leases = this.#options.gate.leases;
+    for (const name of leases.clients()) {
+      const entry = entryOf(name);
+      const focus = leases.focusOf(name);
+      for (const targetId of leases.tabsOf(name)) {
+        const tab = this.#options.describeTab(targetId);
+        if (tab !== undefined) {
+          entry.tabs.push({ ...tab, focused: targetId === focus });
+        }
+      }
+    }
+    return {
+      enabled,
+      approve_new_clients: this.#options.approveNewClients(),
+      host: {
+        state: state.state,
+        pid: state.state === 'connected' ? (state.host?.pid ?? null) : null,
+        version: state.state === 'connected' ? (state.host?.version ?? null) : null,
+        error: state.state === 'waiting' ? state.error : null,
+        retry_at: state.state === 'waiting' ? state.retry_at : null,
+      },
+      clients: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    };
+  }
+
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  #onMessage(message: HostMessage): void {
+    const { link } = this.#options;
+    switch (message.type) {
+      case 'hello':
+        link.send({ type: 'hello', protocol: message.protocol, extension: this.#options.extension() });
+        return;
+      case 'client_connected':
+        this.#connect(message.conn, message.client);
+        return;
+      case 'client_disconnected': {
+        const entry = this.#connections.get(message.conn);
+        if (entry !== undefined) {
+          this.#close(entry);
+          this.#changed();
+        }
+        return;
+      }
+      case 'ping':
+        link.send({ type: 'pong', conn: message.conn, seq: message.seq, extension: this.#options.extension() });
+        return;
+      case 'request':
+        this.#request(message.conn, message.seq, message.message);
+        return;
+      case 'protocol_error':
+        this.#options.log.warn('the host could not read a message of ours', message.error);
+        return;
+    }
+  }
+
+  #connect(conn: string, name: ClientName): void {
+    if (this.#connections.has(conn)) {
+      return;
+    }
+    const connection = this.#options.server.connect(
+      { id: name, kind: 'native' },
+      {
+        send: (message) => {
+          if ('event' in message) {
+            this.#options.link.send({ type: 'event', conn, message: this.#clean(message) });
+          }
+        },
+      },
+    );
+    const needsApproval = this.#options.approveNewClients() && !this.#options.approvals.has(name);
+    const entry: Connection = {
+      conn,
+      name,
+      connection,
+      approval: needsApproval ? 'pending' : 'approved',
+      held: [],
+      timer: undefined,
+    };
+    this.#connections.set(conn, entry);
+    if (needsApproval) {
+      entry.timer = setTimeout(() => this.#settle(entry, 'denied'), APPROVAL_WAIT_MS);
+      this.#options.link.send({
+        type: 'client_status',
+        conn,
+        approval: 'pending',
+        message: `Waiting for the person to allow ${name} in the tabpilot side panel…`,
+      });
+      this.#options.note(
+        'warn',
+        `${name} asks to drive this browser: allow or refuse it in the Clients section.`,
+        `native:${name}`,
+      );
+    } else {
+      this.#options.note('info', `${name} connected.`, `native:${name}`);
+    }
+    this.#changed();
+  }
+
+  #request(conn: string, seq: number, message: unknown): void {
+    const entry = this.#connections.get(conn);
+    if (entry === undefined) {
+      this.#respond(conn, seq, {
+        id: null,
+        ok: false,
+        error: { code: 'INVALID_REQUEST', message: `No client connection ${conn} (it said no hello, or it closed)` },
+      });
+      return;
+    }
+    switch (entry.approval) {
+      case 'pending':
+        entry.held.push({ seq, message });
+        return;
+      case 'denied':
+        this.#respond(conn, seq, refusedResponse(message, entry.name));
+        return;
+      case 'approved':
+        this.#run(entry, seq, message);
+        return;
+    }
+  }
+
+  #run(entry: Connection, seq: number, message: unknown): void {
+    entry.connection
+      .handle(message)
+      .then((response) => this.#respond(entry.conn, seq, response))
+      .catch((error: unknown) =>
+        this.#respond(entry.conn, seq, {
+          id: null,
+          ok: false,
+          error: { code: 'INTERNAL', message: errorMessageOf(error) },
+        }),
+      );
+  }
+
+  #settle(entry: Connection, approval: 'approved' | 'denied'): void {
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.approval = approval;
+    this.#options.link.send({
+      type: 'client_status',
+      conn: entry.conn,
+      approval,
+      message:
+        approval === 'approved' ? `The person allowed ${entry.name}.` : `The person did not allow ${entry.name}.`,
+    });
+    for (const { seq, message } of entry.held.splice(0)) {
+      if (approval === 'approved') {
+        this.#run(entry, seq, message);
+      } else {
+        this.#respond(entry.conn, seq, refusedResponse(message, entry.name));
+      }
+    }
+  }
+
+  #respond(conn: string, seq: number, response: CommandResponse): void {
+    this.#options.link.send({ type: 'response', conn, seq, response: this.#clean(response) });
+  }
+
+  #clean<T>(message: T): T {
+    const secrets = this.#options.secrets();
+    return secrets.length === 0 ? message : (redact(message, secrets) as T);
+  }
+
+  #close(entry: Connection): void {
+    clearTimeout(entry.timer);
+    entry.connection.close();
+    this.#connections.delete(entry.conn);
+  }
+
+  /** The host went away: every connection ends; leases stay, for the clients that come back. */
+  #hostGone(reason: string): void {
+    const count = this.#connections.size;
+    for (const entry of [...this.#connections.values()]) {
+      this.#close(entry);
+    }
+    if (count > 0) {
+      this.#options.note(
+        'warn',
+        `The native host went away (${reason}); ${count} client connection(s) closed.`,
+        'native',
+      );
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) {
+      listener();
+    }
+  }
+}
+
+function refusedResponse(message: unknown, name: string): CommandResponse {
+  return {
+    id: salvageRequestId(message),
+    ok: false,
+    error: {
+      code: 'FORBIDDEN',
+      message: `The person did not allow ${name} to drive this browser (side panel, Clients)`,
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { CommandResponse } from '../../../protocol/commands';
+import type { ClientName } from '../../../protocol/native-messages';
+import { errorMessageOf, isTabpilotError } from '../../../shared/errors';
+import { CliUsageError, needsSchemas, parseParams, schemasFromDescribe, type ParamSchemas } from './cli-params';
+import { formatError, formatResult } from './cli-format';
+import { HostClient } from './host-client';
+
+/**
+ * Exit codes of the commands that go through the host: an error answer is not a broken connection,
+ * so a script can tell "the click found no element" from "the browser is not there".
+ */
+export const EXIT = { ok: 0, errorAnswer: 1, usage: 2, noConnection: 3 } as const;
+
+export interface NativeCliContext {
+  client: ClientName;
+  stateDir: string;
+  userDataDir: string | undefined;
+  json: boolean;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export function exitCodeOf(response: CommandResponse): number {
+  if (response.ok) {
+    return EXIT.ok;
+  }
+  return response.error.code === 'DISCONNECTED' ? EXIT.noConnection : EXIT.errorAnswer;
+}
+
+export async function connectClient(context: NativeCliContext, reconnectMs = 0): Promise<HostClient | number> {
+  try {
+    const client = await HostClient.connect({
+      client: context.client,
+      stateDir: context.stateDir,
+      reconnectMs,
+      ...(context.userDataDir === undefined ? {} : { userDataDir: context.userDataDir }),
+    });
+    client.onNotice((notice) => context.err(`tabpilot: ${notice.message}`));
+    return client;
+  } catch (error) {
+    context.err(`tabpilot: ${errorMessageOf(error)}`);
+    return isTabpilotError(error) && error.code !== 'DISCONNECTED' ? EXIT.errorAnswer : EXIT.noConnection;
+  }
+}
+
+/** Params from the words after the action, asking `describe` for the param types when needed. */
+export async function paramsFor(
+  client: HostClient,
+  action: string,
+  words: readonly string[],
+): Promise<Record<string, unknown>> {
+  let schemas: ParamSchemas | undefined;
+  if (needsSchemas(words)) {
+    const described = await client.request('describe');
+    if (described.ok) {
+      schemas = schemasFromDescribe(described.result);
+    }
+  }
+  return parseParams(action, words, schemas);
+}
+
+export function printResponse(context: NativeCliContext, action: string, response: CommandResponse): void {
+  if (context.json) {
+    context.out(JSON.stringify(response));
+  } else if (response.ok) {
+    context.out(formatResult(action, response.result));
+  } else {
+    context.err(formatError(response));
+  }
+}
+
+/** `tabpilot <action> [--param value ...]` or `tabpilot <action> '<json>'`: one command, one answer. */
+export async function runAction(context: NativeCliContext, action: string, words: readonly string[]): Promise<number> {
+  const client = await connectClient(context);
+  if (typeof client === 'number') {
+    return client;
+  }
+  try {
+    let params: Record<string, unknown>;
+    try {
+      params = await paramsFor(client, action, words);
+    } catch (error) {
+      if (error instanceof CliUsageError) {
+        context.err(`tabpilot: ${error.message}`);
+        return EXIT.usage;
+      }
+      throw error;
+    }
+    const response = await client.request(action, params);
+    printResponse(context, action, response);
+    return exitCodeOf(response);
+  } finally {
+    client.close();
+  }
+}

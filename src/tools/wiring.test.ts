@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { startedFakeSession } from '../../test/fakes/fake-session';
+import type { BrowserLauncher } from '../browser/launcher';
+import { watchdogsFor, type Platform } from '../browser/watchdogs/index';
+import { gateClassOf } from '../browser/guards/tab-gate';
+import { ACTIONS } from './actions';
+
+const launcher: BrowserLauncher = {
+  launch: () => Promise.reject(new Error('the wiring test launches nothing')),
+};
+
+/** Watchdogs that also listen to the stop's event, to clean up; the session's own handler answers it. */
+const STOP_OBSERVERS = [
+  'local-browser.on_BrowserStopEvent',
+  'about-blank.on_BrowserStopEvent',
+  'downloads.on_BrowserStopEvent',
+  'har-recording.on_BrowserStopEvent',
+];
+
+async function sessionFor(platform: Platform) {
+  const { session } = await startedFakeSession({ watchdogs: watchdogsFor(platform, { launcher }) });
+  return session;
+}
+
+describe.each<Platform>(['node', 'extension'])('the %s wiring', (platform) => {
+  it('gives every event a listed watchdog listens to a handler of that watchdog', async () => {
+    const session = await sessionFor(platform);
+    for (const watchdog of watchdogsFor(platform, { launcher })) {
+      for (const event of watchdog.listensTo as ReadonlyArray<{ type: string }>) {
+        expect(session.bus.handlerNames(event as never)).toContain(`${watchdog.name}.on_${event.type}`);
+      }
+    }
+  });
+
+  it('handles the event of every action in exactly one place', async () => {
+    const session = await sessionFor(platform);
+    for (const action of ACTIONS) {
+      const handlers = session.bus.handlerNames(action.event).filter((name) => !STOP_OBSERVERS.includes(name));
+      expect({ action: action.name, handlers: handlers.length }).toEqual({ action: action.name, handlers: 1 });
+    }
+  });
+});
+
+/**
+ * Actions that touch no page of a tab, or that must reach a tab whatever its condition (to leave it).
+ * The storage-state actions act on the browser's cookies and on every controlled tab, not on one; they
+ * leave crashed and stuck pages alone themselves (storage-state.watchdog.test.ts).
+ */
+const UNGATED = [
+  'wait',
+  'tabs',
+  'switch',
+  'close',
+  'attach',
+  'release',
+  'stop',
+  'save_storage_state',
+  'load_storage_state',
+];
+
+describe('the action list', () => {
+  it('puts every action that touches a page behind the tab gate, and says which do not', () => {
+    const ungated = ACTIONS.filter((action) => gateClassOf(action.event.type) === undefined).map(
+      (action) => action.name,
+    );
+    expect(ungated.sort()).toEqual([...UNGATED].sort());
+  });
+
+  it('names each action and each action event once', () => {
+    const names = ACTIONS.map((action) => action.name);
+    const events = ACTIONS.map((action) => action.event.type);
+    expect(new Set(names).size).toBe(names.length);
+    expect(new Set(events).size).toBe(events.length);
+  });
+});
