@@ -29,8 +29,15 @@ export interface ClickExpectations {
   downloadLink?: boolean;
 }
 
-function downloadWatch(ctx: RoutineContext, targetId: string, expected: boolean): DownloadWatch | undefined {
-  return ctx.downloads === undefined ? undefined : new DownloadWatch(ctx.targets, ctx.downloads, targetId, expected);
+function downloadWatch(
+  ctx: RoutineContext,
+  targetId: string,
+  expected: boolean,
+  renderers: readonly CdpSession[],
+): DownloadWatch | undefined {
+  return ctx.downloads === undefined
+    ? undefined
+    : new DownloadWatch(ctx.targets, ctx.downloads, targetId, { expected, renderers, log: ctx.log });
 }
 
 /**
@@ -46,7 +53,10 @@ export async function clickElement(
 ): Promise<ClickOutcome> {
   const located = await locatePointer(ctx, handle, { scroll: true, refuse: true, allowScript: true });
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
-  const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true);
+  const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true, [
+    handle.pageSession,
+    handle.session,
+  ]);
   let clickX: number | null = null;
   let clickY: number | null = null;
   try {
@@ -123,8 +133,9 @@ export async function clickCoordinate(
     }
     element = hit.element;
   }
-  const watch = new NewTabWatch(ctx.targets, targetId, [pageSession, ...childSessions(ctx, targetId)]);
-  const downloads = downloadWatch(ctx, targetId, false);
+  const sessions = [pageSession, ...childSessions(ctx, targetId)];
+  const watch = new NewTabWatch(ctx.targets, targetId, sessions);
+  const downloads = downloadWatch(ctx, targetId, false, sessions);
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {

@@ -1,4 +1,7 @@
+import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
+import { errorMessageOf } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
 import { pollUntil } from '../../shared/time';
 import type { DownloadedFiles } from '../artifacts/downloaded-files';
 import type { ClickDownload } from '../events/artifacts.events';
@@ -19,6 +22,8 @@ export type { ClickDownload } from '../events/artifacts.events';
  */
 export class DownloadWatch {
   readonly #files: DownloadedFiles;
+  readonly #renderers: readonly CdpSession[];
+  readonly #log: Logger;
   readonly #disposers: Array<() => void>;
   #guid: string | undefined;
   #navigating = false;
@@ -28,8 +33,16 @@ export class DownloadWatch {
    * `expected`: the click is on a link that downloads without navigating (a `download` attribute, a blob:
    * or data: URL), whose Page.downloadWillBegin may come a moment after the click.
    */
-  constructor(targets: SessionManager, files: DownloadedFiles, targetId: string, expected: boolean) {
+  constructor(
+    targets: SessionManager,
+    files: DownloadedFiles,
+    targetId: string,
+    options: { expected: boolean; renderers: readonly CdpSession[]; log: Logger },
+  ) {
+    const expected = options.expected;
     this.#files = files;
+    this.#renderers = [...new Set(options.renderers)];
+    this.#log = options.log;
     this.#navigating = expected;
     const mine = (source: { target: { targetId: string; pageTargetId: string | undefined } | undefined }): boolean =>
       source.target !== undefined && (source.target.pageTargetId ?? source.target.targetId) === targetId;
@@ -52,6 +65,22 @@ export class DownloadWatch {
     ];
   }
 
+  /**
+   * Page.frameRequestedNavigation comes from the renderer, while the click's input is acknowledged by the
+   * browser process, so it may still be on its way. A round trip to each renderer the click reached
+   * brings whatever the renderer sent before it: a navigation the click requested is known after this.
+   */
+  async #flush(): Promise<void> {
+    await Promise.all(
+      this.#renderers.map((session) =>
+        session.send('Runtime.evaluate', { expression: '0' }).catch((error: unknown) => {
+          // The page navigated or its frame went away: it had started something, which the events say.
+          this.#log.debug('a renderer round trip after a click failed', { error: errorMessageOf(error) });
+        }),
+      ),
+    );
+  }
+
   /** Stops listening (the click failed, or its outcome is known). */
   dispose(): void {
     for (const dispose of this.#disposers.splice(0)) {
@@ -62,6 +91,9 @@ export class DownloadWatch {
   /** The download the click started, when it started one. Disposes the watch. */
   async outcome(signal?: AbortSignal): Promise<ClickDownload | null> {
     try {
+      if (this.#guid === undefined && !this.#navigating) {
+        await this.#flush();
+      }
       if (this.#guid === undefined && this.#navigating) {
         await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {
           timeoutMs: DECIDE_MS,
