@@ -12,6 +12,18 @@ export interface StorageStateContractHooks {
   load(driver: Driver, file: string): Promise<Record<string, unknown>>;
   /** A load of something that is not valid JSON, or undefined where the transport cannot be given one. */
   loadInvalidJson(driver: Driver): Promise<Record<string, unknown> | undefined>;
+  /** Tests only this transport has (the extension's side panel), in the same browser. */
+  more?: (env: StorageStateEnv) => void;
+}
+
+/** What the contract's own tests use, for a transport's further tests. */
+export interface StorageStateEnv {
+  driver(): Driver;
+  server: FixtureServer;
+  /** Navigates the tab to a check page and reads what it saw: cookies (server, fetch, page) and localStorage. */
+  seen(url: string): Promise<{ server: string; fetched: string; page: string; greeting: string | null }>;
+  /** Navigates the tab to the page that sets a cookie and localStorage (greeting "hello from <who>"). */
+  set(who: string): Promise<void>;
 }
 
 const PLAYWRIGHT_LAUNCH = { executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] };
@@ -74,6 +86,15 @@ export function defineStorageStateContract(
       return JSON.parse(title) as { server: string; fetched: string; page: string; greeting: string | null };
     };
 
+    const set = async (who: string): Promise<void> => {
+      await driver.ok('navigate', { url: server.url(`/state/set.html?${who}`) });
+      await pollUntil(async () => ((await driver.evaluateInTab(tab, 'document.title')) === 'set' ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        onTimeout: () => new Error('the page did not set its state'),
+      });
+    };
+
     beforeAll(async () => {
       await server.start();
       driver = await start();
@@ -85,12 +106,7 @@ export function defineStorageStateContract(
     });
 
     it("saves a file that Playwright's newContext({ storageState }) opens with the cookies and localStorage", async () => {
-      await driver.ok('navigate', { url: server.url('/state/set.html?tabpilot') });
-      await pollUntil(async () => ((await driver.evaluateInTab(tab, 'document.title')) === 'set' ? true : undefined), {
-        timeoutMs: 10_000,
-        intervalMs: 50,
-        onTimeout: () => new Error('the page did not set its state'),
-      });
+      await set('tabpilot');
       const saved = await driver.ok<{ path: string; cookies_count: number; origins_count: number }>(
         'save_storage_state',
         {
@@ -188,5 +204,7 @@ export function defineStorageStateContract(
       expect(outside).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
       expect(outside.ok ? '' : outside.error.message).toMatch(/^path: /);
     });
+
+    hooks.more?.({ driver: () => driver, server, seen, set });
   });
 }
