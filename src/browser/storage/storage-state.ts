@@ -19,14 +19,19 @@ const Cookie = z.object({
 const Origin = z.object({
   origin: z.string().min(1),
   localStorage: z.array(NameValue),
+  /** Playwright's opt-in IndexedDB copy, which tabpilot does not load: a file with databases is refused. */
+  indexedDB: z.array(z.unknown()).optional(),
 });
-export const StorageState = z.object({ cookies: z.array(Cookie), origins: z.array(Origin) });
-export type StorageState = z.infer<typeof StorageState>;
+const StorageStateFile = z.object({ cookies: z.array(Cookie), origins: z.array(Origin) });
+export interface StorageState {
+  cookies: StorageCookie[];
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+}
 export type StorageCookie = z.infer<typeof Cookie>;
 
 /** Parses a storage state, refusing the whole of it (naming `source` and the field) when any part is wrong. */
 export function parseStorageState(value: unknown, source: string, field: string): StorageState {
-  const parsed = StorageState.safeParse(value);
+  const parsed = StorageStateFile.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
@@ -38,7 +43,18 @@ export function parseStorageState(value: unknown, source: string, field: string)
       },
     );
   }
-  return parsed.data;
+  const withDatabases = parsed.data.origins.findIndex((origin) => (origin.indexedDB ?? []).length > 0);
+  if (withDatabases >= 0) {
+    throw new TabpilotError(
+      'UNSUPPORTED',
+      `${field}: ${source} holds IndexedDB databases (origins.${withDatabases}.indexedDB), which tabpilot does not load; save it without indexedDB. Nothing was loaded`,
+      { details: { field } },
+    );
+  }
+  return {
+    cookies: parsed.data.cookies,
+    origins: parsed.data.origins.map((origin) => ({ origin: origin.origin, localStorage: origin.localStorage })),
+  };
 }
 
 export function parseStorageStateBytes(bytes: Uint8Array, source: string, field: string): StorageState {
