@@ -1,5 +1,6 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as agent from './agent.events';
 import * as artifacts from './artifacts.events';
 import * as config from './config.events';
 import * as connection from './connection.events';
@@ -31,6 +32,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(config),
   ...definitionsOf(artifacts),
   ...definitionsOf(captcha),
+  ...definitionsOf(agent),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);
