@@ -7,7 +7,10 @@ export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_p
 
 export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
-/** One indexed element as a client sees it: the selector map's public face. */
+/**
+ * One indexed element as a client sees it: the selector entry's public face, in the protocol's
+ * snake_case and without what only the core may use (its frame's session and world, its in-page id).
+ */
 export const ElementSummary = z.strictObject({
   index: z.number().int().positive(),
   tag: z.string(),
