@@ -52,7 +52,12 @@ export class Page {
 
   /** The context the routines run with. */
   routine(): RoutineContext {
-    return { targets: this.browser.targets, log: this.browser.log.child('actor'), config: this.browser.config };
+    return {
+      targets: this.browser.targets,
+      log: this.browser.log.child('actor'),
+      config: this.browser.config,
+      downloads: this.browser.downloads,
+    };
   }
 
   get tabId(): string {

@@ -5,6 +5,7 @@ import { SECURITY_CONFIG } from './config/security.config';
 import { firstProblem } from '../shared/zod-issues';
 import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from './events/index';
+import { ArtifactsConfigShape } from './config/artifacts.config';
 import { connectConfigShape } from './config/connect.config';
 import { HistoryConfigShape } from './config/history.config';
 import { GUARDS_CONFIG } from './config/guards.config';
@@ -151,6 +152,7 @@ export const TabpilotConfig = z.strictObject({
     .describe('Extension: let native clients list the tabs tabpilot does not control (tabs {all: true})'),
   ...SECURITY_CONFIG,
   ...PERMISSIONS_CONFIG,
+  ...ArtifactsConfigShape,
   ...NATIVE_CONFIG_SHAPE,
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,

@@ -1,5 +1,6 @@
 import { TabpilotError } from '../shared/errors';
 import type { PermissionGranter } from './permissions/permission-granter';
+import type { ArtifactFiles } from './artifacts/artifact-files';
 
 /**
  * BrowserHost: what CDP cannot do the same way everywhere (DESIGN §4). Each platform implements it
@@ -41,12 +42,49 @@ export interface FileSaver {
   save(fileName: string, base64: string, mimeType: string): Promise<string>;
 }
 
+/** A download the host placed and saw finish. */
+export interface PlacedDownload {
+  url: string;
+  /** Where the file is (full path). */
+  path: string;
+  size: number;
+  mime_type: string | null;
+}
+
+/**
+ * Where downloads from controlled tabs go, where the Browser domain cannot say (the extension:
+ * chrome.downloads into Downloads/tabpilot). Node needs none: the Downloads watchdog tells the browser
+ * itself (Browser.setDownloadBehavior).
+ */
+export interface DownloadHost {
+  /**
+   * Places every download whose URL `isOurs` claims (it started in a controlled tab) into the tabpilot
+   * folder, leaving the person's other downloads alone, and reports each when it finishes or fails.
+   */
+  watch(hooks: {
+    isOurs(url: string): boolean;
+    finished(download: PlacedDownload): void;
+    failed(url: string, reason: string): void;
+  }): () => void;
+}
+
 export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
   /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
   readonly files?: FileSaver;
   /** Grants the config's `permissions`; absent where the platform cannot (a config naming any is refused). */
   readonly permissions?: PermissionGranter;
+  /** The files the artifact watchdogs keep (HAR, video, storage state); absent: they answer UNSUPPORTED. */
+  readonly artifacts?: ArtifactFiles;
+  /** Placing downloads where CDP cannot (the extension). */
+  readonly downloads?: DownloadHost;
+}
+
+export function requireArtifacts(host: BrowserHost): ArtifactFiles {
+  if (host.artifacts === undefined) {
+    throw new TabpilotError('UNSUPPORTED', 'Keeping files is not available here');
+  }
+  return host.artifacts;
 }
 
 /** Saves through the host, or says plainly that this platform cannot. */

@@ -2,6 +2,7 @@ import type { AnyEventDefinition } from '../bus/define-event';
 import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
+import type { DownloadedFiles } from './artifacts/downloaded-files';
 import type { TabpilotConfig } from './config';
 import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
@@ -19,6 +20,8 @@ export interface BrowserSessionView {
   /** Perception and the selector maps; states are taken by the DOM watchdog, read by actions. */
   readonly dom: DomService;
   readonly host: BrowserHost;
+  /** The session's downloads; the Downloads watchdog writes it, the state and upload_file read it. */
+  readonly downloads: DownloadedFiles;
   /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
   readonly conditions: TabConditions;
   readonly config: TabpilotConfig;

@@ -14,10 +14,12 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
+import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
 import { announceConfigChange } from './config-change';
 import { historyLimits } from './config/history.config';
+import { SaveStorageStateEvent } from './events/artifacts.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
 import { withStartDeadline } from './config/connect.config';
@@ -71,6 +73,7 @@ export class BrowserSession implements BrowserSessionView {
   readonly tabIds = new TabIds();
   /** The URL policy in force for every road that loads a page; the security watchdog records its blocks. */
   readonly guard = new NavigationGuard(this);
+  readonly downloads = new DownloadedFiles();
   readonly conditions = new TabConditions();
   readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
   readonly #reconnect: ReconnectController;
@@ -265,6 +268,14 @@ export class BrowserSession implements BrowserSessionView {
 
   /** Stops at once: cancels whatever runs or waits, detaches, and (Node) kills a browser it launched. */
   async stop(): Promise<void> {
+    // The storage state the config names is saved while the browser is still there to read it from.
+    if (this.#config.storage_state !== null && this.#state === 'connected' && this.targets.pages().length > 0) {
+      try {
+        await this.bus.emit(SaveStorageStateEvent, { path: null }, { source: 'session' });
+      } catch (error) {
+        this.log.warn('saving the storage state on stop failed', { error: errorMessageOf(error) });
+      }
+    }
     await this.bus.emit(BrowserStopEvent, { force: true }, { source: 'session', preempt: true });
   }
 

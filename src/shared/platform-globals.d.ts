@@ -79,14 +79,21 @@ declare const TextEncoder: { prototype: TextEncoder; new (): TextEncoder };
 interface TextDecoder {
   decode(input?: Uint8Array): string;
 }
-declare const TextDecoder: { prototype: TextDecoder; new (label?: string): TextDecoder };
+declare const TextDecoder: {
+  prototype: TextDecoder;
+  new (label?: string, options?: { fatal?: boolean }): TextDecoder;
+};
 
 interface Performance {
   now(): number;
 }
 declare const performance: Performance;
 
+interface SubtleCrypto {
+  digest(algorithm: 'SHA-1' | 'SHA-256', data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
+}
 interface Crypto {
+  readonly subtle: SubtleCrypto;
   getRandomValues<T extends Uint8Array | Uint32Array>(array: T): T;
   randomUUID(): string;
 }

@@ -17,6 +17,7 @@ import {
   SavePdfEvent,
   SearchPageEvent,
 } from '../browser/events/content.events';
+import { LoadStorageStateEvent, SaveStorageStateEvent } from '../browser/events/artifacts.events';
 import { BrowserStopEvent } from '../browser/events/lifecycle.events';
 import {
   GoBackEvent,
@@ -88,6 +89,15 @@ export const ACTIONS: readonly AnyActionDefinition[] = [
     category: 'session',
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     preempt: true,
+  }),
+  // The browser's cookies and every controlled tab's localStorage, not one tab: past the tab gate (the
+  // watchdog leaves crashed and stuck pages alone itself).
+  defineAction({ name: 'save_storage_state', event: SaveStorageStateEvent, category: 'session', hints: SETS }),
+  defineAction({
+    name: 'load_storage_state',
+    event: LoadStorageStateEvent,
+    category: 'session',
+    hints: { ...SETS, destructive: true },
   }),
 
   // Seeing the page

@@ -1,5 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
+import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { locatePointer, type Located } from './locate';
@@ -18,6 +19,28 @@ export interface ClickOutcome {
   opened_target_id: string | null;
   /** Null when the first press reached the element; else what it hit instead (the click was sent again). */
   retried: string | null;
+  /** The download the click started (null when it started none). */
+  download: ClickDownload | null;
+}
+
+/** What the caller knows of the element before the click. */
+export interface ClickExpectations {
+  /**
+   * A link that downloads without navigating (a `download` attribute, a blob: or data: URL): its
+   * Page.downloadWillBegin may come a moment after the click, so the click waits for it (bounded).
+   */
+  downloadLink?: boolean;
+}
+
+function downloadWatch(
+  ctx: RoutineContext,
+  targetId: string,
+  expected: boolean,
+  renderers: readonly CdpSession[],
+): DownloadWatch | undefined {
+  return ctx.downloads === undefined
+    ? undefined
+    : new DownloadWatch(ctx.targets, ctx.downloads, targetId, { expected, renderers, log: ctx.log });
 }
 
 const LOCATE = { scroll: true, refuse: true, allowScript: true, guard: 'press' } as const;
@@ -35,9 +58,14 @@ export async function clickElement(
   ctx: RoutineContext,
   handle: ElementHandle,
   options: ClickOptions,
+  expect: ClickExpectations = {},
 ): Promise<ClickOutcome> {
   let located: Located = await locatePointer(ctx, handle, LOCATE);
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
+  const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true, [
+    handle.pageSession,
+    handle.session,
+  ]);
   let retried: string | null = null;
   try {
     if (located.kind === 'point') {
@@ -56,11 +84,13 @@ export async function clickElement(
     }
   } catch (error) {
     watch.dispose();
+    downloads?.dispose();
     throw error;
   }
   const clickX = located.kind === 'point' ? located.x : null;
   const clickY = located.kind === 'point' ? located.y : null;
   const opened = await watch.opened(ctx.signal);
+  const download = (await downloads?.outcome(ctx.signal)) ?? null;
   const checked =
     located.checked === null
       ? null
@@ -75,6 +105,7 @@ export async function clickElement(
     method: located.kind === 'script' ? 'script' : 'mouse',
     checked,
     opened_target_id: opened,
+    download,
     retried,
   };
 }
@@ -85,6 +116,7 @@ export interface CoordinateClickOutcome {
   /** What was under the point before the click (null with `force`). */
   element: string | null;
   opened_target_id: string | null;
+  download: ClickDownload | null;
 }
 
 /**
@@ -118,14 +150,19 @@ export async function clickCoordinate(
     }
     element = hit.element;
   }
-  const watch = new NewTabWatch(ctx.targets, targetId, [pageSession, ...childSessions(ctx, targetId)]);
+  const sessions = [pageSession, ...childSessions(ctx, targetId)];
+  const watch = new NewTabWatch(ctx.targets, targetId, sessions);
+  const downloads = downloadWatch(ctx, targetId, false, sessions);
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {
     watch.dispose();
+    downloads?.dispose();
     throw error;
   }
-  return { click_x: x, click_y: y, element, opened_target_id: await watch.opened(ctx.signal) };
+  const opened = await watch.opened(ctx.signal);
+  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  return { click_x: x, click_y: y, element, opened_target_id: opened, download };
 }
 
 function childSessions(ctx: RoutineContext, targetId: string): CdpSession[] {

@@ -1,6 +1,7 @@
 import type { SessionManager } from '../../cdp/session-manager';
 import type { ElementHandle } from '../../dom/element-handle';
 import type { Logger } from '../../shared/logger';
+import type { DownloadedFiles } from '../artifacts/downloaded-files';
 import type { TabpilotConfig } from '../config';
 
 export type { ElementHandle };
@@ -14,6 +15,11 @@ export interface RoutineContext {
   readonly log: Logger;
   readonly config: TabpilotConfig;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The session's downloads: a click that starts one says so, and a file downloaded here may be
+   * uploaded again without its folder in upload_paths. Without it clicks do not watch for downloads.
+   */
+  readonly downloads?: DownloadedFiles | undefined;
 }
 
 /** A handle on another element of the same frame (an option of a listbox, the file input of a button). */

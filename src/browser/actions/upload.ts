@@ -23,7 +23,8 @@ export async function uploadFiles(
   handle: ElementHandle,
   source: UploadSource,
 ): Promise<UploadOutcome> {
-  if ('path' in source) {
+  // A file this session downloaded may go back up without its folder in upload_paths.
+  if ('path' in source && ctx.downloads?.has(source.path) !== true) {
     checkUploadPath(source.path, ctx.config.upload_paths);
   }
   const inputId = await handleOn(handle.session, handle.objectId, 'fileInputNear');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { ClickDownload } from './artifacts.events';
 import { TargetId } from './navigation.events';
 
 /**
@@ -58,13 +59,15 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
     opened_target_id: z.string().nullable().optional(),
     /** An index click: null when the first press reached the element; else what it hit instead (it was sent again). */
     retried: z.string().nullable().optional(),
+    /** The download the click started, when it started one (the click waits for it, bounded). */
+    download: ClickDownload.nullable().optional(),
     options: z.array(DropdownOption).optional(),
     formatted_options: z.string().optional(),
     message: z.string().optional(),
   }),
   timeoutMs: 15_000,
   description:
-    'Click an element by index, or a point of the viewport by coordinates. A covered element fails with ELEMENT_OCCLUDED naming what covers it; a press that does not reach the element is stopped and sent once more at its fresh position (retried names what took the first), then fails ELEMENT_OCCLUDED; a click that opens a tab reports opened_tab_id.',
+    'Click an element by index, or a point of the viewport by coordinates. A covered element fails with ELEMENT_OCCLUDED naming what covers it; a press that does not reach the element is stopped and sent once more at its fresh position (retried names what took the first), then fails ELEMENT_OCCLUDED; a click that opens a tab reports opened_tab_id, one that starts a download reports download (its path once saved).',
 });
 
 export const TypeTextEvent = defineEvent('TypeTextEvent', {

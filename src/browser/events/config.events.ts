@@ -4,7 +4,7 @@ import { defineEvent } from '../../bus/define-event';
 /**
  * The running config was replaced (the panel's settings in the extension). Awaited by whoever applied
  * it, so when it completes every watchdog has acted on the new values (the URL policy holds in every
- * controlled tab, permissions are granted). Names the top-level fields that changed, never their values.
+ * controlled tab, permissions are granted, a HAR or downloads folder reopened). Names the top-level fields that changed, never their values.
  */
 export const ConfigChangedEvent = defineEvent('ConfigChangedEvent', {
   payload: { changed: z.array(z.string()) },

@@ -1,6 +1,7 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
 import * as agent from './agent.events';
+import * as artifacts from './artifacts.events';
 import * as config from './config.events';
 import * as connection from './connection.events';
 import * as captcha from './captcha.events';
@@ -31,6 +32,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(dialogs),
   ...definitionsOf(security),
   ...definitionsOf(config),
+  ...definitionsOf(artifacts),
   ...definitionsOf(captcha),
   ...definitionsOf(agent),
 ];

@@ -70,6 +70,8 @@ export const BrowserStateSummary = z.strictObject({
     }),
   ),
   browser_errors: z.array(z.string()),
+  /** The files this session downloaded (full paths), which upload_file may send again. */
+  downloaded_files: z.array(z.string()),
   is_pdf_viewer: z.boolean(),
   recent_events: z.string().nullable(),
   page_stats: z.strictObject({

@@ -54,6 +54,7 @@ export const defaultActionWatchdog = defineWatchdog({
       log: ctx.log,
       config: session.config,
       signal,
+      downloads: session.downloads,
     });
     const element = (targetId: string, index: number): Promise<ElementHandle> => session.dom.resolve(targetId, index);
     const options = async (signal: AbortSignal, targetId: string, index: number) => {
@@ -85,6 +86,7 @@ export const defaultActionWatchdog = defineWatchdog({
             y: clicked.click_y,
             element: clicked.element,
             opened_target_id: clicked.opened_target_id,
+            download: clicked.download,
           };
         }
         // A select opens a native popup a click cannot use: its options come back instead, as browser-use does.
@@ -99,7 +101,12 @@ export const defaultActionWatchdog = defineWatchdog({
             message: `Element ${index} is a select: pick an option with select_dropdown (index ${index}, text of the option)`,
           };
         }
-        const clicked = await clickElement(routine(hctx.signal), await element(target_id, index), mouse);
+        const link = session.dom.entry(target_id, index);
+        const downloadLink =
+          link?.tag === 'a' && ('download' in link.attributes || /^(blob|data):/.test(link.attributes['href'] ?? ''));
+        const clicked = await clickElement(routine(hctx.signal), await element(target_id, index), mouse, {
+          downloadLink,
+        });
         return {
           target_id,
           index,
@@ -109,6 +116,7 @@ export const defaultActionWatchdog = defineWatchdog({
           y: clicked.click_y,
           checked: clicked.checked,
           opened_target_id: clicked.opened_target_id,
+          download: clicked.download,
           retried: clicked.retried,
         };
       },

@@ -198,6 +198,7 @@ function summaryOf(session: BrowserSessionView, targetId: string, dom: DomState 
     })),
     pagination_buttons: paginationButtons(dom?.entries ?? []),
     browser_errors: [],
+    downloaded_files: session.downloads.paths(),
     is_pdf_viewer: /\.pdf($|[?#])|\/pdf\//i.test(url),
     recent_events: null,
     page_stats: {

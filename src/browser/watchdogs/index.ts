@@ -6,12 +6,15 @@ import { contentWatchdog } from './content.watchdog';
 import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { downloadsWatchdog } from './downloads.watchdog';
+import { harRecordingWatchdog } from './har-recording.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
 import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { securityWatchdog } from './security.watchdog';
+import { storageStateWatchdog } from './storage-state.watchdog';
 import { tabsWatchdog } from './tabs.watchdog';
 
 export type Platform = 'node' | 'extension';
@@ -36,10 +39,13 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     permissionsWatchdog,
     navigationWatchdog,
     tabsWatchdog,
+    downloadsWatchdog,
     popupsWatchdog,
     screenshotWatchdog,
     domWatchdog,
     contentWatchdog,
     defaultActionWatchdog,
+    harRecordingWatchdog,
+    storageStateWatchdog,
   ];
 }

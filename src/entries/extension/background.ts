@@ -6,8 +6,10 @@ import { AgentFocusChangedEvent } from '../../browser/events/tabs.events';
 import { BrowserStoppedEvent } from '../../browser/events/lifecycle.events';
 import { BrowserSession } from '../../browser/session';
 import { activeTabOfWindow } from '../../platform/extension/attach-window';
+import { createDownloadsArtifactFiles } from '../../platform/extension/artifact-files';
 import { createChromeHost } from '../../platform/extension/chrome-host';
 import { contentSettingsGranter } from '../../platform/extension/content-settings-granter';
+import { createChromeDownloadHost, OwnDownloadNames } from '../../platform/extension/download-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
@@ -44,11 +46,18 @@ const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
 router.install();
 
 const permissions = contentSettingsGranter(chrome.contentSettings);
+// The names tabpilot's own saves ask chrome.downloads for, kept for the download placement's listener.
+const ownDownloads = new OwnDownloadNames();
+const downloadsApi = ownDownloads.wrap(chrome.downloads);
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads), permissions),
+  host: {
+    ...createChromeHost(chromeApi, router, createDownloadsFileSaver(downloadsApi), permissions),
+    artifacts: createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts')),
+    downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),
+  },
   logger: log,
   watchdogs: watchdogsFor('extension'),
   name: 'extension',

@@ -35,16 +35,19 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     'node',
     options.cdpUrl === undefined ? { launcher: new ChromiumLauncher(log.child('launcher')) } : {},
   );
+  // The host reads the output folder from the running config, which settings changes replace.
+  const running: { session?: BrowserSession } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
     openTransport: async (endpoint, { signal }) =>
       WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
-    host: createNodeHost(() => options.config.output_dir),
+    host: createNodeHost(() => (running.session?.config ?? options.config).output_dir),
     logger: log,
     watchdogs,
     name: options.name ?? 'node',
   });
+  running.session = session;
   const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
   // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
   const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });

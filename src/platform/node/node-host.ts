@@ -1,5 +1,6 @@
 import type { BrowserHost } from '../../browser/host';
 import { cdpPermissionGranter } from '../../browser/permissions/cdp-permission-granter';
+import { createNodeArtifactFiles } from './artifact-files';
 import { createNodeFileSaver } from './file-saver';
 
 /**
@@ -7,5 +8,10 @@ import { createNodeFileSaver } from './file-saver';
  * be given (no TabControl); files go to disk; permissions through CDP's Browser domain.
  */
 export function createNodeHost(outputDir: () => string): BrowserHost {
-  return { tabControl: undefined, files: createNodeFileSaver(outputDir), permissions: cdpPermissionGranter };
+  return {
+    tabControl: undefined,
+    files: createNodeFileSaver(outputDir),
+    permissions: cdpPermissionGranter,
+    artifacts: createNodeArtifactFiles(outputDir),
+  };
 }

@@ -35,6 +35,8 @@ export const TOOL_TITLES: Readonly<Record<string, string>> = {
   select_dropdown: 'Pick an option of a dropdown',
   hover: 'Hover over an element',
   drag: 'Drag and drop',
+  save_storage_state: 'Save cookies and storage to a file',
+  load_storage_state: 'Load cookies and storage from a file',
 };
 
 /** The few tools that drive a page end to end, for small context windows (`--slim`). */

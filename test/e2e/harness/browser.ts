@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import { CdpConnection } from '../../../src/cdp/connection';
@@ -51,12 +52,18 @@ export async function launchTestBrowser(
     infobar?: boolean;
     headless?: boolean;
     args?: string[];
+    /**
+     * The person's downloads folder: the profile is made with it as the default download directory (as a
+     * person sets it in the settings), so chrome.downloads saves land in a folder the test reads.
+     */
+    downloadsDir?: string;
   } = {},
 ): Promise<LaunchedBrowser> {
-  return new ChromiumLauncher().launch({
+  const profile = options.downloadsDir === undefined ? undefined : profileWithDownloads(options.downloadsDir);
+  const launched = await new ChromiumLauncher().launch({
     headless: options.headless ?? true,
     executablePath: null,
-    userDataDir: null,
+    userDataDir: profile ?? null,
     remoteDebuggingPort: 0,
     args: [
       ...TEST_FLAGS,
@@ -66,6 +73,28 @@ export async function launchTestBrowser(
       ...(options.args ?? []),
     ],
   });
+  if (profile === undefined) {
+    return launched;
+  }
+  return {
+    ...launched,
+    kill: async () => {
+      await launched.kill();
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
+  };
+}
+
+function profileWithDownloads(downloadsDir: string): string {
+  const profile = mkdtempSync(resolve(tmpdir(), 'tabpilot-profile-'));
+  mkdirSync(resolve(profile, 'Default'), { recursive: true });
+  writeFileSync(
+    resolve(profile, 'Default/Preferences'),
+    JSON.stringify({
+      download: { default_directory: downloadsDir, prompt_for_download: false, directory_upgrade: true },
+    }),
+  );
+  return profile;
 }
 
 /**

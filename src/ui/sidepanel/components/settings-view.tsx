@@ -4,6 +4,7 @@ import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
 import { SchemaFields } from './schema-form';
+import { StorageStateView } from './storage-state-view';
 
 /**
  * The config as a form built from its JSON Schema (`describe` → config_schema), so a field a later part
@@ -33,33 +34,36 @@ export function SettingsView(props: {
   };
   const errorField = outcome?.ok === false ? outcome.error.field : undefined;
   return (
-    <form
-      id="settings-form"
-      class="settings-view"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
-      <p class="muted">Stored in this browser profile and applied at once, without a reload.</p>
-      <SchemaFields
-        key={generation}
-        path=""
-        schema={props.described.configSchema}
-        value={value}
-        errorField={errorField}
-        onChange={(next) => setValue(asRecord(next))}
-      />
-      <div class="row sticky-actions">
-        <button type="submit" id="save-settings" class="primary">
-          Save settings
-        </button>
-        {outcome !== undefined && (
-          <span id="settings-result" class={outcome.ok ? 'ok' : 'error-line'} role="status">
-            {outcome.ok ? 'Saved and applied.' : outcome.error.message}
-          </span>
-        )}
-      </div>
-    </form>
+    <>
+      <StorageStateView port={props.port} described={props.described} />
+      <form
+        id="settings-form"
+        class="settings-view"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <p class="muted">Stored in this browser profile and applied at once, without a reload.</p>
+        <SchemaFields
+          key={generation}
+          path=""
+          schema={props.described.configSchema}
+          value={value}
+          errorField={errorField}
+          onChange={(next) => setValue(asRecord(next))}
+        />
+        <div class="row sticky-actions">
+          <button type="submit" id="save-settings" class="primary">
+            Save settings
+          </button>
+          {outcome !== undefined && (
+            <span id="settings-result" class={outcome.ok ? 'ok' : 'error-line'} role="status">
+              {outcome.ok ? 'Saved and applied.' : outcome.error.message}
+            </span>
+          )}
+        </div>
+      </form>
+    </>
   );
 }

@@ -1,0 +1,123 @@
+import type { CdpSession } from '../../cdp/session';
+import type { SessionManager } from '../../cdp/session-manager';
+import { errorMessageOf } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import { pollUntil } from '../../shared/time';
+import type { DownloadedFiles } from '../artifacts/downloaded-files';
+import type { ClickDownload } from '../events/artifacts.events';
+
+/** How long a click's navigation may take to turn out a download (the server answers with a file). */
+const DECIDE_MS = 3_000;
+/** How long a click waits for the download it started to finish (browser-use: 30 s). */
+const FINISH_MS = 30_000;
+
+export type { ClickDownload } from '../events/artifacts.events';
+
+/**
+ * Notices a download a click started, the way NewTabWatch notices a tab: no fixed wait after every
+ * click. A download starts either at once (a link with `download`, a blob: or data: URL:
+ * Page.downloadWillBegin arrives with the input) or from a navigation the click requested, which then
+ * either commits (a page, no download) or turns into a download; only then does the click wait, until the
+ * one or the other (bounded).
+ */
+export class DownloadWatch {
+  readonly #files: DownloadedFiles;
+  readonly #renderers: readonly CdpSession[];
+  readonly #log: Logger;
+  readonly #disposers: Array<() => void>;
+  #guid: string | undefined;
+  #navigating = false;
+  #settled = false;
+
+  /**
+   * `expected`: the click is on a link that downloads without navigating (a `download` attribute, a blob:
+   * or data: URL), whose Page.downloadWillBegin may come a moment after the click.
+   */
+  constructor(
+    targets: SessionManager,
+    files: DownloadedFiles,
+    targetId: string,
+    options: { expected: boolean; renderers: readonly CdpSession[]; log: Logger },
+  ) {
+    const expected = options.expected;
+    this.#files = files;
+    this.#renderers = [...new Set(options.renderers)];
+    this.#log = options.log;
+    this.#navigating = expected;
+    const mine = (source: { target: { targetId: string; pageTargetId: string | undefined } | undefined }): boolean =>
+      source.target !== undefined && (source.target.pageTargetId ?? source.target.targetId) === targetId;
+    this.#disposers = [
+      targets.on('Page.downloadWillBegin', (params, source) => {
+        if (mine(source)) {
+          this.#guid ??= params.guid;
+        }
+      }),
+      targets.on('Page.frameRequestedNavigation', (_params, source) => {
+        if (mine(source)) {
+          this.#navigating = true;
+        }
+      }),
+      targets.on('Page.frameNavigated', (params, source) => {
+        if (mine(source) && (params.frame.parentId ?? null) === null) {
+          this.#settled = true;
+        }
+      }),
+    ];
+  }
+
+  /**
+   * Page.frameRequestedNavigation comes from the renderer, while the click's input is acknowledged by the
+   * browser process, so it may still be on its way. A round trip to each renderer the click reached
+   * brings whatever the renderer sent before it: a navigation the click requested is known after this.
+   */
+  async #flush(): Promise<void> {
+    await Promise.all(
+      this.#renderers.map((session) =>
+        session.send('Runtime.evaluate', { expression: '0' }).catch((error: unknown) => {
+          // The page navigated or its frame went away: it had started something, which the events say.
+          this.#log.debug('a renderer round trip after a click failed', { error: errorMessageOf(error) });
+        }),
+      ),
+    );
+  }
+
+  /** Stops listening (the click failed, or its outcome is known). */
+  dispose(): void {
+    for (const dispose of this.#disposers.splice(0)) {
+      dispose();
+    }
+  }
+
+  /** The download the click started, when it started one. Disposes the watch. */
+  async outcome(signal?: AbortSignal): Promise<ClickDownload | null> {
+    try {
+      if (this.#guid === undefined && !this.#navigating) {
+        await this.#flush();
+      }
+      if (this.#guid === undefined && this.#navigating) {
+        await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {
+          timeoutMs: DECIDE_MS,
+          intervalMs: 20,
+          ...(signal === undefined ? {} : { signal }),
+          onTimeout: () => new Error('undecided'),
+        }).catch(() => undefined);
+      }
+    } finally {
+      this.dispose();
+    }
+    const guid = this.#guid;
+    if (guid === undefined) {
+      return null;
+    }
+    const started = this.#files.inFlight(guid);
+    const file = await this.#files.waitFor(guid, FINISH_MS, signal);
+    return {
+      url: file?.url ?? started?.url ?? '',
+      suggested_filename: started?.suggested_filename ?? file?.file_name ?? '',
+      path: file?.path ?? null,
+      file_size: file?.file_size ?? null,
+      mime_type: file?.mime_type ?? null,
+      in_progress: file === undefined,
+    };
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { defineEvent } from '../../bus/define-event';
+
+/** Downloads (browser-use's names and fields) and storage state. */
+
+export const DownloadStartedEvent = defineEvent('DownloadStartedEvent', {
+  payload: {
+    guid: z.string(),
+    url: z.string(),
+    suggested_filename: z.string(),
+    /** Saved by tabpilot itself (a PDF the viewer would show), not by the browser's download. */
+    auto_download: z.boolean().default(false),
+    /** The tab it started from, when the browser says. */
+    target_id: z.string().nullable().default(null),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+export const DownloadProgressEvent = defineEvent('DownloadProgressEvent', {
+  payload: {
+    guid: z.string(),
+    received_bytes: z.number(),
+    /** 0 when the size is not known. */
+    total_bytes: z.number(),
+    state: z.enum(['inProgress', 'completed', 'canceled']),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+export const FileDownloadedEvent = defineEvent('FileDownloadedEvent', {
+  payload: {
+    guid: z.string().nullable().default(null),
+    url: z.string(),
+    path: z.string(),
+    file_name: z.string(),
+    file_size: z.number(),
+    /** The extension of the file name (pdf, csv...), or null. */
+    file_type: z.string().nullable().default(null),
+    mime_type: z.string().nullable().default(null),
+    from_cache: z.boolean().default(false),
+    auto_download: z.boolean().default(false),
+  },
+  result: z.void(),
+  timeoutMs: 30_000,
+});
+
+/** A download a click started, as the click's result reports it. */
+export const ClickDownload = z.strictObject({
+  url: z.string(),
+  suggested_filename: z.string(),
+  /** Null while it is still downloading. */
+  path: z.string().nullable(),
+  file_size: z.number().nullable(),
+  mime_type: z.string().nullable(),
+  in_progress: z.boolean(),
+});
+export type ClickDownload = z.infer<typeof ClickDownload>;
+
+const StorageStateCounts = z.strictObject({
+  path: z.string(),
+  cookies_count: z.number(),
+  origins_count: z.number(),
+  /** Controlled tabs whose page was left alone (crashed or not responding): their localStorage is not in it. */
+  skipped_target_ids: z.array(z.string()),
+});
+
+/** Saves the cookies and the storage of every origin open in a controlled tab, in Playwright's format. */
+export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
+  payload: {
+    path: z.string().min(1).nullable().default(null).describe('The file; default the config storage_state'),
+  },
+  result: StorageStateCounts,
+  timeoutMs: 45_000,
+  description:
+    "Save the browser's cookies and the localStorage of the origins open in controlled tabs to a file in Playwright's storageState format (Node: a path under output_dir; the extension: Downloads/tabpilot). The file is written whole or not at all.",
+});
+
+/** Loads a storage-state file (or its content): cookies into the browser, storage into each origin. */
+export const LoadStorageStateEvent = defineEvent('LoadStorageStateEvent', {
+  payload: {
+    path: z.string().min(1).nullable().default(null).describe('The file; default the config storage_state'),
+    state: z
+      .unknown()
+      .optional()
+      .describe("The storage state itself, in Playwright's format, for a client that holds the file's content"),
+  },
+  result: StorageStateCounts,
+  timeoutMs: 45_000,
+  description:
+    "Load a storage-state file (Playwright's format, or one tabpilot saved), or its content as state: cookies into the browser, localStorage into the pages of each origin, now and when they open. A malformed file is refused whole.",
+});
+
+export const StorageStateSavedEvent = defineEvent('StorageStateSavedEvent', {
+  payload: { path: z.string(), cookies_count: z.number(), origins_count: z.number() },
+  result: z.void(),
+  timeoutMs: 30_000,
+});
+
+export const StorageStateLoadedEvent = defineEvent('StorageStateLoadedEvent', {
+  payload: { path: z.string(), cookies_count: z.number(), origins_count: z.number() },
+  result: z.void(),
+  timeoutMs: 30_000,
+});

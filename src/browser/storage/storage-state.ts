@@ -1,0 +1,127 @@
+import type { Protocol } from 'devtools-protocol';
+import { z } from 'zod';
+import { strictUtf8 } from '../../shared/bytes';
+import { TabpilotError, errorMessageOf } from '../../shared/errors';
+
+/** Playwright's storageState format (browser.newContext({ storageState }) reads it; browser-use too). */
+const NameValue = z.object({ name: z.string(), value: z.string() });
+const Cookie = z.object({
+  name: z.string(),
+  value: z.string(),
+  domain: z.string().min(1),
+  path: z.string().min(1),
+  /** Seconds since the epoch; -1 for a session cookie. */
+  expires: z.number(),
+  httpOnly: z.boolean(),
+  secure: z.boolean(),
+  sameSite: z.enum(['Strict', 'Lax', 'None']),
+});
+const Origin = z.object({
+  origin: z.string().min(1),
+  localStorage: z.array(NameValue),
+  /** Playwright's opt-in IndexedDB copy, which tabpilot does not load: a file with databases is refused. */
+  indexedDB: z.array(z.unknown()).optional(),
+});
+const StorageStateFile = z.object({ cookies: z.array(Cookie), origins: z.array(Origin) });
+export interface StorageState {
+  cookies: StorageCookie[];
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+}
+export type StorageCookie = z.infer<typeof Cookie>;
+
+/** Parses a storage state, refusing the whole of it (naming `source` and the field) when any part is wrong. */
+export function parseStorageState(value: unknown, source: string, field: string): StorageState {
+  const parsed = StorageStateFile.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
+    throw new TabpilotError(
+      'INVALID_PARAMS',
+      `${field}: ${source} is not a storage state${where}; nothing was loaded`,
+      {
+        details: { field },
+      },
+    );
+  }
+  const withDatabases = parsed.data.origins.findIndex((origin) => (origin.indexedDB ?? []).length > 0);
+  if (withDatabases >= 0) {
+    throw new TabpilotError(
+      'UNSUPPORTED',
+      `${field}: ${source} holds IndexedDB databases (origins.${withDatabases}.indexedDB), which tabpilot does not load; save it without indexedDB. Nothing was loaded`,
+      { details: { field } },
+    );
+  }
+  return {
+    cookies: parsed.data.cookies,
+    origins: parsed.data.origins.map((origin) => ({ origin: origin.origin, localStorage: origin.localStorage })),
+  };
+}
+
+export function parseStorageStateBytes(bytes: Uint8Array, source: string, field: string): StorageState {
+  const text = strictUtf8(bytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(text ?? '');
+  } catch (error) {
+    throw new TabpilotError(
+      'INVALID_PARAMS',
+      `${field}: ${source} is not valid JSON (${errorMessageOf(error)}); nothing was loaded`,
+      { details: { field } },
+    );
+  }
+  return parseStorageState(json, source, field);
+}
+
+export function cookieFromCdp(cookie: Protocol.Network.Cookie): StorageCookie {
+  return {
+    name: cookie.name,
+    value: cookie.value,
+    domain: cookie.domain,
+    path: cookie.path,
+    expires: cookie.session ? -1 : cookie.expires,
+    httpOnly: cookie.httpOnly,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite ?? 'Lax',
+  };
+}
+
+export function cookieToCdp(cookie: StorageCookie): Protocol.Network.CookieParam {
+  return {
+    name: cookie.name,
+    value: cookie.value,
+    domain: cookie.domain,
+    path: cookie.path,
+    httpOnly: cookie.httpOnly,
+    secure: cookie.secure,
+    sameSite: cookie.sameSite,
+    // A session cookie has no expiry (CDP would take 0 or -1 as long expired).
+    ...(cookie.expires > 0 ? { expires: cookie.expires } : {}),
+  };
+}
+
+/**
+ * The script that puts an origin's saved localStorage into a page of that origin: at once in an open
+ * page, and as an init script for documents that open later. A per-tab sessionStorage mark makes it run
+ * once per tab, so the page's own later writes are not overwritten on every navigation.
+ */
+export function localStorageScript(
+  origin: string,
+  items: ReadonlyArray<{ name: string; value: string }>,
+  mark: string,
+): string {
+  return `(() => {
+  if (location.origin !== ${JSON.stringify(origin)}) return false;
+  const mark = ${JSON.stringify(`tabpilot.storage_state.${mark}`)};
+  try { if (sessionStorage.getItem(mark) !== null) return false; sessionStorage.setItem(mark, '1'); } catch (e) { return false; }
+  for (const [name, value] of ${JSON.stringify(items.map((item) => [item.name, item.value]))}) localStorage.setItem(name, value);
+  return true;
+})()`;
+}
+
+/** Reads an open page's origin and localStorage (none for opaque origins: about:blank, data:). */
+export const READ_LOCAL_STORAGE = `(() => {
+  if (location.origin === 'null') return null;
+  const items = [];
+  for (let i = 0; i < localStorage.length; i += 1) { const name = localStorage.key(i); items.push({ name, value: localStorage.getItem(name) }); }
+  return { origin: location.origin, localStorage: items };
+})()`;

@@ -1,0 +1,191 @@
+import type { CdpSession } from '../../cdp/session';
+import { utf8 } from '../../shared/bytes';
+import { TabpilotError, errorMessageOf } from '../../shared/errors';
+import { bestEffort } from '../../shared/logger';
+import { defineWatchdog } from '../define-watchdog';
+import {
+  LoadStorageStateEvent,
+  SaveStorageStateEvent,
+  StorageStateLoadedEvent,
+  StorageStateSavedEvent,
+} from '../events/artifacts.events';
+import { BrowserConnectedEvent } from '../events/lifecycle.events';
+import { requireArtifacts } from '../host';
+import type { BrowserSessionView } from '../session-view';
+import {
+  READ_LOCAL_STORAGE,
+  cookieFromCdp,
+  cookieToCdp,
+  localStorageScript,
+  parseStorageState,
+  parseStorageStateBytes,
+  type StorageState,
+} from '../storage/storage-state';
+
+const CONFIG_FIELD = 'storage_state';
+
+/**
+ * A page that answers: not crashed, main thread not stuck (a challenge page answers). The storage state is
+ * the browser's, not one tab's, so these actions pass the tab gate and leave such pages alone themselves.
+ */
+function answers(session: BrowserSessionView, targetId: string): boolean {
+  return session.conditions.of(targetId).every((condition) => condition.kind === 'captcha');
+}
+
+/** The controlled tabs whose pages answer, and those left alone. */
+function pagesOf(session: BrowserSessionView): { live: string[]; skipped: string[] } {
+  const all = session.targets.pages().map((page) => page.targetId);
+  return {
+    live: all.filter((targetId) => answers(session, targetId)),
+    skipped: all.filter((targetId) => !answers(session, targetId)),
+  };
+}
+
+/** A live page session: cookie commands (Storage.*, Network.setCookies) act on the whole browser profile. */
+function cookieSession(session: BrowserSessionView, live: readonly string[]): CdpSession {
+  const focused = session.targets.focusedTargetId;
+  const page = focused !== undefined && live.includes(focused) ? focused : live[0];
+  if (page === undefined) {
+    throw new TabpilotError(
+      'NOT_ATTACHED',
+      'No attached tab answers: the storage state is read and written through a tab',
+    );
+  }
+  return session.targets.requireSession(page);
+}
+
+/**
+ * StorageStateWatchdog: save_storage_state / load_storage_state in Playwright's storageState format
+ * (cookies with every attribute, origins with their localStorage), so one file moves between tabpilot,
+ * Playwright and browser-use. The config's `storage_state` is loaded on connect and saved on stop (the
+ * session asks for that save before it disconnects). A save
+ * writes a temporary file and renames it (a kill mid-write leaves the old file whole); a file that is not
+ * valid JSON or not a storage state is refused whole, naming it, before anything is loaded. Unlike
+ * browser-use, a save holds exactly the browser's state (no merge with an older file that would bring back
+ * cookies since deleted), and localStorage reaches every controlled tab of its origin, not only the one
+ * focused at load time.
+ */
+export const storageStateWatchdog = defineWatchdog({
+  name: 'storage-state',
+  listensTo: [BrowserConnectedEvent, SaveStorageStateEvent, LoadStorageStateEvent],
+  emits: [LoadStorageStateEvent, StorageStateSavedEvent, StorageStateLoadedEvent],
+  setup: (ctx) => {
+    let loads = 0;
+    const disposers: Array<() => void> = [];
+    ctx.signal.addEventListener('abort', () => disposers.splice(0).forEach((dispose) => dispose()), { once: true });
+
+    const pathOf = (path: string | null): { path: string; field: string } => {
+      if (path !== null) {
+        return { path, field: 'path' };
+      }
+      const configured = ctx.session.config.storage_state;
+      if (configured === null) {
+        throw new TabpilotError('INVALID_PARAMS', 'path: give a file, or set storage_state in the config', {
+          details: { field: 'path' },
+        });
+      }
+      return { path: configured, field: CONFIG_FIELD };
+    };
+
+    const read = async (live: readonly string[]): Promise<StorageState> => {
+      const page = cookieSession(ctx.session, live);
+      const { cookies } = await page.send('Storage.getCookies', {});
+      const origins = new Map<string, StorageState['origins'][number]>();
+      for (const targetId of live) {
+        const session = ctx.session.targets.sessionFor(targetId);
+        const { result } =
+          session === undefined
+            ? { result: { value: null } }
+            : await session.send('Runtime.evaluate', { expression: READ_LOCAL_STORAGE, returnByValue: true });
+        const origin = result.value as StorageState['origins'][number] | null;
+        if (origin !== null && origin.localStorage.length > 0) {
+          origins.set(origin.origin, origin);
+        }
+      }
+      return { cookies: cookies.map(cookieFromCdp), origins: [...origins.values()] };
+    };
+
+    const apply = async (state: StorageState, live: readonly string[]): Promise<void> => {
+      const page = cookieSession(ctx.session, live);
+      if (state.cookies.length > 0) {
+        await page.send('Network.setCookies', { cookies: state.cookies.map(cookieToCdp) });
+      }
+      loads += 1;
+      const mark = `${Date.now()}-${loads}`;
+      for (const origin of state.origins) {
+        const script = localStorageScript(origin.origin, origin.localStorage, mark);
+        // Documents opening later (every page session, now and after), and the pages already there.
+        disposers.push(
+          ctx.session.targets.addSessionSetup(async (session, target) => {
+            if (target.type === 'page' || target.type === 'iframe') {
+              await session.send('Page.addScriptToEvaluateOnNewDocument', { source: script });
+            }
+          }),
+        );
+        for (const targetId of live) {
+          const session = ctx.session.targets.sessionFor(targetId);
+          if (session !== undefined) {
+            await bestEffort(
+              session.send('Runtime.evaluate', { expression: script }),
+              ctx.log,
+              'applying localStorage',
+            );
+          }
+        }
+      }
+    };
+
+    return {
+      BrowserConnectedEvent: async (_event, hctx) => {
+        if (ctx.session.config.storage_state === null) {
+          return;
+        }
+        const files = requireArtifacts(ctx.session.host);
+        await files.check(ctx.session.config.storage_state, CONFIG_FIELD);
+        try {
+          await files.readFile(ctx.session.config.storage_state, CONFIG_FIELD);
+        } catch (error) {
+          // A configured file that does not exist yet is where the first stop will save.
+          ctx.log.info('no storage state to load yet', { error: errorMessageOf(error) });
+          return;
+        }
+        if (ctx.session.targets.pages().length === 0) {
+          ctx.log.info('no tab to load the storage state through yet');
+          return;
+        }
+        await hctx.emit(LoadStorageStateEvent, { path: null });
+      },
+      SaveStorageStateEvent: async (event, hctx) => {
+        const { path, field } = pathOf(event.payload.path);
+        const { live, skipped } = pagesOf(ctx.session);
+        const state = await read(live);
+        const location = await requireArtifacts(ctx.session.host).writeFile(
+          path,
+          utf8(`${JSON.stringify(state, null, 2)}\n`),
+          { field, atomic: true, mimeType: 'application/json' },
+        );
+        const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
+        hctx.emit(StorageStateSavedEvent, counts);
+        return { ...counts, skipped_target_ids: skipped };
+      },
+      LoadStorageStateEvent: async (event, hctx) => {
+        let state: StorageState;
+        let location: string;
+        if (event.payload.state !== undefined) {
+          state = parseStorageState(event.payload.state, 'the state given', 'state');
+          location = '(given)';
+        } else {
+          const { path, field } = pathOf(event.payload.path);
+          const files = requireArtifacts(ctx.session.host);
+          location = await files.check(path, field);
+          state = parseStorageStateBytes(await files.readFile(path, field), location, field);
+        }
+        const { live, skipped } = pagesOf(ctx.session);
+        await apply(state, live);
+        const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
+        hctx.emit(StorageStateLoadedEvent, counts);
+        return { ...counts, skipped_target_ids: skipped };
+      },
+    };
+  },
+});

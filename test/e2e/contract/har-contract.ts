@@ -1,0 +1,235 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer } from '../harness/fixture-server';
+import { addHarPages, HAR_AUTHORIZATION, HAR_COOKIE_VALUE, HAR_POST_BODY, HAR_READY_TITLE } from '../harness/har-pages';
+import { validateHar } from '../harness/har-validator';
+
+interface HarJson {
+  log: {
+    version: string;
+    creator: { name: string };
+    browser: { name: string; version: string };
+    pages: Array<{ id: string; title: string; pageTimings: { onContentLoad: number; onLoad: number } }>;
+    entries: Array<{
+      pageref?: string;
+      time: number;
+      request: {
+        method: string;
+        url: string;
+        headers: Array<{ name: string; value: string }>;
+        cookies: Array<{ name: string; value: string }>;
+        postData?: { mimeType: string; text: string };
+      };
+      response: {
+        status: number;
+        redirectURL: string;
+        headers: Array<{ name: string; value: string }>;
+        cookies: Array<{ name: string; value: string }>;
+        content: { size: number; mimeType: string; text?: string; encoding?: string; _file?: string };
+        _failureText?: string;
+      };
+      timings: { send: number; wait: number; receive: number };
+    }>;
+  };
+}
+
+export interface HarContractHooks {
+  /** Applies config fields as settings do (the running session takes them at once). */
+  configure(driver: Driver, fields: Record<string, unknown>): Promise<void>;
+  /** Where a HAR the config names `name` lands on disk. */
+  fileOf(name: string): string;
+  /** The session's bus history as JSON. */
+  history(driver: Driver): Promise<string>;
+}
+
+const PLAYWRIGHT_LAUNCH = { executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] };
+
+function readHar(path: string): HarJson {
+  return JSON.parse(readFileSync(path, 'utf8')) as HarJson;
+}
+
+function header(list: Array<{ name: string; value: string }>, name: string): string | undefined {
+  return list.find((entry) => entry.name.toLowerCase() === name)?.value;
+}
+
+/**
+ * HAR recording, the same over both transports: a real page's traffic recorded to a file that passes an
+ * independent HAR 1.2 schema check (har-schema with ajv), holds what it should (pages, timings, headers,
+ * post data, bodies, the redirect hop, the failed request) with cookie and authorization values
+ * redacted, is complete on disk while recording goes on, and replays offline in Playwright's
+ * routeFromHAR (embedded bodies, and bodies attached as files beside it).
+ */
+export function defineHarContract(name: string, start: () => Promise<Driver>, hooks: HarContractHooks): void {
+  describe(`HAR recording over ${name}`, () => {
+    // The recorded site has a server of its own, stopped before the replays so they are truly offline.
+    const site = new FixtureServer();
+    addHarPages(site);
+    let driver: Driver;
+    let tab: string;
+
+    const recordPage = async (file: string, content: 'embed' | 'attach'): Promise<HarJson> => {
+      await hooks.configure(driver, { record_har_path: file, record_har_content: content });
+      await driver.ok('navigate', { url: site.url('/har/index.html') });
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(tab, 'document.title')) === HAR_READY_TITLE ? true : undefined,
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR page never finished its requests') },
+      );
+      // While recording, the file on disk is already a complete HAR holding the page's requests.
+      const during = await pollUntil(
+        () => {
+          if (!existsSync(hooks.fileOf(file))) {
+            return undefined;
+          }
+          const har = readHar(hooks.fileOf(file));
+          return har.log.entries.some((entry) => entry.request.url.endsWith('/har/submit')) ? har : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error(`${file} never held the page's requests`) },
+      );
+      expect(validateHar(during)).toEqual([]);
+      await hooks.configure(driver, { record_har_path: null });
+      const har = await pollUntil(
+        () => {
+          const written = readHar(hooks.fileOf(file));
+          // The close writes the pages with their load timings; the checkpoint before may not have them.
+          return written.log.pages.some((page) => page.pageTimings.onLoad >= 0) ? written : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error(`${file} was not finished`) },
+      );
+      return har;
+    };
+
+    beforeAll(async () => {
+      await site.start();
+      driver = await start();
+      tab = await driver.openTab('about:blank');
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await site.stop().catch(() => undefined);
+    });
+
+    let embedded: HarJson;
+    let attached: HarJson;
+
+    it('records the traffic of a page into a file that passes the HAR 1.2 schema', async () => {
+      embedded = await recordPage('recordings/embed.har', 'embed');
+      expect(validateHar(embedded)).toEqual([]);
+      const { log } = embedded;
+      expect(log.version).toBe('1.2');
+      expect(log.creator.name).toBe('tabpilot');
+      expect(log.browser.version).toMatch(/^\d+\./);
+      const page = log.pages.find((candidate) => candidate.title === HAR_READY_TITLE || candidate.title === 'HAR page');
+      expect(page).toBeDefined();
+      expect(page?.pageTimings.onContentLoad).toBeGreaterThan(0);
+      expect(page?.pageTimings.onLoad).toBeGreaterThanOrEqual(page?.pageTimings.onContentLoad ?? 0);
+      const byPath = (path: string) => log.entries.find((entry) => entry.request.url.endsWith(path));
+      for (const path of ['/har/index.html', '/har/style.css', '/har/app.js', '/har/pixel.png', '/har/data.json']) {
+        const entry = byPath(path);
+        expect(entry, path).toBeDefined();
+        expect(entry?.response.status, path).toBe(200);
+        expect(entry?.pageref, path).toBe(page?.id);
+        expect(entry?.timings.wait, path).toBeGreaterThanOrEqual(0);
+        expect(entry?.time, path).toBeGreaterThan(0);
+      }
+      expect(byPath('/har/style.css')?.response.content.text).toContain('rgb(0, 128, 0)');
+      expect(byPath('/har/pixel.png')?.response.content).toMatchObject({ mimeType: 'image/png', encoding: 'base64' });
+      expect(header(byPath('/har/index.html')?.response.headers ?? [], 'content-type')).toContain('text/html');
+      // The redirect is its own entry, pointing at where it went.
+      expect(byPath('/har/redirect')?.response).toMatchObject({ status: 302 });
+      expect(byPath('/har/redirect')?.response.redirectURL).toBe(site.url('/har/data.json'));
+      // The POST with its body.
+      const post = byPath('/har/submit');
+      expect(post?.request.method).toBe('POST');
+      expect(post?.request.postData).toEqual({ mimeType: 'application/json', text: HAR_POST_BODY });
+      expect(post?.response.content.text).toContain('"n":42');
+      // The failed request, with the browser's error.
+      const failed = byPath('/unreachable');
+      expect(failed?.response.status).toBe(-1);
+      expect(failed?.response._failureText).toMatch(/ERR_/);
+      // Cookie and authorization values are redacted by default.
+      const text = JSON.stringify(embedded);
+      expect(text).not.toContain(HAR_COOKIE_VALUE);
+      expect(text).not.toContain('top-secret-token');
+      expect(header(post?.request.headers ?? [], 'authorization')).toBe('<redacted>');
+      expect(byPath('/har/index.html')?.response.cookies).toEqual([
+        expect.objectContaining({ name: 'session', value: '<redacted>' }),
+      ]);
+    });
+
+    it('keeps bodies as files beside the HAR in attach mode, and records values when redaction is off', async () => {
+      await hooks.configure(driver, { record_har_redact_headers: [] });
+      attached = await recordPage('recordings/attach.har', 'attach');
+      expect(validateHar(attached)).toEqual([]);
+      const css = attached.log.entries.find((entry) => entry.request.url.endsWith('/har/style.css'));
+      const file = css?.response.content._file ?? '';
+      expect(file).toMatch(/^attach_har_parts\/[0-9a-f]{40}\.css$/);
+      expect(css?.response.content.text).toBeUndefined();
+      const onDisk = join(dirname(hooks.fileOf('recordings/attach.har')), file);
+      await pollUntil(() => (existsSync(onDisk) ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        onTimeout: () => new Error(`${onDisk} was not written`),
+      });
+      expect(readFileSync(onDisk, 'utf8')).toContain('rgb(0, 128, 0)');
+      expect(readdirSync(dirname(onDisk)).length).toBeGreaterThanOrEqual(4);
+      const post = attached.log.entries.find((entry) => entry.request.url.endsWith('/har/submit'));
+      expect(header(post?.request.headers ?? [], 'authorization')).toBe(HAR_AUTHORIZATION);
+      await hooks.configure(driver, {
+        record_har_redact_headers: ['cookie', 'set-cookie', 'authorization', 'proxy-authorization'],
+      });
+    });
+
+    it("replays offline in Playwright's routeFromHAR, embedded and attached alike", async () => {
+      expect(embedded).toBeDefined();
+      expect(attached).toBeDefined();
+      await site.stop();
+      const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
+      try {
+        for (const file of ['recordings/embed.har', 'recordings/attach.har']) {
+          const context = await browser.newContext();
+          await context.routeFromHAR(hooks.fileOf(file), { notFound: 'abort' });
+          const page = await context.newPage();
+          await page.goto(site.url('/har/index.html'));
+          await page.waitForFunction(() => document.getElementById('posted')?.textContent === 'posted 42');
+          expect(await page.textContent('#out'), file).toBe('loaded from data.json');
+          expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1') as Element).color), file).toBe(
+            'rgb(0, 128, 0)',
+          );
+          expect(
+            await page.evaluate(() => (document.querySelector('img') as HTMLImageElement).naturalWidth),
+            file,
+          ).toBe(1);
+          await context.close();
+        }
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it('refuses a HAR path outside the output folder, naming the field, and writes nothing there', async () => {
+      await hooks.configure(driver, { record_har_path: '../outside.har' });
+      const failure = await pollUntil(
+        async () => {
+          const history = JSON.parse(await hooks.history(driver)) as Array<{
+            type: string;
+            handlers: Array<{ status: string; error?: { message: string } }>;
+          }>;
+          return history
+            .filter((record) => record.type === 'ConfigChangedEvent')
+            .flatMap((record) => record.handlers)
+            .find((handler) => handler.status === 'error')?.error?.message;
+        },
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the bad path was not refused') },
+      );
+      expect(failure).toMatch(/^record_har_path: .*outside/);
+      expect(existsSync(join(dirname(hooks.fileOf('x.har')), '..', 'outside.har'))).toBe(false);
+      await hooks.configure(driver, { record_har_path: null });
+    });
+  });
+}

@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer } from '../harness/fixture-server';
+
+export interface StorageStateContractHooks {
+  /** Where a file the actions name `name` is on disk. */
+  fileOf(name: string): string;
+  /** Loads a file Playwright wrote: Node by path (copied under output_dir), the extension by content. */
+  load(driver: Driver, file: string): Promise<Record<string, unknown>>;
+  /** A load of something that is not valid JSON, or undefined where the transport cannot be given one. */
+  loadInvalidJson(driver: Driver): Promise<Record<string, unknown> | undefined>;
+  /** Tests only this transport has (the extension's side panel), in the same browser. */
+  more?: (env: StorageStateEnv) => void;
+}
+
+/** What the contract's own tests use, for a transport's further tests. */
+export interface StorageStateEnv {
+  driver(): Driver;
+  server: FixtureServer;
+  /** Navigates the tab to a check page and reads what it saw: cookies (server, fetch, page) and localStorage. */
+  seen(url: string): Promise<{ server: string; fetched: string; page: string; greeting: string | null }>;
+  /** Navigates the tab to the page that sets a cookie and localStorage (greeting "hello from <who>"). */
+  set(who: string): Promise<void>;
+}
+
+const PLAYWRIGHT_LAUNCH = { executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] };
+
+function addStatePages(server: FixtureServer): void {
+  server.route('/state/set.html', (_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'text/html',
+      'set-cookie': 'sid=from-server; Path=/; HttpOnly; SameSite=Strict',
+      'cache-control': 'no-store',
+    });
+    res.end(`<!doctype html><title>setting</title><script>
+document.cookie = 'theme=dark; path=/; max-age=3600';
+localStorage.setItem('greeting', 'hello from ' + location.search.slice(1));
+document.title = 'set';
+</script>`);
+  });
+  server.route('/state/echo', (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+    res.end(req.headers.cookie ?? '');
+  });
+  server.route('/state/check.html', (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><title>check</title><p id="server">${req.headers.cookie ?? ''}</p><script>
+fetch('/state/echo').then((response) => response.text()).then((fetched) => {
+  document.title = JSON.stringify({ server: document.getElementById('server').textContent, fetched, page: document.cookie, greeting: localStorage.getItem('greeting') });
+});
+</script>`);
+  });
+}
+
+/**
+ * Storage state in Playwright's format, the same over both transports, proven both ways: a file tabpilot
+ * saved opens in Playwright's browser.newContext({ storageState }) with the cookies (httpOnly ones
+ * included) and localStorage the page set; a file Playwright saved loads into tabpilot and the page sees
+ * them; a malformed file is refused whole, naming it, and loads nothing.
+ */
+export function defineStorageStateContract(
+  name: string,
+  start: () => Promise<Driver>,
+  hooks: StorageStateContractHooks,
+): void {
+  describe(`storage state over ${name}`, () => {
+    const server = new FixtureServer();
+    addStatePages(server);
+    let driver: Driver;
+    let tab: string;
+
+    const seen = async (
+      url: string,
+    ): Promise<{ server: string; fetched: string; page: string; greeting: string | null }> => {
+      await driver.ok('navigate', { url });
+      const title = await pollUntil(
+        async () => {
+          const value = await driver.evaluateInTab<string>(tab, 'document.title');
+          return value.startsWith('{') ? value : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 50, onTimeout: () => new Error('the check page did not report') },
+      );
+      return JSON.parse(title) as { server: string; fetched: string; page: string; greeting: string | null };
+    };
+
+    const set = async (who: string): Promise<void> => {
+      await driver.ok('navigate', { url: server.url(`/state/set.html?${who}`) });
+      await pollUntil(async () => ((await driver.evaluateInTab(tab, 'document.title')) === 'set' ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        onTimeout: () => new Error('the page did not set its state'),
+      });
+    };
+
+    beforeAll(async () => {
+      await server.start();
+      driver = await start();
+      tab = await driver.openTab('about:blank');
+    });
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    it("saves a file that Playwright's newContext({ storageState }) opens with the cookies and localStorage", async () => {
+      await set('tabpilot');
+      const saved = await driver.ok<{ path: string; cookies_count: number; origins_count: number }>(
+        'save_storage_state',
+        {
+          path: 'states/tabpilot.json',
+        },
+      );
+      expect(saved.cookies_count).toBeGreaterThanOrEqual(2);
+      expect(saved.origins_count).toBe(1);
+      const file = hooks.fileOf('states/tabpilot.json');
+      const state = await pollUntil(
+        () => {
+          try {
+            return JSON.parse(readFileSync(file, 'utf8')) as { cookies: Array<Record<string, unknown>> };
+          } catch {
+            // Not written yet (the extension's download completes a moment later).
+            return undefined;
+          }
+        },
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`${file} was not written`) },
+      );
+      expect(state.cookies.find((cookie) => cookie['name'] === 'sid')).toMatchObject({
+        value: 'from-server',
+        httpOnly: true,
+        sameSite: 'Strict',
+        expires: -1,
+        path: '/',
+      });
+      const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
+      try {
+        const context = await browser.newContext({ storageState: file });
+        const page = await context.newPage();
+        await page.goto(server.url('/state/check.html'));
+        const report = JSON.parse(await page.title()) as { server: string; page: string; greeting: string };
+        expect(report.server).toContain('sid=from-server');
+        expect(report.server).toContain('theme=dark');
+        expect(report.page).not.toContain('sid=');
+        expect(report.greeting).toBe('hello from tabpilot');
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it('loads a file Playwright saved, and the page sees its cookies and localStorage', async () => {
+      const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
+      const file = hooks.fileOf('states/from-playwright.json');
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        // The other site, so nothing tabpilot set above could pass for what Playwright saved.
+        await page.goto(server.crossUrl('/state/set.html?playwright'));
+        await page.waitForFunction(() => document.title === 'set');
+        await context.storageState({ path: file });
+      } finally {
+        await browser.close();
+      }
+      expect(await seen(server.crossUrl('/state/check.html'))).toMatchObject({ fetched: '', greeting: null });
+      const loaded = await hooks.load(driver, file);
+      expect(loaded).toMatchObject({ cookies_count: 2, origins_count: 1 });
+      const report = await seen(server.crossUrl('/state/check.html'));
+      // The httpOnly SameSite=Strict cookie, as the page's own same-site request carries it (a navigation
+      // the extension starts through chrome.debugger does not count as same-site, so Chrome leaves Strict
+      // cookies off that one request).
+      expect(report.fetched).toContain('sid=from-server');
+      expect(report.page).toBe('theme=dark');
+      expect(report.greeting).toBe('hello from playwright');
+    });
+
+    it('refuses a malformed state whole, naming it, and loads nothing of it', async () => {
+      const bad = await driver.send('load_storage_state', {
+        state: {
+          cookies: [
+            {
+              name: 'half',
+              value: 'loaded',
+              domain: 'localhost',
+              path: '/',
+              expires: -1,
+              httpOnly: false,
+              secure: false,
+              sameSite: 'Lax',
+            },
+          ],
+          origins: [{ origin: 'http://localhost', localStorage: [{ name: 'x' }] }],
+        },
+      });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(bad.ok ? '' : bad.error.message).toMatch(/^state: .*origins\.0\.localStorage\.0\.value/);
+      expect((await seen(server.url('/state/check.html'))).fetched).not.toContain('half=');
+      const invalid = await hooks.loadInvalidJson(driver);
+      if (invalid !== undefined) {
+        expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+        expect(String((invalid['error'] as { message: string }).message)).toMatch(/broken\.json is not valid JSON/);
+      }
+      const outside = await driver.send('save_storage_state', { path: '../outside.json' });
+      expect(outside).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(outside.ok ? '' : outside.error.message).toMatch(/^path: /);
+    });
+
+    hooks.more?.({ driver: () => driver, server, seen, set });
+  });
+}
