@@ -6,6 +6,7 @@ import { EVENT_NAMES } from './events/index';
 import { connectConfigShape } from './config/connect.config';
 import { HistoryConfigShape } from './config/history.config';
 import { GUARDS_CONFIG } from './config/guards.config';
+import { VIDEO_CONFIG_SHAPE } from './config/video.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -149,6 +150,7 @@ export const TabpilotConfig = z.strictObject({
   ...NATIVE_CONFIG_SHAPE,
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,
+  ...VIDEO_CONFIG_SHAPE,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

@@ -6,6 +6,7 @@ import * as content from './content.events';
 import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
+import * as recording from './recording.events';
 import * as state from './state.events';
 import * as tabs from './tabs.events';
 
@@ -27,6 +28,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(actions),
   ...definitionsOf(dialogs),
   ...definitionsOf(captcha),
+  ...definitionsOf(recording),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

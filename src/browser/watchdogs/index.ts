@@ -9,6 +9,7 @@ import { domWatchdog } from './dom.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
+import { recordingWatchdog } from './recording.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { tabsWatchdog } from './tabs.watchdog';
 
@@ -37,5 +38,6 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     domWatchdog,
     contentWatchdog,
     defaultActionWatchdog,
+    recordingWatchdog,
   ];
 }

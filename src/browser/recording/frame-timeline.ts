@@ -1,0 +1,87 @@
+import type { TimedFrame } from '../host';
+
+/**
+ * The screencast sends a frame only when the page paints, up to 60 a second; more than this many a
+ * second are not worth encoding (a later frame within the interval replaces the earlier one).
+ */
+export const MAX_FRAMES_PER_SECOND = 30;
+const MIN_FRAME_SECONDS = 1 / MAX_FRAMES_PER_SECOND;
+
+/**
+ * Turns screencast frames, each stamped with when the browser drew it (epoch seconds), into frames with
+ * a timestamp and a duration in seconds of video. A frame's duration is known only when the next one
+ * arrives, so one frame is held back; the last is held until the recording ends, so an idle page that
+ * sends no frames still gives a video as long as the wall-clock span recorded.
+ */
+export class FrameTimeline {
+  readonly #origin: number;
+  #pending: { data: string; timestamp: number } | undefined;
+  #frames = 0;
+  #replaced = 0;
+  #end: number | undefined;
+
+  /** `origin`: when recording began (epoch seconds); video time 0. */
+  constructor(origin: number) {
+    this.#origin = origin;
+  }
+
+  /** Frames handed out so far. */
+  get frames(): number {
+    return this.#frames;
+  }
+
+  /** Frames that arrived within the minimum interval of the one before and took its place. */
+  get replaced(): number {
+    return this.#replaced;
+  }
+
+  /** The video's length once finished, in seconds. */
+  get duration(): number | undefined {
+    return this.#end;
+  }
+
+  /**
+   * Adds a frame drawn at `drawnAt` (epoch seconds) and returns the previous one, now that its
+   * duration is known. The first frame is shown from time 0: there is nothing to show before it. A
+   * frame drawn out of order or too soon after the held one replaces it.
+   */
+  add(data: string, drawnAt: number): TimedFrame | undefined {
+    if (this.#end !== undefined) {
+      throw new Error('the timeline has finished');
+    }
+    const at = drawnAt - this.#origin;
+    const pending = this.#pending;
+    if (pending === undefined) {
+      this.#pending = { data, timestamp: 0 };
+      return undefined;
+    }
+    if (at - pending.timestamp < MIN_FRAME_SECONDS) {
+      pending.data = data;
+      this.#replaced++;
+      return undefined;
+    }
+    this.#pending = { data, timestamp: at };
+    return this.#emit(pending.data, pending.timestamp, at - pending.timestamp);
+  }
+
+  /** Ends the video at `endAt` (epoch seconds): the last frame stays on screen until then. */
+  finish(endAt: number): TimedFrame | undefined {
+    if (this.#end !== undefined) {
+      throw new Error('the timeline has finished');
+    }
+    const pending = this.#pending;
+    this.#pending = undefined;
+    if (pending === undefined) {
+      this.#end = 0;
+      return undefined;
+    }
+    const duration = Math.max(MIN_FRAME_SECONDS, endAt - this.#origin - pending.timestamp);
+    this.#end = pending.timestamp + duration;
+    return this.#emit(pending.data, pending.timestamp, duration);
+  }
+
+  #emit(data: string, timestamp: number, duration: number): TimedFrame {
+    this.#frames++;
+    return { data, timestamp, duration };
+  }
+}
