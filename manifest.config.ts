@@ -34,5 +34,6 @@ export default defineManifest({
     'downloads',
     'contentSettings',
     'tabGroups',
+    'offscreen',
   ],
 });

@@ -8,7 +8,10 @@ import { defineEvent } from '../../bus/define-event';
 export const RecordingSavedEvent = defineEvent('RecordingSavedEvent', {
   payload: {
     path: z.string().describe('Node: the file path; the extension: the downloaded file'),
-    frames: z.number().int().describe('Frames written (a held frame counts once, however long it stays)'),
+    frames: z
+      .number()
+      .int()
+      .describe('Frames written: each picture once however long it stays, the last again at the very end'),
     duration_seconds: z.number().describe('The video length: the wall-clock span recorded'),
     width: z.number().int(),
     height: z.number().int(),

@@ -64,8 +64,13 @@ export class FrameTimeline {
     return this.#emit(pending.data, pending.timestamp, at - pending.timestamp);
   }
 
-  /** Ends the video at `endAt` (epoch seconds): the last frame stays on screen until then. */
-  finish(endAt: number): TimedFrame | undefined {
+  /**
+   * Ends the video at `endAt` (epoch seconds): the last frame stays on screen until then. It is handed
+   * out twice, the second time one frame interval before the end, so the file has a frame at its end
+   * as well as a duration (tools that step through frames, ffmpeg's fps filter among them, stop at the
+   * last frame's timestamp and would cut a long last frame short).
+   */
+  finish(endAt: number): TimedFrame[] {
     if (this.#end !== undefined) {
       throw new Error('the timeline has finished');
     }
@@ -73,11 +78,18 @@ export class FrameTimeline {
     this.#pending = undefined;
     if (pending === undefined) {
       this.#end = 0;
-      return undefined;
+      return [];
     }
     const duration = Math.max(MIN_FRAME_SECONDS, endAt - this.#origin - pending.timestamp);
     this.#end = pending.timestamp + duration;
-    return this.#emit(pending.data, pending.timestamp, duration);
+    if (duration < 2 * MIN_FRAME_SECONDS) {
+      return [this.#emit(pending.data, pending.timestamp, duration)];
+    }
+    const closing = this.#end - MIN_FRAME_SECONDS;
+    return [
+      this.#emit(pending.data, pending.timestamp, closing - pending.timestamp),
+      this.#emit(pending.data, closing, MIN_FRAME_SECONDS),
+    ];
   }
 
   #emit(data: string, timestamp: number, duration: number): TimedFrame {

@@ -40,9 +40,8 @@ export class ScreenRecorder {
 
   /** Ends the video at `endAt` (epoch seconds) and writes the file. */
   async finish(endAt: number): Promise<RecordingSummary> {
-    const last = this.#timeline.finish(endAt);
-    if (last !== undefined) {
-      this.#write(last);
+    for (const frame of this.#timeline.finish(endAt)) {
+      this.#write(frame);
     }
     await this.#writes;
     if (this.#failure !== undefined || this.#timeline.frames === 0) {

@@ -8,6 +8,7 @@ import { activeTabOfWindow } from '../../platform/extension/attach-window';
 import { createChromeHost } from '../../platform/extension/chrome-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
+import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
 import { servePanelPorts } from '../../platform/extension/panel-port';
@@ -44,7 +45,12 @@ const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
-  host: createChromeHost(chromeApi, router, createDownloadsFileSaver(chrome.downloads)),
+  host: createChromeHost(
+    chromeApi,
+    router,
+    createDownloadsFileSaver(chrome.downloads),
+    createOffscreenVideoPort(realOffscreenVideoApi(), chrome.downloads),
+  ),
   logger: log,
   watchdogs: watchdogsFor('extension'),
   name: 'extension',

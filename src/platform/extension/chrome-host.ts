@@ -1,4 +1,4 @@
-import type { BrowserHost, FileSaver, HostTab, TabControl } from '../../browser/host';
+import type { BrowserHost, FileSaver, HostTab, TabControl, VideoRecorderPort } from '../../browser/host';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
 import type { TabRouter } from './tab-router';
@@ -6,7 +6,12 @@ import type { TabRouter } from './tab-router';
 /**
  * The extension's BrowserHost: the person's tabs through chrome.tabs, control through the TabRouter.
  */
-export function createChromeHost(chrome: ChromeApi, router: TabRouter, files?: FileSaver): BrowserHost {
+export function createChromeHost(
+  chrome: ChromeApi,
+  router: TabRouter,
+  files?: FileSaver,
+  video?: VideoRecorderPort,
+): BrowserHost {
   const tabControl: TabControl = {
     async listAll(): Promise<HostTab[]> {
       const [tabs, targets] = await Promise.all([chrome.tabs.query({}), chrome.debugger.getTargets()]);
@@ -55,5 +60,5 @@ export function createChromeHost(chrome: ChromeApi, router: TabRouter, files?: F
       await router.detachTab(tabId, 'released');
     },
   };
-  return files === undefined ? { tabControl } : { tabControl, files };
+  return { tabControl, ...(files === undefined ? {} : { files }), ...(video === undefined ? {} : { video }) };
 }
