@@ -49,7 +49,7 @@ const session = new BrowserSession({
     chromeApi,
     router,
     createDownloadsFileSaver(chrome.downloads),
-    createOffscreenVideoPort(realOffscreenVideoApi(), chrome.downloads),
+    createOffscreenVideoPort(realOffscreenVideoApi(), chrome.downloads, log.child('video')),
   ),
   logger: log,
   watchdogs: watchdogsFor('extension'),

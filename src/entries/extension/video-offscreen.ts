@@ -1,8 +1,11 @@
 import { errorMessageOf } from '../../shared/errors';
+import { consoleSink, createLogger } from '../../shared/logger';
 import { WebmEncoder } from '../../platform/extension/video/webm-encoder';
 import { VIDEO_PORT_NAME, type FromEncoder, type ToEncoder } from '../../platform/extension/video/video-messages';
 
 // The offscreen document that encodes screen recordings (WebCodecs exists here, not in the worker).
+const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot-video' });
+
 // One recording per port: frames are encoded in the order they come; the finished file is handed back
 // as a blob: URL the worker downloads, and released when the worker says the download is done.
 chrome.runtime.onConnect.addListener((port) => {
@@ -47,10 +50,11 @@ chrome.runtime.onConnect.addListener((port) => {
           url = URL.createObjectURL(new Blob([bytes], { type: 'video/webm' }));
           post({ type: 'finished', url, bytes: bytes.byteLength });
         });
-        queue(async () => {
+        queue(() => {
           if (failure !== undefined && url === undefined) {
             post({ type: 'error', message: failure });
           }
+          return Promise.resolve();
         });
         return;
       case 'release':
@@ -67,7 +71,7 @@ chrome.runtime.onConnect.addListener((port) => {
     }
     if (encoder !== undefined && url === undefined) {
       encoder.cancel().catch((error: unknown) => {
-        console.warn('tabpilot: cancelling the recording failed', errorMessageOf(error));
+        log.warn('cancelling the recording failed', { error: errorMessageOf(error) });
       });
     }
   });

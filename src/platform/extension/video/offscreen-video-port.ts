@@ -1,5 +1,6 @@
 import type { TimedFrame, VideoRecorderPort, VideoSink } from '../../../browser/host';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
+import type { Logger } from '../../../shared/logger';
 import { downloadInto, type DownloadsApi } from '../file-saver';
 import { VIDEO_OFFSCREEN_PATH, VIDEO_PORT_NAME, type FromEncoder, type ToEncoder } from './video-messages';
 
@@ -32,7 +33,11 @@ const FINISH_TIMEOUT_MS = 60_000;
  * mediabunny's WebM muxer run there, off the worker's thread), and the finished file is downloaded from
  * its blob: URL into tabpilot/ under the downloads folder, like every other file the extension saves.
  */
-export function createOffscreenVideoPort(api: OffscreenVideoApi, downloads: DownloadsApi): VideoRecorderPort {
+export function createOffscreenVideoPort(
+  api: OffscreenVideoApi,
+  downloads: DownloadsApi,
+  log: Logger,
+): VideoRecorderPort {
   return {
     async open({ fileName, width, height }): Promise<VideoSink> {
       await api.createDocument().catch((error: unknown) => {
@@ -59,12 +64,12 @@ export function createOffscreenVideoPort(api: OffscreenVideoApi, downloads: Down
             return await downloadInto(downloads, finished.url, fileName);
           } finally {
             link.post({ type: 'release' });
-            await closeQuietly(api);
+            await closeQuietly(api, log);
           }
         },
         async discard() {
           link.close();
-          await closeQuietly(api);
+          await closeQuietly(api, log);
         },
       };
     },
@@ -154,8 +159,8 @@ function linkOf(port: chrome.runtime.Port): Link {
   };
 }
 
-async function closeQuietly(api: OffscreenVideoApi): Promise<void> {
+async function closeQuietly(api: OffscreenVideoApi, log: Logger): Promise<void> {
   await api.closeDocument().catch((error: unknown) => {
-    console.warn('tabpilot: closing the video encoder document failed', errorMessageOf(error));
+    log.warn('closing the video encoder document failed', { error: errorMessageOf(error) });
   });
 }
