@@ -8,6 +8,7 @@ import { benchRoundTrips } from './cdp-rtt.bench';
 import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
+import { benchVideo } from './video.bench';
 
 /**
  * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
@@ -25,9 +26,13 @@ async function main(): Promise<void> {
       states: { type: 'string', default: '200' },
       mixed: { type: 'string', default: '1000' },
       'memory-subjects': { type: 'string', default: 'node,extension,playwright-mcp' },
+      'video-rounds': { type: 'string', default: '5' },
+      'video-steps': { type: 'string', default: '10' },
+      'video-transports': { type: 'string', default: 'node,extension' },
+      'video-framerates': { type: 'string', default: '3,10' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,actions,native,memory').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,actions,native,memory,video').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -94,6 +99,19 @@ async function main(): Promise<void> {
       console.table(memory.readings);
       console.table(memory.growth);
       results['memory'] = memory;
+    }
+    if (only.has('video')) {
+      process.stdout.write(
+        `Video recording: a click + state loop on a page repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps\n`,
+      );
+      const video = await benchVideo(pages, {
+        rounds: Number(values['video-rounds']),
+        steps: Number(values['video-steps']),
+        transports: (values['video-transports'] ?? '').split(','),
+        framerates: (values['video-framerates'] ?? '').split(',').map(Number),
+      });
+      console.table(video);
+      results['video'] = video;
     }
   } finally {
     await pages.stop();

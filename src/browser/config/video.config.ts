@@ -18,4 +18,13 @@ export const VIDEO_CONFIG_SHAPE = {
       'Record the focused controlled tab to a WebM file per session. Node: the folder (relative to output_dir); the extension: any value turns recording on and files go to tabpilot/ under the downloads folder. null: no recording',
     ),
   record_video_size: VideoSize.nullable().default(null),
+  record_video_framerate: z
+    .number()
+    .int()
+    .min(1)
+    .max(30)
+    .default(3)
+    .describe(
+      'At most this many frames a second are captured (a page at rest sends none, and its video still runs at wall-clock time). Each frame costs the browser a JPEG encode: on 2 shared cores 3 kept commands within 10% of their time without recording; more gives smoother video at a cost (npm run bench -- --only video)',
+    ),
 };

@@ -17,6 +17,7 @@ import { videoSize } from '../recording/video-size';
 /** JPEG is several times cheaper for the browser to encode than PNG, and the video is lossy anyway. */
 const FRAME_QUALITY = 80;
 const STOP_CAST_TIMEOUT_MS = 2_000;
+
 /** A stuck page answers no screenshot; the recording goes on without its first frame. */
 const FIRST_FRAME_TIMEOUT_MS = 5_000;
 
@@ -47,14 +48,30 @@ export const recordingWatchdog = defineWatchdog({
     /** The session the screencast runs on; frames from any other are acknowledged and dropped. */
     let cast: CdpSession | undefined;
 
-    const unsubscribe = targets.on('Page.screencastFrame', (params, source) => {
-      void source.session.call('Page.screencastFrameAck', { sessionId: params.sessionId }).catch((error: unknown) => {
+    // The browser sends the next frame only once the last is acknowledged: pacing the acks caps the
+    // frame rate where it costs (the browser's JPEG encoding, the frames' transport and decoding), while
+    // every frame that is sent still carries the time it was drawn.
+    let lastAckAt = 0;
+    const ack = (session: CdpSession, sessionId: number): void => {
+      void session.call('Page.screencastFrameAck', { sessionId }).catch((error: unknown) => {
         ctx.log.debug('screencast frame ack failed', { error: errorMessageOf(error) });
       });
+    };
+    const unsubscribe = targets.on('Page.screencastFrame', (params, source) => {
       if (recorder === undefined || source.session !== cast) {
+        ack(source.session, params.sessionId);
         return;
       }
       recorder.add(params.data, params.metadata.timestamp ?? nowSeconds());
+      const interval = 1000 / ctx.session.config.record_video_framerate;
+      const wait = lastAckAt + interval - Date.now();
+      if (wait <= 0) {
+        lastAckAt = Date.now();
+        ack(source.session, params.sessionId);
+        return;
+      }
+      lastAckAt += interval;
+      setTimeout(() => ack(source.session, params.sessionId), wait);
     });
 
     const stopCast = async (): Promise<void> => {

@@ -58,18 +58,17 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     });
 
     async function nextSaved(before: number): Promise<SavedRecording> {
-      return pollUntil(
-        async () => {
-          const saved = await hooks.savedRecordings(driver);
-          return saved.length > before ? saved[before] : undefined;
-        },
-        {
-          timeoutMs: 30_000,
-          intervalMs: 200,
-          onTimeout: async () =>
-            new Error(`no RecordingSavedEvent; errors: ${JSON.stringify(await hooks.errors(driver))}`),
-        },
-      );
+      try {
+        return await pollUntil(
+          async () => {
+            const saved = await hooks.savedRecordings(driver);
+            return saved.length > before ? saved[before] : undefined;
+          },
+          { timeoutMs: 30_000, intervalMs: 200, onTimeout: () => new Error('no RecordingSavedEvent') },
+        );
+      } catch (error) {
+        throw new Error(`${String(error)}; errors reported: ${JSON.stringify(await hooks.errors(driver))}`);
+      }
     }
 
     it('records an idle page for its wall-clock length, follows a tab switch, and writes WebM when turned off', async () => {

@@ -23,6 +23,8 @@ export function createFfmpegVideoPort(outputDir: () => string, ffmpeg = 'ffmpeg'
       } catch (error) {
         throw new ConfigError('record_video_dir', `${folder} is not a writable folder (${String(error)})`);
       }
+      // A missing ffmpeg is said when recording starts, not after the session, when the frames are in.
+      await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-version']);
       const frames = await mkdtemp(join(tmpdir(), 'tabpilot-video-'));
       return new FfmpegSink(ffmpeg, frames, join(folder, fileName), width, height);
     },
