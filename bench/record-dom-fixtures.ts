@@ -10,7 +10,8 @@ import { PageServer } from './page-server';
  * Records what the collector returns for some benchmark pages (test/fixtures/dom/<page>.capture.json),
  * for the serializer's golden-text unit tests. Run after changing the collector:
  *   npm run build && node dist/bench/record-dom-fixtures.js
- * then review the golden diff the unit test shows (and update the .txt files with UPDATE_GOLDEN=1).
+ * then review the golden diff the unit test shows (and update the .txt files with UPDATE_GOLDEN=1; a page
+ * with no .txt yet fails the test until you record and review its golden the same way).
  */
 const PAGES = ['form', 'frames', 'occlusion'];
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBrowser } from '../../test/fakes/fake-browser';
+import { FakeBrowser, type FakeTransport } from '../../test/fakes/fake-browser';
+import { pollUntil } from '../shared/time';
+import { defaultConfig } from './config';
+import { BrowserSession } from './session';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { defineWatchdog, attachWatchdog } from './define-watchdog';
 import { BrowserReconnectedEvent, BrowserReconnectingEvent, BrowserConnectedEvent } from './events/lifecycle.events';
@@ -17,7 +20,6 @@ import {
   TabClosedEvent,
   TabCreatedEvent,
 } from './events/tabs.events';
-import type { BrowserSession } from './session';
 import { aboutBlankWatchdog } from './watchdogs/about-blank.watchdog';
 import { navigationWatchdog } from './watchdogs/navigation.watchdog';
 import { tabsWatchdog } from './watchdogs/tabs.watchdog';
@@ -137,6 +139,20 @@ describe('BrowserSession', () => {
     });
   });
 
+  it('resolves the tab_id of a tab that closed to TAB_NOT_FOUND, not to its old target', async () => {
+    const { session, browser } = await startedFakeSession();
+    const b = browser.addPage('http://b.test/');
+    await session.targets.waitForPage(b.targetId);
+    const tabId = session.tabIdOf(b.targetId);
+    expect(await session.resolveTab(tabId)).toBe(b.targetId);
+    await session.bus.emit(CloseTabEvent, { target_id: b.targetId });
+    await expect(session.resolveTab(tabId)).rejects.toMatchObject({
+      code: 'TAB_NOT_FOUND',
+      message: expect.stringMatching(/not controlled: it closed or was released/),
+    });
+    await expect(session.resolveTab('zzzz')).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
+  });
+
   it('keeps a tab open with the about-blank watchdog when the last one closes', async () => {
     const { session } = await startedFakeSession({ watchdogs: [aboutBlankWatchdog, navigationWatchdog, tabsWatchdog] });
     const only = session.targets.focusedTargetId ?? '';
@@ -160,6 +176,51 @@ describe('BrowserSession', () => {
     expect(session.targets.focusedTargetId).toBe(focus);
     expect(await session.bus.find(BrowserReconnectingEvent)).toBeDefined();
     expect((await session.bus.find(BrowserReconnectedEvent))?.payload.attempt).toBe(1);
+  });
+
+  it('stays stopped when the stop comes while a reconnect attempt is connecting', async () => {
+    const browser = new FakeBrowser();
+    let first = true;
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let reopened: FakeTransport | undefined;
+    const session = new BrowserSession({
+      config: {
+        ...defaultConfig(),
+        reconnect: { max_attempts: 3, backoff_ms: [1], attempt_timeout_ms: 5000, wait_ms: 2000 },
+      },
+      endpoint: 'ws://fake/devtools/browser',
+      openTransport: async () => {
+        if (first) {
+          first = false;
+          return browser.transport;
+        }
+        await gate;
+        reopened = browser.reopen();
+        return reopened;
+      },
+      host: { tabControl: undefined },
+      watchdogs: [navigationWatchdog, tabsWatchdog],
+    });
+    await session.start();
+    browser.drop();
+    await tick();
+    expect(session.connectionState).toBe('reconnecting');
+    await session.stop();
+    // The attempt that was under way connects only now.
+    openGate();
+    const outcome = await pollUntil(
+      () =>
+        session.bus
+          .history()
+          .find((view) => view.type === 'BrowserReconnectedEvent' || view.type === 'BrowserErrorEvent'),
+      { timeoutMs: 5000, intervalMs: 5, onTimeout: () => new Error('the reconnect attempt never finished') },
+    );
+    expect(outcome.type).toBe('BrowserErrorEvent');
+    expect(session.connectionState).toBe('stopped');
+    expect(reopened?.closed).toBe(true);
+    expect(session.targets.pages()).toEqual([]);
+    await expect(session.bus.emit(WaitEvent, { seconds: 0 })).rejects.toMatchObject({ code: 'NOT_ATTACHED' });
   });
 
   it('fails events with DISCONNECTED when reconnecting gives up, and NOT_ATTACHED after stop', async () => {

@@ -191,6 +191,11 @@ export class BrowserSession implements BrowserSessionView {
     return this.#state;
   }
 
+  /** Commands sent during a reconnect that wait for the browser to come back. */
+  get waitingForReconnect(): number {
+    return this.#reconnect.waiting;
+  }
+
   get endpoint(): string | undefined {
     return this.#endpoint;
   }
@@ -228,6 +233,16 @@ export class BrowserSession implements BrowserSessionView {
       throw new TabpilotError('TAB_NOT_FOUND', `No tab with tab_id ${tabId} (list them with "tabs")`, {
         details: { tab_id: tabId },
       });
+    }
+    // A tab keeps its id after it closed or was released; the page is gone from the targets then (a state
+    // of it would come back empty instead of failing). During a reconnect the targets are being restored:
+    // the command waits for that.
+    if (this.#state === 'connected' && this.targets.target(targetId) === undefined) {
+      throw new TabpilotError(
+        'TAB_NOT_FOUND',
+        `Tab ${tabId} is not controlled: it closed or was released (list the tabs with "tabs", attach it again with "attach")`,
+        { details: { tab_id: tabId } },
+      );
     }
     return targetId;
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EndpointBusyError } from './endpoint-errors';
 import { ReconnectController, type ReconnectHooks } from './reconnect';
 
@@ -130,5 +130,100 @@ describe('ReconnectController', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('ReconnectController timing and cancel', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits each backoff step before the next attempt, repeating the last step', async () => {
+    vi.useFakeTimers();
+    const startedAt: number[] = [];
+    const began = Date.now();
+    const h = hooks({
+      reopen: async () => {
+        startedAt.push(Date.now() - began);
+        throw new Error('refused');
+      },
+    });
+    const controller = new ReconnectController(
+      () => ({ maxAttempts: 4, backoffMs: [100, 250], attemptTimeoutMs: 1000 }),
+      h,
+    );
+    const cycle = controller.trigger();
+    await vi.advanceTimersByTimeAsync(99);
+    expect(startedAt).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(startedAt).toEqual([0, 100]);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(startedAt).toEqual([0, 100]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(startedAt).toEqual([0, 100, 350]);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(startedAt).toEqual([0, 100, 350, 600]);
+    // No wait after the last attempt: the cycle gives up at once.
+    expect(await cycle).toBe(false);
+    expect(h.onGiveUp).toHaveBeenCalledOnce();
+  });
+
+  it('cancel() ends a cycle in its backoff at once: no more attempts, waiters told, CANCELLED given up', async () => {
+    vi.useFakeTimers();
+    const h = hooks({
+      reopen: async () => {
+        throw new Error('refused');
+      },
+    });
+    const controller = new ReconnectController(
+      () => ({ maxAttempts: 5, backoffMs: [10_000], attemptTimeoutMs: 1000 }),
+      h,
+    );
+    const cycle = controller.trigger();
+    const outcome = controller.waitForOutcome(60_000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.attempts).toEqual([1]);
+    controller.cancel();
+    // Ends without the 10 s backoff running out.
+    expect(await cycle).toBe(false);
+    expect(await outcome).toBe(false);
+    expect(h.attempts).toEqual([1]);
+    expect(h.onGiveUp).toHaveBeenCalledWith(expect.objectContaining({ code: 'CANCELLED' }));
+    expect(controller.reconnecting).toBe(false);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.attempts).toEqual([1]);
+  });
+
+  it('cancel() during an attempt that then connects: the attempt does not count and nothing follows it', async () => {
+    let finish!: () => void;
+    const signals: AbortSignal[] = [];
+    const h = hooks({
+      reopen: (signal) =>
+        new Promise<void>((resolve) => {
+          signals.push(signal);
+          finish = resolve;
+        }),
+      isAlive: () => true,
+    });
+    const controller = new ReconnectController(() => ({ maxAttempts: 3, backoffMs: [1], attemptTimeoutMs: 1000 }), h);
+    const cycle = controller.trigger();
+    await Promise.resolve();
+    controller.cancel();
+    // reopen sees the abort when it has connected, and lets that connection go.
+    expect(signals[0]?.aborted).toBe(true);
+    finish();
+    expect(await cycle).toBe(false);
+    expect(h.attempts).toEqual([1]);
+    expect(h.onSuccess).not.toHaveBeenCalled();
+    expect(h.onGiveUp).toHaveBeenCalledWith(expect.objectContaining({ code: 'CANCELLED' }));
+  });
+
+  it('cancel() with no cycle running does nothing, and a later trigger runs a full cycle', async () => {
+    const h = hooks({});
+    const controller = new ReconnectController(() => ({ maxAttempts: 2, backoffMs: [1], attemptTimeoutMs: 1000 }), h);
+    controller.cancel();
+    expect(await controller.trigger()).toBe(true);
+    expect(h.onSuccess).toHaveBeenCalledOnce();
+    expect(h.onGiveUp).not.toHaveBeenCalled();
   });
 });

@@ -50,6 +50,11 @@ export class ReconnectController {
     return this.#running !== undefined;
   }
 
+  /** How many callers wait for the running cycle's outcome (commands sent during the gap). */
+  get waiting(): number {
+    return this.#waiters.size;
+  }
+
   /** Starts a reconnect cycle, or joins the one running. Resolves true when connected again. */
   trigger(): Promise<boolean> {
     this.#running ??= this.#run().finally(() => {
@@ -105,6 +110,10 @@ export class ReconnectController {
             return error;
           },
         );
+        if (abort.signal.aborted) {
+          // Cancelled (a stop) while this attempt connected: it does not count, and reopen let it go.
+          break;
+        }
         if (this.#hooks.isAlive()) {
           this.#hooks.onSuccess(attempt, performance.now() - began);
           ok = true;

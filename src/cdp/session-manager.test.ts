@@ -164,3 +164,87 @@ describe('SessionManager', () => {
     expect(manager.sessionFor(a.targetId)).toBeDefined();
   });
 });
+
+describe('SessionManager across reconnects and stops', () => {
+  const removed = (events: SessionManagerEvent[]): string[] =>
+    events.flatMap((event) => (event.type === 'targetRemoved' ? [event.target.targetId] : []));
+  const added = (events: SessionManagerEvent[]): Array<{ targetId: string; restored: boolean }> =>
+    events.flatMap((event) =>
+      event.type === 'targetAdded' ? [{ targetId: event.target.targetId, restored: event.restored }] : [],
+    );
+
+  it('announces, once, a page that closed while the connection was down, and moves focus off it', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager, events } = await started(browser);
+    manager.setFocus(b.targetId);
+    browser.drop();
+    await tick();
+    // Closed during the gap: no event can tell the manager (the socket is down).
+    browser.removeTarget(b.targetId);
+    events.length = 0;
+    await manager.start(new CdpConnection(browser.reopen()));
+    await manager.settled();
+    expect(removed(events)).toEqual([b.targetId]);
+    expect(added(events)).toEqual([{ targetId: a.targetId, restored: true }]);
+    expect(manager.target(b.targetId)).toBeUndefined();
+    expect(manager.focusedTargetId).toBe(a.targetId);
+    // A second reconnect does not announce it again.
+    browser.drop();
+    await tick();
+    await manager.start(new CdpConnection(browser.reopen()));
+    expect(removed(events)).toEqual([b.targetId]);
+  });
+
+  it('forgets the pages on stop: the next start announces what it finds as new, and nothing as closed', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const b = browser.addPage('http://b.test/');
+    const { manager, events } = await started(browser);
+    manager.stop('released');
+    expect(manager.focusedTargetId).toBeUndefined();
+    expect(manager.pages()).toEqual([]);
+    // Closed after the stop: not ours to announce, since tabpilot had let go of it.
+    browser.removeTarget(b.targetId);
+    events.length = 0;
+    await manager.start(new CdpConnection(browser.reopen()));
+    expect(added(events)).toEqual([{ targetId: a.targetId, restored: false }]);
+    expect(removed(events)).toEqual([]);
+  });
+
+  it('treats every session of a closed connection as detached: no session is handed out, calls fail at once', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    const session = manager.requireSession(a.targetId);
+    browser.drop();
+    await tick();
+    expect(session.detached).toBe(true);
+    expect(manager.sessionFor(a.targetId)).toBeUndefined();
+    expect(manager.sessionForId(session.sessionId)).toBeUndefined();
+    expect(() => manager.requireSession(a.targetId)).toThrow(expect.objectContaining({ code: 'TAB_NOT_FOUND' }));
+    expect(() => manager.root).toThrow(expect.objectContaining({ code: 'DISCONNECTED' }));
+    await expect(session.send('Runtime.evaluate', { expression: '1' })).rejects.toThrow(/closed/i);
+  });
+
+  it('refuses focus on anything but a controlled page with a ready session', async () => {
+    const browser = new FakeBrowser();
+    const a = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    const frame = browser.addChild(a, 'iframe', 'http://b.test/frame');
+    await tick();
+    expect(manager.sessionFor(frame.targetId)).toBeDefined();
+    // A page whose session setup never finishes (its renderer does not answer) is not ready.
+    browser.silent.add('Inspector.enable');
+    const stuck = browser.addPage('http://stuck.test/');
+    await tick();
+    expect(manager.target(stuck.targetId)).toBeDefined();
+    for (const targetId of ['NO-SUCH-TARGET', frame.targetId, stuck.targetId]) {
+      expect(() => manager.setFocus(targetId), targetId).toThrow(
+        expect.objectContaining({ code: 'TAB_NOT_FOUND', details: { target_id: targetId } }),
+      );
+    }
+    expect(manager.focusedTargetId).toBe(a.targetId);
+  });
+});

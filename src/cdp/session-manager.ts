@@ -341,10 +341,8 @@ export class SessionManager {
     if (this.#connection !== connection) {
       return;
     }
+    // Its sessions need no marking: a session of a closed connection reports itself detached.
     this.#log.info('CDP connection closed', { reason });
-    for (const entry of this.#registry.sessions()) {
-      entry.session.markDetached(reason);
-    }
   }
 
   async #waitForDiscoveredPages(): Promise<void> {

@@ -74,6 +74,42 @@ describe('side panel', () => {
     expect(await controlledUrls()).toEqual([]);
   });
 
+  it('refuses to attach its own page (the panel open as a tab), from the button and by tab_id, and says what works', async () => {
+    await driver.client.root.send('Target.activateTarget', { targetId: panel.targetId });
+    const windowId = await panel.eval<number>('chrome.windows.getCurrent().then((window) => window.id)');
+    await pollUntil(
+      async () =>
+        (await inWorker<string | undefined>(
+          `chrome.tabs.query({ active: true, windowId: ${windowId} }).then(([tab]) => tab?.url)`,
+        )) === PANEL_URL
+          ? true
+          : undefined,
+      { timeoutMs: 5_000, intervalMs: 100, onTimeout: () => new Error('the panel tab did not become the active one') },
+    );
+    const before = await panel.shown('output');
+    await panel.click('#attach');
+    const answer = await panel.response('output', before);
+    expect(answer).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    const message = answer.ok ? '' : answer.error.message;
+    expect(message).toContain("tabpilot's own page");
+    expect(message).toContain('"tabs" with all, then "attach"');
+    // A client naming the panel's tab gets the same refusal.
+    const listed = await driver.ok<{ tabs: Array<{ tab_id: string; url: string }> }>('tabs', { all: true });
+    const panelTab = listed.tabs.find((tab) => tab.url === PANEL_URL)?.tab_id;
+    expect(panelTab).toBeDefined();
+    const byId = await driver.send('attach', { tab_id: panelTab });
+    expect(byId).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(JSON.stringify(byId)).toContain("tabpilot's own page");
+    expect(await controlledUrls()).toEqual([]);
+    expect(await panel.text('#debugger-state')).toBe('Debugger not attached');
+    // What the refusal says works: attach the web page by its tab_id, from the panel's tab.
+    const webTab = listed.tabs.find((tab) => tab.url === server.url('/a.html'))?.tab_id;
+    expect(await driver.ok('attach', { tab_id: webTab })).toMatchObject({ url: server.url('/a.html') });
+    expect(await driver.ok('release')).toEqual({ released_tab_ids: [webTab] });
+    await driver.client.root.send('Target.activateTarget', { targetId: personTab });
+    expect(await controlledUrls()).toEqual([]);
+  });
+
   it('attaches the current tab of its window and shows it as controlled, and only that tab', async () => {
     const before = await panel.shown('output');
     await panel.click('#attach');
@@ -305,6 +341,49 @@ describe('side panel', () => {
       { timeoutMs: 5_000, intervalMs: 100, onTimeout: () => new Error('the timeline was not saved') },
     );
     expect(persisted).not.toContain('hunter2-secret');
+  });
+
+  it('releases one tab with its release button and every tab with Release all: the tabs stay open, the debugger lets go', async () => {
+    const [firstUrl] = await controlledUrls();
+    const secondUrl = server.url('/c.html?released-from-panel');
+    const second = await driver.ok<{ tab_id: string }>('navigate', { url: secondUrl, new_tab: true });
+    await panel.waitForText('#debugger-state', 'attached to 2 tabs');
+    const attachedTo = (url: string): Promise<boolean | undefined> => driver.debuggerAttachedTo(url);
+    expect(await attachedTo(secondUrl)).toBe(true);
+
+    let before = await panel.shown('output');
+    await panel.click(`#tabs li[data-tab-id="${second.tab_id}"] button.link`);
+    expect(await panel.response('output', before)).toMatchObject({
+      ok: true,
+      result: { released_tab_ids: [second.tab_id] },
+    });
+    await panel.waitForText('#debugger-state', 'attached to 1 tab');
+    expect(await panel.exists(`#tabs li[data-tab-id="${second.tab_id}"]`)).toBe(false);
+    expect(await controlledUrls()).toEqual([firstUrl]);
+    expect(await attachedTo(secondUrl)).toBe(false);
+    const openUrls = async (): Promise<string[]> => (await driver.client.pageTargets()).map((target) => target.url);
+    expect(await openUrls()).toContain(secondUrl);
+
+    before = await panel.shown('output');
+    await panel.click('#release');
+    const all = await panel.response('output', before);
+    expect(all).toMatchObject({ ok: true, result: { released_tab_ids: [expect.any(String)] } });
+    await panel.waitForText('#debugger-state', 'Debugger not attached');
+    expect(await panel.text('.header + .response .ok-line')).toMatch(/^✓ Released /);
+    expect(await controlledUrls()).toEqual([]);
+    expect(await attachedTo(firstUrl ?? '')).toBe(false);
+    expect(await openUrls()).toEqual(expect.arrayContaining([firstUrl, secondUrl]));
+    expect(await panel.exists('#release[disabled]')).toBe(true);
+
+    // Attach takes the person's tab back.
+    await driver.client.root.send('Target.activateTarget', { targetId: personTab });
+    before = await panel.shown('output');
+    await panel.click('#attach');
+    expect(await panel.response('output', before)).toMatchObject({ ok: true, result: { focused: true } });
+    await panel.waitForText('#debugger-state', 'attached to 1 tab');
+    expect(await controlledUrls()).toEqual([firstUrl]);
+    const secondTarget = (await driver.client.pageTargets()).find((target) => target.url === secondUrl)?.targetId;
+    await driver.client.root.send('Target.closeTarget', { targetId: secondTarget ?? '' });
   });
 
   it('emergency stop cancels, detaches every tab and says so in the timeline', async () => {

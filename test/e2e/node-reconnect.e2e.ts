@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedBrowser } from '../../src/browser/launcher';
 import type { CommandResponse, EventMessage } from '../../src/protocol/commands';
 import { pollUntil } from '../../src/shared/time';
-import { launchTestBrowser } from './harness/browser';
+import { BrowserClient, launchTestBrowser } from './harness/browser';
 import { NodeDriver } from './harness/drivers';
 import { FixtureServer } from './harness/fixture-server';
 import { TcpProxy } from './harness/tcp-proxy';
@@ -132,5 +132,153 @@ describe('Node reconnect after a dropped WebSocket', () => {
     expect(reconnected).toBeGreaterThan(0);
     expect(types.slice(0, reconnected)).toContain('NavigateToUrlEvent');
     expect(types.slice(reconnected)).toContain('NavigateToUrlEvent');
+  });
+
+  /** Bus history from `from` on: what the session did after a point of the test. */
+  const historySince = (from: number): string[] =>
+    driver.session.bus
+      .history()
+      .slice(from)
+      .map((view) => view.type);
+
+  const closedAnnouncements = (tabId: string): EventMessage[] =>
+    events.filter(
+      (e) =>
+        e.event === 'TabClosedEvent' &&
+        String((e.data as { target_id: string }).target_id)
+          .toLowerCase()
+          .endsWith(tabId.toLowerCase()),
+    );
+
+  it('announces a tab that closed during the gap once, after the reconnect, and moves focus off it', async () => {
+    const direct = await BrowserClient.connect(browser.cdpUrl);
+    try {
+      const staying = await driver.openTab(server.url('/a.html?stays'));
+      const closing = await driver.openTab(server.url('/b.html?closes-in-gap'));
+      const closingTarget = driver.session.tabIds.targetFor(closing) ?? '';
+      await collect();
+      events.length = 0;
+      // The browser is slow to answer again: the reconnect waits at the proxy while the tab closes.
+      proxy.setMode('hold');
+      expect(proxy.cut()).toBeGreaterThan(0);
+      await pollUntil(() => (driver.session.connectionState === 'reconnecting' ? true : undefined), {
+        timeoutMs: 5_000,
+        onTimeout: () => new Error('the session did not notice the cut'),
+      });
+      // Closed by someone else while tabpilot cannot hear it (the test's own client, straight to the browser).
+      await direct.root.send('Target.closeTarget', { targetId: closingTarget });
+      await pollUntil(
+        async () => ((await direct.targets()).some((target) => target.targetId === closingTarget) ? undefined : true),
+        { timeoutMs: 10_000, onTimeout: () => new Error('the tab did not close') },
+      );
+      proxy.setMode('pass');
+      await pollUntil(
+        async () => ((await collect()).some((e) => e.event === 'BrowserReconnectedEvent') ? true : undefined),
+        { timeoutMs: 20_000, onTimeout: () => new Error('no BrowserReconnectedEvent') },
+      );
+      await pollUntil(async () => ((await collect()) && closedAnnouncements(closing).length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error('the tab closed during the gap was never announced'),
+      });
+      const tabs = await driver.ok<{ tabs: Array<{ tab_id: string }>; focused_tab_id: string }>('tabs');
+      expect(tabs.tabs.map((tab) => tab.tab_id)).not.toContain(closing);
+      expect(tabs.tabs.map((tab) => tab.tab_id)).toContain(staying);
+      expect(tabs.focused_tab_id).not.toBe(closing);
+      expect(tabs.tabs.map((tab) => tab.tab_id)).toContain(tabs.focused_tab_id);
+      expect(await driver.send('state', { tab_id: closing })).toMatchObject({
+        ok: false,
+        error: { code: 'TAB_NOT_FOUND' },
+      });
+      // One more close after it: a second announcement of the first would come before this one's.
+      const barrier = await driver.openTab(server.url('/c.html?barrier'));
+      await driver.ok('close', { tab_id: barrier });
+      await pollUntil(async () => ((await collect()) && closedAnnouncements(barrier).length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error('the barrier tab was never announced closed'),
+      });
+      expect(closedAnnouncements(closing)).toHaveLength(1);
+    } finally {
+      proxy.setMode('pass');
+      direct.close();
+    }
+  });
+
+  it('gives up after its last attempt: commands answer DISCONNECTED, and attach connects again', async () => {
+    const tab = await driver.openTab(server.url('/a.html?survives-the-give-up'));
+    const historyMark = driver.session.bus.history().length;
+    const refusedBefore = proxy.refused;
+    // The browser does not answer: the first attempt waits at the proxy until the test refuses it.
+    proxy.setMode('hold');
+    expect(proxy.cut()).toBeGreaterThan(0);
+    await pollUntil(() => (driver.session.connectionState === 'reconnecting' ? true : undefined), {
+      timeoutMs: 5_000,
+      onTimeout: () => new Error('the session did not notice the cut'),
+    });
+    // Sent during the gap: it waits for the reconnect, which then gives up.
+    const duringGap = driver.send('state');
+    await pollUntil(() => (driver.session.waitingForReconnect > 0 ? true : undefined), {
+      timeoutMs: 5_000,
+      intervalMs: 20,
+      onTimeout: () => new Error('the state never started waiting'),
+    });
+    proxy.setMode('refuse');
+    expect(await duringGap).toMatchObject({ ok: false, error: { code: 'DISCONNECTED' } });
+    expect(JSON.stringify(await duringGap)).toMatch(/reconnecting failed/);
+    // Every attempt the config allows was made (max_attempts: 5), then it stopped trying.
+    expect(proxy.refused - refusedBefore).toBe(5);
+    expect(driver.session.connectionState).toBe('disconnected');
+    const since = historySince(historyMark);
+    expect(since.filter((type) => type === 'BrowserReconnectingEvent')).toHaveLength(5);
+    expect(since).not.toContain('BrowserReconnectedEvent');
+    expect(
+      driver.session.bus
+        .history()
+        .slice(historyMark)
+        .some(
+          (view) =>
+            view.type === 'BrowserErrorEvent' &&
+            (view.payload as { error_type: string }).error_type === 'ReconnectionFailed',
+        ),
+    ).toBe(true);
+    // Later commands fail at once, with the same code.
+    expect(await driver.send('navigate', { url: server.url('/b.html') })).toMatchObject({
+      ok: false,
+      error: { code: 'DISCONNECTED', message: expect.stringMatching(/was lost/) },
+    });
+    expect(proxy.refused - refusedBefore).toBe(5);
+    // The browser is back: attach connects, to the same browser and its tabs.
+    proxy.setMode('pass');
+    await driver.ok('attach');
+    expect(driver.session.connectionState).toBe('connected');
+    const tabs = await driver.ok<{ tabs: Array<{ tab_id: string; url: string }> }>('tabs');
+    expect(tabs.tabs).toContainEqual(
+      expect.objectContaining({ tab_id: tab, url: server.url('/a.html?survives-the-give-up') }),
+    );
+    expect(await driver.ok('state', { tab_id: tab })).toMatchObject({
+      url: server.url('/a.html?survives-the-give-up'),
+    });
+  });
+
+  it('after a deliberate stop: no reconnect is tried, commands answer NOT_ATTACHED, and attach connects again', async () => {
+    const tab = (await driver.ok<{ focused_tab_id: string }>('tabs')).focused_tab_id;
+    const historyMark = driver.session.bus.history().length;
+    const refusedBefore = proxy.refused;
+    // Were a reconnect tried, it would meet a refusal (counted) rather than the browser.
+    proxy.setMode('refuse');
+    expect(await driver.ok('stop')).toMatchObject({ stopped: true });
+    expect(driver.session.connectionState).toBe('stopped');
+    expect(await driver.send('state')).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+    expect(await driver.send('navigate', { url: server.url('/b.html') })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_ATTACHED' },
+    });
+    // Commands that name no focused tab reach the circuit breaker, which refuses them too.
+    expect(await driver.send('wait', { seconds: 0 })).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+    expect(await driver.send('state', { tab_id: tab })).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+    expect(proxy.refused).toBe(refusedBefore);
+    expect(historySince(historyMark)).not.toContain('BrowserReconnectingEvent');
+    proxy.setMode('pass');
+    await driver.ok('attach');
+    expect(await driver.ok('state')).toMatchObject({ state_error: null });
   });
 });

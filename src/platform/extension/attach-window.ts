@@ -1,6 +1,7 @@
 import type { CommandError } from '../../protocol/commands';
 import { errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
+import { attachRefusalCode } from './attach-refusal';
 import { assertAttachable } from './router-errors';
 
 /**
@@ -20,10 +21,14 @@ export async function activeTabOfWindow(
     // A tab still loading has its address in pendingUrl only.
     assertAttachable({ ...tab, url: tab.url || tab.pendingUrl || '' }, chrome.extensionOrigin);
   } catch (error) {
+    const code = attachRefusalCode(error);
     return {
       error: {
-        code: 'UNSUPPORTED',
-        message: `${errorMessageOf(error)}. Chrome does not let extensions debug chrome:// pages, the Web Store or other extensions' pages: open a web page in this tab (or switch to one) and attach again.`,
+        code,
+        message:
+          code === 'FORBIDDEN'
+            ? `${errorMessageOf(error)} (the Actions view runs both). Attach current tab takes the active tab of this window, which here is the panel itself.`
+            : `${errorMessageOf(error)}. Chrome does not let extensions debug chrome:// pages, the Web Store or other extensions' pages: open a web page in this tab (or switch to one) and attach again.`,
       },
     };
   }

@@ -1,6 +1,7 @@
 import type { BrowserHost, FileSaver, HostTab, TabControl, VideoRecorderPort } from '../../browser/host';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
+import { attachRefusalCode } from './attach-refusal';
 import type { TabRouter } from './tab-router';
 
 /**
@@ -43,12 +44,7 @@ export function createChromeHost(
       try {
         return await router.attachTab(tabId);
       } catch (error) {
-        const message = errorMessageOf(error);
-        throw new TabpilotError(
-          /cannot be controlled|chrome:\/\//i.test(message) ? 'UNSUPPORTED' : 'TAB_NOT_FOUND',
-          message,
-          { cause: error },
-        );
+        throw new TabpilotError(attachRefusalCode(error), errorMessageOf(error), { cause: error });
       }
     },
 

@@ -81,7 +81,20 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
   return { connect: (port) => onConnect?.(port.port), timeline };
 }
 
+/** Lets whatever the messages started run its course; only for checks that nothing was sent. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+/**
+ * Waits (bounded) until the worker has posted a message that matches: a command's answer can take any
+ * number of timer turns on a loaded machine, so a fixed pause before reading it is a race.
+ */
+function postedMessage(panel: FakePort, matches: (message: WorkerToPanel) => boolean): Promise<WorkerToPanel> {
+  return pollUntil(() => panel.posted.find(matches), {
+    timeoutMs: 5000,
+    intervalMs: 5,
+    onTimeout: () => new Error(`no such message among ${JSON.stringify(panel.posted.map((m) => m.type))}`),
+  });
+}
 
 describe('panel port', () => {
   it('refuses ports that are not our pages, or not the panel port', async () => {
@@ -106,12 +119,13 @@ describe('panel port', () => {
     const { connect } = await serve();
     const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
     connect(panel);
-    await settle();
+    await postedMessage(panel, (message) => message.type === 'status');
     expect(panel.posted.map((message) => message.type)).toEqual(['settings', 'timeline', 'status']);
     panel.send({ type: 'command', request: { id: 7, action: 'nonsense' }, extra: true });
     panel.send({ type: 'whatever' });
     panel.send({ type: 'command', request: { id: 8, action: 'describe' } });
-    await settle();
+    // The two bad messages are dropped as they arrive; the good one is answered after them.
+    await postedMessage(panel, (message) => message.type === 'response' && message.response.id === 8);
     const responses = panel.posted.filter((message) => message.type === 'response');
     expect(responses).toHaveLength(1);
     expect(responses[0]).toMatchObject({ response: { id: 8, ok: true } });
@@ -121,10 +135,12 @@ describe('panel port', () => {
     const { connect, timeline } = await serve();
     const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
     connect(panel);
-    await settle();
+    await postedMessage(panel, (message) => message.type === 'status');
     panel.send({ type: 'save_settings', id: 1, config: { cdp_timeout_ms: 'soon' } });
     panel.send({ type: 'save_settings', id: 2, config: { sensitive_data: { '*': { password: 'p4ss' } } } });
-    await settle();
+    // The settings push and the timeline note follow the result of the save that was applied.
+    await postedMessage(panel, (message) => message.type === 'settings_result' && message.id === 2);
+    await postedMessage(panel, (message) => message.type === 'settings_result' && message.id === 1);
     const results = panel.posted.filter((message) => message.type === 'settings_result');
     expect(results[0]).toMatchObject({ id: 1, ok: false, error: { field: 'cdp_timeout_ms' } });
     expect(results[1]).toMatchObject({ id: 2, ok: true });
@@ -132,12 +148,9 @@ describe('panel port', () => {
     expect(JSON.stringify(timeline.entries())).toContain('Settings saved and applied.');
 
     panel.send({ type: 'command', request: { id: 3, action: 'navigate', params: { url: 'p4ss' } } });
-    // The navigation takes its own time on a loaded machine: wait for its answer, not a fixed pause.
-    const response = await pollUntil(
-      () => panel.posted.find((message) => message.type === 'response' && message.response.id === 3),
-      { timeoutMs: 5000, onTimeout: () => new Error('the navigate command got no answer') },
+    const answer = JSON.stringify(
+      await postedMessage(panel, (message) => message.type === 'response' && message.response.id === 3),
     );
-    const answer = JSON.stringify(response);
     expect(answer).toContain('<secret>password</secret>');
     expect(answer).not.toContain('p4ss');
   });

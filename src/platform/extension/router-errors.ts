@@ -16,13 +16,35 @@ export class RouterError extends Error {
   }
 }
 
-/** chrome:// pages, the web store and other extensions' pages cannot be debugged: say so plainly. */
+/**
+ * A tab the router will not take, and why: `browser-page` (chrome://, the Web Store, another extension's
+ * page: Chrome lets no extension debug those) or `own-page` (tabpilot's own pages, such as the side panel
+ * opened as a tab: Chrome would allow it, but the agent would then see and click tabpilot's own Stop,
+ * Release and Settings).
+ */
+export class UnattachableTabError extends RouterError {
+  readonly reason: 'browser-page' | 'own-page';
+  constructor(reason: 'browser-page' | 'own-page', message: string) {
+    super(SERVER_ERROR, message);
+    this.name = 'UnattachableTabError';
+    this.reason = reason;
+  }
+}
+
+/** Refuses, with a message that says why, a tab tabpilot must not control. */
 export function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
   const url = tab.url ?? tab.pendingUrl ?? '';
-  if (isBrowserPage(url, ownOrigin)) {
-    throw new RouterError(
-      SERVER_ERROR,
-      `This tab cannot be controlled: ${url.split('?')[0]} is a browser or extension page`,
+  const shown = url.split('?')[0] ?? url;
+  if (url.startsWith(ownOrigin)) {
+    throw new UnattachableTabError(
+      'own-page',
+      `This tab cannot be controlled: ${shown} is tabpilot's own page, and tabpilot does not control itself (a client could click its Stop, Release and Settings). Attach a web page's tab instead: run "tabs" with all, then "attach" with its tab_id`,
+    );
+  }
+  if (isBrowserPage(url)) {
+    throw new UnattachableTabError(
+      'browser-page',
+      `This tab cannot be controlled: ${shown} is a browser or extension page`,
     );
   }
 }

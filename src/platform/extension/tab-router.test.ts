@@ -3,6 +3,8 @@ import { FakeChrome } from '../../../test/fakes/fake-chrome';
 import { CdpConnection } from '../../cdp/connection';
 import { SessionManager, type SessionManagerEvent } from '../../cdp/session-manager';
 import { DebuggerTransport } from './debugger-transport';
+import { attachRefusalCode } from './attach-refusal';
+import { UnattachableTabError } from './router-errors';
 import { TabRouter } from './tab-router';
 
 const tick = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -158,6 +160,21 @@ describe('TabRouter over a fake chrome', () => {
     await expect(router.attachTab(settings.id)).rejects.toThrow(/cannot be controlled/);
     const other = chrome.addTab('chrome-extension://someoneelse/page.html');
     await expect(router.attachTab(other.id)).rejects.toThrow(/cannot be controlled/);
+    expect(chrome.attachedTabs.size).toBe(0);
+  });
+
+  it("refuses tabpilot's own pages (the panel open as a tab), saying how to attach a web page instead", async () => {
+    const { chrome, router, manager } = await setup();
+    const panel = chrome.addTab(`${chrome.extensionOrigin}src/entries/extension/sidepanel.html`, { active: true });
+    const refusal = router.attachTab(panel.id);
+    await expect(refusal).rejects.toBeInstanceOf(UnattachableTabError);
+    await expect(refusal).rejects.toMatchObject({ reason: 'own-page' });
+    await expect(refusal).rejects.toThrow(/tabpilot's own page.*"tabs" with all, then "attach"/);
+    expect(attachRefusalCode(await refusal.catch((error: unknown) => error))).toBe('FORBIDDEN');
+    expect(chrome.attachedTabs.size).toBe(0);
+    expect(manager.pages()).toEqual([]);
+    const settings = chrome.addTab('chrome://settings/');
+    expect(attachRefusalCode(await router.attachTab(settings.id).catch((error: unknown) => error))).toBe('UNSUPPORTED');
   });
 
   it('resumes after a worker restart by adopting still-attached tabs and resetting their children', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../../src/shared/time';
-import type { EventMessage } from '../../../src/protocol/commands';
-import type { Driver } from '../harness/drivers';
-import { FixtureServer } from '../harness/fixture-server';
+import type { CommandResponse, EventMessage } from '../../../src/protocol/commands';
+import { ExtensionDriver, type Driver } from '../harness/drivers';
+import { FixtureServer, html, page } from '../harness/fixture-server';
 
 interface TabsResult {
   tabs: Array<{ tab_id: string; url: string; title: string; focused: boolean; controlled: boolean }>;
@@ -21,6 +21,7 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
 
     beforeAll(async () => {
       server.route('/never-answers.html', () => undefined);
+      server.route('/policy-blocked.html', (_req, res) => html(res, page('Blocked by policy', '<h1>Blocked</h1>')));
       await server.start();
       driver = await start();
     });
@@ -60,42 +61,64 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
     });
 
     it('navigates with wait_until domcontentloaded: returns while the image is still loading', async () => {
+      // The server holds the image until the test releases it: the page cannot reach load before the check.
       const result = await driver.ok<{ loading_status: string | null }>('navigate', {
-        url: server.url('/slow-load.html?ms=6000'),
+        url: server.url('/slow-load.html?hold=dcl-image'),
         wait_until: 'domcontentloaded',
       });
       expect(result.loading_status).toBeNull();
-      const image = server.last('/slow-image');
+      // DOMContentLoaded can come before the image's request reaches the server: wait for it, bounded.
+      const image = await server.arrival('/slow-image', 'hold=dcl-image');
       expect(image).toBeDefined();
-      expect(image?.finishedAt).toBeUndefined();
+      expect(image.finishedAt).toBeUndefined();
+      server.release('dcl-image');
     });
 
     it('navigates with wait_until commit: returns while the document is still streaming', async () => {
-      await driver.ok('navigate', { url: server.url('/stream.html?ms=2500'), wait_until: 'commit' });
-      const document = server.last('/stream.html');
+      await driver.ok('navigate', { url: server.url('/stream.html?hold=commit-body'), wait_until: 'commit' });
+      const document = server.last('/stream.html', 'hold=commit-body');
       expect(document).toBeDefined();
       expect(document?.finishedAt).toBeUndefined();
+      server.release('commit-body');
     });
 
     it('navigates with wait_until networkidle: returns only after the late fetch', async () => {
-      // The page fetches /late 300 ms after load; Chrome calls the network idle 500 ms after the last request.
-      await driver.ok('navigate', { url: server.url('/late-fetch.html?delay=300'), wait_until: 'load' });
-      expect(server.last('/late')).toBeUndefined();
-      const result = await driver.ok<{ loading_status: string | null }>('navigate', {
-        url: server.url('/late-fetch.html?delay=300'),
-        wait_until: 'networkidle',
-        timeout_ms: 15_000,
-      });
+      // The page keeps a request to /gate in flight until the test releases it, then fetches /late; Chrome
+      // calls the network idle 500 ms after the last request, so only after /late.
+      await driver.ok('navigate', { url: server.url('/late-fetch.html?gate=after-load'), wait_until: 'load' });
+      await server.arrival('/gate', 'key=after-load');
+      expect(server.last('/late', 'key=after-load')).toBeUndefined();
+      let lateRequestedOnReturn: boolean | undefined;
+      const navigation = driver
+        .ok<{ loading_status: string | null }>('navigate', {
+          url: server.url('/late-fetch.html?gate=idle'),
+          wait_until: 'networkidle',
+          timeout_ms: 15_000,
+        })
+        .then((result) => {
+          lateRequestedOnReturn = server.last('/late', 'key=idle') !== undefined;
+          return result;
+        });
+      await server.arrival('/gate', 'key=idle');
+      // The gate is held, so the network cannot be idle yet.
+      expect(lateRequestedOnReturn).toBeUndefined();
+      expect(server.last('/late', 'key=idle')).toBeUndefined();
+      server.release('idle');
+      const result = await navigation;
       expect(result.loading_status).toBeNull();
+      expect(lateRequestedOnReturn).toBe(true);
       expect(server.requests.filter((r) => r.path === '/late').length).toBeGreaterThanOrEqual(1);
+      server.release('after-load');
     });
 
     it('reports a readiness timeout in loading_status rather than failing', async () => {
+      // The image (so the load event) waits for a release that comes only after the answer.
       const result = await driver.ok<{ loading_status: string | null }>('navigate', {
-        url: server.url('/slow-load.html?ms=3000'),
+        url: server.url('/slow-load.html?hold=readiness-timeout'),
         timeout_ms: 300,
       });
       expect(result.loading_status).toMatch(/timeout after 0.3s waiting for 'load'/);
+      server.release('readiness-timeout');
     });
 
     it('fails an unreachable URL with NAVIGATION_FAILED', async () => {
@@ -245,6 +268,88 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
       expect(await driver.ok('navigate', { url: server.url('/b.html') })).toMatchObject({ url: server.url('/b.html') });
     });
 
+    it('refuses a navigation in the NavigationStartedEvent policy hook before its request leaves', async () => {
+      await driver.ok('navigate', { url: server.url('/a.html') });
+      const removePolicy = await driver.refuseNavigations('/policy-blocked');
+      try {
+        const refused = await driver.send('navigate', { url: server.url('/policy-blocked.html') });
+        expect(refused).toMatchObject({ ok: false, error: { code: 'URL_BLOCKED' } });
+        expect(JSON.stringify(refused)).toContain("refused by the test's navigation policy");
+      } finally {
+        await removePolicy();
+      }
+      // The page stayed, and the server never saw the request.
+      expect((await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.focused)?.url).toBe(server.url('/a.html'));
+      expect(server.last('/policy-blocked.html')).toBeUndefined();
+      // The same URL loads once the policy is gone: the refusal was the hook's.
+      await driver.ok('navigate', { url: server.url('/policy-blocked.html') });
+      expect(server.last('/policy-blocked.html')).toBeDefined();
+    });
+
+    it('announces a closed tab once, whether the close action or the page itself closed it', async () => {
+      await driver.ok('subscribe', { events: ['TabClosedEvent'] });
+      const events: EventMessage[] = [];
+      const closedAnnouncements = (tabId: string): EventMessage[] =>
+        events.filter(
+          (e) =>
+            e.event === 'TabClosedEvent' &&
+            String((e.data as { target_id: string }).target_id)
+              .toLowerCase()
+              .endsWith(tabId.toLowerCase()),
+        );
+      const byAction = await driver.openTab(server.url('/a.html?closed-by-action'));
+      await driver.ok('close', { tab_id: byAction });
+      // A page may close only a window a script opened: a popup of the opener page closes itself.
+      await driver.openTab(server.url(`/opener.html?target=${encodeURIComponent('/b.html?closes-itself')}`));
+      const bySelf = await pollUntil(
+        async () =>
+          (await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.url.endsWith('/b.html?closes-itself'))?.tab_id,
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the popup never showed /b.html') },
+      );
+      await driver.evaluateInTab(bySelf, 'window.close()');
+      await waitForEvent(events, () => closedAnnouncements(bySelf).length > 0);
+      // One more close after both: a late second announcement of either would come before this one's.
+      const barrier = await driver.openTab(server.url('/c.html?barrier'));
+      await driver.ok('close', { tab_id: barrier });
+      await waitForEvent(events, () => closedAnnouncements(barrier).length > 0);
+      expect(closedAnnouncements(byAction)).toHaveLength(1);
+      expect(closedAnnouncements(bySelf)).toHaveLength(1);
+      expect(closedAnnouncements(barrier)).toHaveLength(1);
+      const open = (await driver.ok<TabsResult>('tabs')).tabs.map((tab) => tab.tab_id);
+      expect(open).not.toContain(byAction);
+      expect(open).not.toContain(bySelf);
+      await driver.ok('unsubscribe');
+    });
+
+    it('answers go_back at the first page of a tab with an error, and the tab stays where it was', async () => {
+      const tab = await driver.openTab(server.url('/a.html?first-page'));
+      // Over the WebSocket, navigate opens a new tab at about:blank and then goes to the page: walk back to the
+      // first entry, whatever it is (at most one step).
+      let refused: CommandResponse | undefined;
+      for (let step = 0; step < 2 && refused === undefined; step++) {
+        const answer = await driver.send('go_back', { tab_id: tab });
+        refused = answer.ok ? undefined : answer;
+      }
+      expect(refused).toMatchObject({
+        ok: false,
+        error: { code: 'NAVIGATION_FAILED', message: expect.stringMatching(/first page/) },
+      });
+      const first = (await driver.ok<TabsResult>('tabs')).tabs.find((entry) => entry.tab_id === tab)?.url;
+      expect(await driver.send('go_back', { tab_id: tab })).toMatchObject({
+        ok: false,
+        error: { code: 'NAVIGATION_FAILED' },
+      });
+      // The refusal moved nothing: the tab is still at its first entry, and forward leads to the page.
+      expect((await driver.ok<TabsResult>('tabs')).tabs.find((entry) => entry.tab_id === tab)?.url).toBe(first);
+      if (first !== server.url('/a.html?first-page')) {
+        expect(await driver.ok('go_forward', { tab_id: tab })).toMatchObject({ url: server.url('/a.html?first-page') });
+      }
+      expect(await driver.send('go_forward', { tab_id: tab })).toMatchObject({
+        ok: false,
+        error: { code: 'NAVIGATION_FAILED', message: expect.stringMatching(/last page/) },
+      });
+    });
+
     it('recovers focus when the focused tab closes and no other is left, by each transport rule', async () => {
       let tabs = await driver.ok<TabsResult>('tabs');
       for (const tab of tabs.tabs.slice(0, -1)) {
@@ -273,6 +378,58 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
         await driver.openTab(server.url('/a.html'));
         expect((await driver.ok<TabsResult>('tabs')).tabs).toHaveLength(1);
       }
+    });
+
+    it('releases by each transport rule: the extension lets tabs go and they stay open; Node lets go of the browser, which keeps running, and attach reconnects', async () => {
+      const kept = await driver.openTab(server.url('/a.html?kept'));
+      // A mark in the document: found again after the release only if the page was never closed or reloaded.
+      await driver.evaluateInTab(kept, 'window.__keptMark = 42');
+      if (driver instanceof ExtensionDriver) {
+        const released = await driver.openTab(server.url('/b.html?released'));
+        await driver.evaluateInTab(released, 'window.__keptMark = 43');
+        expect(await driver.debuggerAttachedTo(server.url('/b.html?released'))).toBe(true);
+        expect(await driver.ok('release', { tab_id: released })).toEqual({ released_tab_ids: [released] });
+        const tabs = await driver.ok<TabsResult>('tabs');
+        expect(tabs.tabs.map((tab) => tab.tab_id)).not.toContain(released);
+        expect(tabs.tabs.map((tab) => tab.tab_id)).toContain(kept);
+        // The tab is still open, no longer controlled, and the debugger has let it go.
+        expect((await driver.ok<TabsResult>('tabs', { all: true })).tabs).toContainEqual(
+          expect.objectContaining({ tab_id: released, url: server.url('/b.html?released'), controlled: false }),
+        );
+        expect(await driver.debuggerAttachedTo(server.url('/b.html?released'))).toBe(false);
+        expect(await driver.send('state', { tab_id: released })).toMatchObject({
+          ok: false,
+          error: { code: 'TAB_NOT_FOUND' },
+        });
+        // Without a tab_id every controlled tab goes; then nothing is attached.
+        const rest = await driver.ok<{ released_tab_ids: string[] }>('release');
+        expect(rest.released_tab_ids).toContain(kept);
+        expect((await driver.ok<TabsResult>('tabs')).tabs).toEqual([]);
+        expect(await driver.debuggerAttachedTo(server.url('/a.html?kept'))).toBe(false);
+        expect(await driver.send('state')).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+        await driver.ok('attach', { tab_id: released });
+        expect(await driver.evaluateInTab(released, 'window.__keptMark')).toBe(43);
+        await driver.ok('attach', { tab_id: kept });
+      } else {
+        expect(await driver.send('release', { tab_id: kept })).toMatchObject({
+          ok: false,
+          error: { code: 'INVALID_PARAMS', details: { field: 'tab_id' } },
+        });
+        const before = (await driver.ok<TabsResult>('tabs')).tabs.map((tab) => tab.tab_id);
+        const released = await driver.ok<{ released_tab_ids: string[] }>('release');
+        expect([...released.released_tab_ids].sort()).toEqual([...before].sort());
+        expect(await driver.send('state')).toMatchObject({ ok: false, error: { code: 'NOT_ATTACHED' } });
+        expect(await driver.send('navigate', { url: server.url('/b.html') })).toMatchObject({
+          ok: false,
+          error: { code: 'NOT_ATTACHED' },
+        });
+        await driver.ok('attach');
+      }
+      // The same browser and the same document: the tab kept its id, its page and the mark in it.
+      const after = await driver.ok<TabsResult>('tabs');
+      expect(after.tabs.find((tab) => tab.tab_id === kept)?.url).toBe(server.url('/a.html?kept'));
+      expect(await driver.evaluateInTab(kept, 'window.__keptMark')).toBe(42);
+      expect(server.requests.filter((r) => r.path === '/a.html' && r.query === '?kept')).toHaveLength(1);
     });
   });
 }

@@ -4,6 +4,8 @@ import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import type { CdpSession } from '../../../src/cdp/session';
 import { composeNodeSession } from '../../../src/entries/node/compose';
 import type { CommandResponse, EventMessage, ServerMessage } from '../../../src/protocol/commands';
+import { NavigationStartedEvent } from '../../../src/browser/events/navigation.events';
+import { TabpilotError } from '../../../src/shared/errors';
 import { pollUntil } from '../../../src/shared/time';
 import type { ClientConnection } from '../../../src/tools/command-server';
 import { BrowserClient, EXTENSION_ID, evaluate, launchTestBrowser, PANEL_URL, TEST_FLAGS } from './browser';
@@ -36,8 +38,15 @@ export interface Driver {
   runningEvents(): Promise<string[]>;
   /** Crashes a tab's renderer (CDP Page.crash through tabpilot's own session; it never answers). */
   crashTab(tabId: string): Promise<void>;
+  /**
+   * Installs a navigation policy the way an integrator would: a NavigationStartedEvent handler that
+   * refuses (URL_BLOCKED) every URL containing `urlPart`. Returns what removes it.
+   */
+  refuseNavigations(urlPart: string): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const POLICY_HANDLER = 'e2e.refuse_navigations';
 
 let requestId = 0;
 
@@ -163,6 +172,21 @@ export class NodeDriver implements Driver {
     const session = this.session.targets.requireSession(this.session.tabIds.targetFor(tabId) ?? '');
     // A crashed renderer never answers Page.crash: the outcome is the crash itself.
     void session.send('Page.crash').catch(() => undefined);
+  }
+
+  async refuseNavigations(urlPart: string): Promise<() => Promise<void>> {
+    const remove = this.session.bus.on(
+      NavigationStartedEvent,
+      (event) => {
+        if (event.payload.url.includes(urlPart)) {
+          throw new TabpilotError('URL_BLOCKED', `${event.payload.url} is refused by the test's navigation policy`);
+        }
+      },
+      { name: POLICY_HANDLER },
+    );
+    return async () => {
+      remove();
+    };
   }
 
   async close(): Promise<void> {
@@ -300,6 +324,36 @@ export class ExtensionDriver implements Driver {
       cdp.send('Page.crash').catch(() => undefined);
       return true;
     })()`);
+  }
+
+  async refuseNavigations(urlPart: string): Promise<() => Promise<void>> {
+    await this.inWorker(`(() => {
+      const session = globalThis.tabpilot.session;
+      // The worker exports no classes: take the bundle's TabpilotError from an error it throws.
+      let TabpilotError;
+      try {
+        session.targets.requireSession('no such target');
+      } catch (error) {
+        TabpilotError = error.constructor;
+      }
+      // The bus keys handlers by event type, so the type alone names the event here.
+      globalThis.__e2eRemovePolicy = session.bus.on({ type: 'NavigationStartedEvent' }, (event) => {
+        if (event.payload.url.includes(${JSON.stringify(urlPart)})) {
+          throw new TabpilotError('URL_BLOCKED', event.payload.url + " is refused by the test's navigation policy");
+        }
+      }, { name: ${JSON.stringify(POLICY_HANDLER)} });
+      return true;
+    })()`);
+    return async () => {
+      await this.inWorker('(globalThis.__e2eRemovePolicy(), true)');
+    };
+  }
+
+  /** Whether any debugger (tabpilot's chrome.debugger) is attached to the tab showing `url`. */
+  async debuggerAttachedTo(url: string): Promise<boolean | undefined> {
+    return this.inWorker<boolean | undefined>(
+      `chrome.debugger.getTargets().then((targets) => targets.find((target) => target.url === ${JSON.stringify(url)})?.attached)`,
+    );
   }
 
   async browserPageCount(): Promise<number> {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pollUntil } from '../../../src/shared/time';
 
 /**
  * The loopback server the end-to-end tests load pages from. One port, two sites: `localhost` and
@@ -9,6 +10,8 @@ import type { AddressInfo } from 'node:net';
  */
 export interface RequestRecord {
   path: string;
+  /** The query string, with its `?` ('' when none). */
+  query: string;
   host: string;
   startedAt: number;
   finishedAt: number | undefined;
@@ -29,6 +32,9 @@ export class FixtureServer {
   readonly requests: RequestRecord[] = [];
   readonly #server: Server;
   readonly #routes = new Map<string, Route>();
+  /** Keys the test has released, and the responses waiting for a key it has not. */
+  readonly #released = new Set<string>();
+  readonly #holding = new Map<string, Array<() => void>>();
   #port = 0;
 
   constructor() {
@@ -64,15 +70,47 @@ export class FixtureServer {
     this.#routes.set(path, handler);
   }
 
-  /** The latest request for a path, if any. */
-  last(path: string): RequestRecord | undefined {
-    return [...this.requests].reverse().find((record) => record.path === path);
+  /** The latest request for a path (and, when given, whose query holds `query`), if any. */
+  last(path: string, query = ''): RequestRecord | undefined {
+    return [...this.requests].reverse().find((record) => record.path === path && record.query.includes(query));
+  }
+
+  /** Waits (bounded) until a request for `path` whose query holds `query` has arrived. */
+  arrival(path: string, query = '', timeoutMs = 10_000): Promise<RequestRecord> {
+    return pollUntil(() => this.last(path, query), {
+      timeoutMs,
+      intervalMs: 20,
+      onTimeout: () =>
+        new Error(`no request for ${path}${query === '' ? '' : ` with ${query}`} within ${timeoutMs} ms`),
+    });
+  }
+
+  /**
+   * Lets the responses held for `key` go (the routes that take a `hold` or `gate` key wait for it), and
+   * any that ask for it later. A page then waits for a signal the test gives instead of racing a timer.
+   */
+  release(key: string): void {
+    this.#released.add(key);
+    for (const go of this.#holding.get(key) ?? []) {
+      go();
+    }
+    this.#holding.delete(key);
+  }
+
+  /** Runs `respond` once the test releases `key`. */
+  #whenReleased(key: string, respond: () => void): void {
+    if (this.#released.has(key)) {
+      respond();
+      return;
+    }
+    this.#holding.set(key, [...(this.#holding.get(key) ?? []), respond]);
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const record: RequestRecord = {
       path: url.pathname,
+      query: url.search,
       host: req.headers.host ?? '',
       startedAt: Date.now(),
       finishedAt: undefined,
@@ -99,36 +137,53 @@ export class FixtureServer {
         html(res, page(`Page ${name.toUpperCase()}`, `<h1>Page ${name.toUpperCase()}</h1>`)),
       );
     }
-    // An image that takes `ms` to arrive: holds the load event, not DOMContentLoaded.
+    // An image that takes `ms` to arrive, or (with `hold`) that arrives when the test releases that key:
+    // it holds the load event, not DOMContentLoaded.
     this.route('/slow-image', (_req, res, url) => {
-      const ms = Number(url.searchParams.get('ms') ?? '1500');
-      setTimeout(() => {
+      const send = (): void => {
         res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' });
         res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
-      }, ms);
+      };
+      const hold = url.searchParams.get('hold');
+      if (hold !== null) {
+        this.#whenReleased(hold, send);
+        return;
+      }
+      setTimeout(send, Number(url.searchParams.get('ms') ?? '1500'));
     });
     this.route('/slow-load.html', (_req, res, url) => {
-      const ms = url.searchParams.get('ms') ?? '1500';
-      html(res, page('Slow load', `<h1>Slow load</h1><img src="/slow-image?ms=${ms}">`));
+      const hold = url.searchParams.get('hold');
+      const image =
+        hold === null
+          ? `/slow-image?ms=${url.searchParams.get('ms') ?? '1500'}`
+          : `/slow-image?hold=${encodeURIComponent(hold)}`;
+      html(res, page('Slow load', `<h1>Slow load</h1><img src="${image}">`));
     });
-    // An HTML document whose body keeps streaming for `ms` after its head: commit comes long before load.
+    // An HTML document whose body keeps streaming after its head, until the test releases `hold`:
+    // commit comes long before load.
     this.route('/stream.html', (_req, res, url) => {
-      const ms = Number(url.searchParams.get('ms') ?? '1500');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.write(`<!doctype html><html><head><title>Streaming</title></head><body><h1>start</h1>${' '.repeat(2048)}`);
-      setTimeout(() => res.end('<p>end</p></body></html>'), ms);
+      this.#whenReleased(url.searchParams.get('hold') ?? '', () => res.end('<p>end</p></body></html>'));
     });
-    // Loads fast, then fetches /late after `delay` ms: network idle comes well after load.
+    // Loads fast with a request to /gate in flight (a fetch does not hold the load event), and fetches
+    // /late once the test releases the gate: network idle comes only after that.
     this.route('/late-fetch.html', (_req, res, url) => {
-      const delay = url.searchParams.get('delay') ?? '1000';
+      const gate = encodeURIComponent(url.searchParams.get('gate') ?? '');
       html(
         res,
         page(
           'Late fetch',
           '<h1>Late fetch</h1>',
-          `<script>addEventListener('load', () => setTimeout(() => fetch('/late').then((r) => r.text()), ${delay}));</script>`,
+          `<script>fetch('/gate?key=${gate}').then((r) => r.text()).then(() => fetch('/late?key=${gate}')).then((r) => r.text());</script>`,
         ),
       );
+    });
+    this.route('/gate', (_req, res, url) => {
+      this.#whenReleased(url.searchParams.get('key') ?? '', () => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.end('open');
+      });
     });
     this.route('/late', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });

@@ -162,17 +162,16 @@ export function addPerceptionPages(server: FixtureServer): void {
 <button id="free" style="position:absolute;left:20px;top:200px">Free button</button>`,
         ),
       ),
-    '/p/dynamic.html': (_req, res, url) => {
-      const delay = url.searchParams.get('delay') ?? '800';
+    // The late button comes when the test calls addLateButton(), so a slow first state cannot see it.
+    '/p/dynamic.html': (_req, res) =>
       send(
         res,
         page(
           'Dynamic',
           `<button id="first">First button</button><button id="second">Second button</button>`,
-          `<script>addEventListener('load', () => setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Late button'; document.body.prepend(b); }, ${delay}));</script>`,
+          `<script>function addLateButton() { const b = document.createElement('button'); b.textContent = 'Late button'; document.body.prepend(b); }</script>`,
         ),
-      );
-    },
+      ),
     '/p/busy.html': (_req, res) =>
       send(
         res,
