@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       'video-rounds': { type: 'string', default: '5' },
       'video-steps': { type: 'string', default: '10' },
       'video-transports': { type: 'string', default: 'node,extension' },
-      'video-framerates': { type: 'string', default: '3,10' },
+      'video-framerates': { type: 'string', default: '10' },
     },
   });
   const only = new Set((values.only ?? 'bus,rtt,perception,actions,native,memory,video').split(','));
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     }
     if (only.has('video')) {
       process.stdout.write(
-        `Video recording: a click + state loop on a page repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps\n`,
+        `Video recording: a click + state loop on a page at rest and on one repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps\n`,
       );
       const video = await benchVideo(pages, {
         rounds: Number(values['video-rounds']),

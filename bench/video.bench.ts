@@ -9,7 +9,9 @@ import { median, percentile, round } from './stats';
 
 export interface VideoRow {
   transport: string;
-  /** record_video_framerate: the cap on frames captured a second. */
+  /** A page at rest between steps, or one repainting every frame (the screencast's worst case). */
+  page: string;
+  /** record_video_framerate: the cap on frames kept a second. */
   fps_cap: number;
   off_median_ms: number;
   on_median_ms: number;
@@ -65,7 +67,7 @@ async function errorsOf(driver: Driver): Promise<unknown[]> {
 
 /**
  * A click-and-state loop (the agent's step: act, then look) with and without recording, side by side
- * over both transports, on a page that repaints every frame. Rounds alternate a block without recording
+ * over both transports, on a page at rest between steps and on one that repaints every frame. Rounds alternate a block without recording
  * and a block with it; each recording is written (and waited for) between blocks, outside the timing.
  */
 export async function benchVideo(
@@ -74,8 +76,10 @@ export async function benchVideo(
 ): Promise<VideoRow[]> {
   const rows: VideoRow[] = [];
   for (const transport of options.transports) {
-    for (const fps of options.framerates) {
-      rows.push(await benchOne(pages, transport, fps, options));
+    for (const animated of [false, true]) {
+      for (const fps of options.framerates) {
+        rows.push(await benchOne(pages, transport, fps, animated, options));
+      }
     }
   }
   return rows;
@@ -85,6 +89,7 @@ async function benchOne(
   pages: PageServer,
   transport: string,
   fps: number,
+  animated: boolean,
   options: { rounds: number; steps: number },
 ): Promise<VideoRow> {
   {
@@ -96,7 +101,9 @@ async function benchOne(
     try {
       const tab = await driver.openTab(pages.url('form'));
       await driver.ok('switch', { tab_id: tab });
-      await driver.evaluateInTab(tab, ANIMATE);
+      if (animated) {
+        await driver.evaluateInTab(tab, ANIMATE);
+      }
       const state = await driver.ok<BrowserStateSummary>('state', {});
       const button = state.elements.find((entry) => entry.name === 'Bench click target');
       if (button === undefined) {
@@ -134,7 +141,7 @@ async function benchOne(
           intervalMs: 50,
           onTimeout: () => new Error('the recording was never written'),
         }).catch(async (error: unknown) => {
-          throw new Error(`${String(error)}: ${JSON.stringify(await errorsOf(driver))}`);
+          throw new Error(`${transport} at ${fps} fps: ${String(error)}: ${JSON.stringify(await errorsOf(driver))}`);
         });
         if (round < 0) {
           continue;
@@ -152,6 +159,7 @@ async function benchOne(
       }
       return {
         transport,
+        page: animated ? 'repainting' : 'at rest',
         fps_cap: fps,
         off_median_ms: round(median(off), 1),
         on_median_ms: round(median(on), 1),

@@ -23,8 +23,8 @@ export const VIDEO_CONFIG_SHAPE = {
     .int()
     .min(1)
     .max(30)
-    .default(3)
+    .default(10)
     .describe(
-      'At most this many frames a second are captured (a page at rest sends none, and its video still runs at wall-clock time). Each frame costs the browser a JPEG encode: on 2 shared cores 3 kept commands within 10% of their time without recording; more gives smoother video at a cost (npm run bench -- --only video)',
+      'At most this many frames a second are kept and encoded; a frame that comes sooner takes the place of the one before (a page at rest sends none, and its video still runs at wall-clock time)',
     ),
 };

@@ -69,4 +69,23 @@ describe('FrameTimeline', () => {
     expect(timeline.frames).toBe(0);
     expect(() => timeline.add('late', T0 + 6)).toThrow(/finished/);
   });
+
+  it('keeps at most the configured frames a second, each showing the latest picture of its interval', () => {
+    const timeline = new FrameTimeline(T0, 10);
+    const kept = [];
+    // A page repainting at 60 frames a second for one second.
+    for (let i = 0; i < 60; i++) {
+      const frame = timeline.add(`f${i}`, T0 + i / 60);
+      if (frame !== undefined) {
+        kept.push(frame);
+      }
+    }
+    kept.push(...timeline.finish(T0 + 1));
+    expect(kept.length).toBeLessThanOrEqual(12);
+    expect(kept.at(-1)?.data).toBe('f59');
+    expect(timeline.replaced).toBeGreaterThan(45);
+    for (const frame of kept.slice(0, -2)) {
+      expect(frame.duration).toBeGreaterThanOrEqual(0.1 - 1e-6);
+    }
+  });
 });

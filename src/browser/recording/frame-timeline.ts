@@ -1,11 +1,10 @@
 import type { TimedFrame } from '../host';
 
 /**
- * The screencast sends a frame only when the page paints, up to 60 a second; more than this many a
- * second are not worth encoding (a later frame within the interval replaces the earlier one).
+ * The screencast sends a frame only when the page paints, up to 60 a second; by default at most this
+ * many a second are encoded (a later frame within the interval replaces the earlier one).
  */
 export const MAX_FRAMES_PER_SECOND = 30;
-const MIN_FRAME_SECONDS = 1 / MAX_FRAMES_PER_SECOND;
 
 /**
  * Turns screencast frames, each stamped with when the browser drew it (epoch seconds), into frames with
@@ -15,14 +14,17 @@ const MIN_FRAME_SECONDS = 1 / MAX_FRAMES_PER_SECOND;
  */
 export class FrameTimeline {
   readonly #origin: number;
+  /** The shortest time a frame is shown; a frame that comes sooner takes the held one's place. */
+  readonly #interval: number;
   #pending: { data: string; timestamp: number } | undefined;
   #frames = 0;
   #replaced = 0;
   #end: number | undefined;
 
   /** `origin`: when recording began (epoch seconds); video time 0. */
-  constructor(origin: number) {
+  constructor(origin: number, maxFramesPerSecond = MAX_FRAMES_PER_SECOND) {
     this.#origin = origin;
+    this.#interval = 1 / maxFramesPerSecond;
   }
 
   /** Frames handed out so far. */
@@ -55,7 +57,7 @@ export class FrameTimeline {
       this.#pending = { data, timestamp: 0 };
       return undefined;
     }
-    if (at - pending.timestamp < MIN_FRAME_SECONDS) {
+    if (at - pending.timestamp < this.#interval) {
       pending.data = data;
       this.#replaced++;
       return undefined;
@@ -80,15 +82,15 @@ export class FrameTimeline {
       this.#end = 0;
       return [];
     }
-    const duration = Math.max(MIN_FRAME_SECONDS, endAt - this.#origin - pending.timestamp);
+    const duration = Math.max(this.#interval, endAt - this.#origin - pending.timestamp);
     this.#end = pending.timestamp + duration;
-    if (duration < 2 * MIN_FRAME_SECONDS) {
+    if (duration < 2 * this.#interval) {
       return [this.#emit(pending.data, pending.timestamp, duration)];
     }
-    const closing = this.#end - MIN_FRAME_SECONDS;
+    const closing = this.#end - this.#interval;
     return [
       this.#emit(pending.data, pending.timestamp, closing - pending.timestamp),
-      this.#emit(pending.data, closing, MIN_FRAME_SECONDS),
+      this.#emit(pending.data, closing, this.#interval),
     ];
   }
 

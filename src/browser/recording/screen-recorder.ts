@@ -23,11 +23,11 @@ export class ScreenRecorder {
   #writes: Promise<void> = Promise.resolve();
   #failure: unknown;
 
-  constructor(sink: VideoSink, size: { width: number; height: number }, origin: number) {
+  constructor(sink: VideoSink, size: { width: number; height: number }, origin: number, maxFramesPerSecond?: number) {
     this.#sink = sink;
     this.width = size.width;
     this.height = size.height;
-    this.#timeline = new FrameTimeline(origin);
+    this.#timeline = new FrameTimeline(origin, maxFramesPerSecond);
   }
 
   /** A frame the browser drew at `drawnAt` (epoch seconds). */

@@ -48,30 +48,16 @@ export const recordingWatchdog = defineWatchdog({
     /** The session the screencast runs on; frames from any other are acknowledged and dropped. */
     let cast: CdpSession | undefined;
 
-    // The browser sends the next frame only once the last is acknowledged: pacing the acks caps the
-    // frame rate where it costs (the browser's JPEG encoding, the frames' transport and decoding), while
-    // every frame that is sent still carries the time it was drawn.
-    let lastAckAt = 0;
-    const ack = (session: CdpSession, sessionId: number): void => {
-      void session.call('Page.screencastFrameAck', { sessionId }).catch((error: unknown) => {
+    // Every frame is acknowledged at once: the browser sends the next only then, and an ack held back
+    // (to pace the screencast) holds back the page's rendering too, and with it rAF-aligned input
+    // (measured: commands slowed more the longer the acks were held).
+    const unsubscribe = targets.on('Page.screencastFrame', (params, source) => {
+      void source.session.call('Page.screencastFrameAck', { sessionId: params.sessionId }).catch((error: unknown) => {
         ctx.log.debug('screencast frame ack failed', { error: errorMessageOf(error) });
       });
-    };
-    const unsubscribe = targets.on('Page.screencastFrame', (params, source) => {
-      if (recorder === undefined || source.session !== cast) {
-        ack(source.session, params.sessionId);
-        return;
+      if (recorder !== undefined && source.session === cast) {
+        recorder.add(params.data, params.metadata.timestamp ?? nowSeconds());
       }
-      recorder.add(params.data, params.metadata.timestamp ?? nowSeconds());
-      const interval = 1000 / ctx.session.config.record_video_framerate;
-      const wait = lastAckAt + interval - Date.now();
-      if (wait <= 0) {
-        lastAckAt = Date.now();
-        ack(source.session, params.sessionId);
-        return;
-      }
-      lastAckAt += interval;
-      setTimeout(() => ack(source.session, params.sessionId), wait);
     });
 
     const stopCast = async (): Promise<void> => {
@@ -134,7 +120,7 @@ export const recordingWatchdog = defineWatchdog({
       const size = await videoSize(ctx.session.config.record_video_size, targets.sessionFor(targetId));
       const origin = nowSeconds();
       const sink = await video.open({ dir, fileName: videoFileName(new Date(origin * 1000)), ...size });
-      recorder = new ScreenRecorder(sink, size, origin);
+      recorder = new ScreenRecorder(sink, size, origin, ctx.session.config.record_video_framerate);
       ctx.log.info('recording started', { ...size });
     };
 
