@@ -10,10 +10,18 @@ const launcher: BrowserLauncher = {
 };
 
 /** Watchdogs that also listen to the stop's event, to clean up; the session's own handler answers it. */
-const STOP_OBSERVERS = ['local-browser.on_BrowserStopEvent', 'about-blank.on_BrowserStopEvent'];
+const STOP_OBSERVERS = [
+  'local-browser.on_BrowserStopEvent',
+  'about-blank.on_BrowserStopEvent',
+  'recording.on_BrowserStopEvent',
+];
 
 async function sessionFor(platform: Platform) {
-  const { session } = await startedFakeSession({ watchdogs: watchdogsFor(platform, { launcher }) });
+  // Every watchdog the config can turn on is on (recording is off by default).
+  const { session } = await startedFakeSession({
+    watchdogs: watchdogsFor(platform, { launcher }),
+    config: { record_video_dir: 'videos' },
+  });
   return session;
 }
 
