@@ -16,6 +16,7 @@ const LAYERS = [
   ['dom'],
   ['browser'],
   ['tools', 'actor'],
+  ['agent'],
   ['platform/extension', 'platform/node'],
   ['ui'],
   ['entries'],
@@ -37,13 +38,13 @@ function layerZones() {
     }
   });
   // The panel talks to the worker through its port only: shared and protocol, nothing of the core.
-  for (const core of ['bus', 'cdp', 'dom', 'browser', 'tools', 'actor', 'platform']) {
+  for (const core of ['bus', 'cdp', 'dom', 'browser', 'tools', 'actor', 'agent', 'platform']) {
     zones.push({ target: './src/ui', from: `./src/${core}`, message: 'src/ui imports only shared and protocol' });
   }
   return zones;
 }
 
-const CORE = ['shared', 'protocol', 'bus', 'cdp', 'dom', 'browser', 'tools', 'actor'].map(
+const CORE = ['shared', 'protocol', 'bus', 'cdp', 'dom', 'browser', 'tools', 'actor', 'agent'].map(
   (layer) => `src/${layer}/**/*.ts`,
 );
 const PLATFORM_GLOBALS = [

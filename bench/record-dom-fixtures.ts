@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultConfig } from '../src/browser/config';
 import { capturePage } from '../src/dom/capture';
-import { FrameWorlds } from '../src/dom/frame-worlds';
 import { composeNodeSession } from '../src/entries/node/compose';
 import { PageServer } from './page-server';
 
@@ -35,7 +34,6 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 1500));
       const capture = await capturePage({
         targets: session.targets,
-        worlds: new FrameWorlds(),
         pageTargetId: target,
         stateKey: `record-${name}`,
         options: { viewportExpansion: 1000, maxTextLength: 200, hiddenText: 'omit' },
@@ -44,22 +42,22 @@ async function main(): Promise<void> {
         signal: undefined,
       });
       // Session and context ids differ run to run: normalise them so fixtures are stable.
-      const sessions = new Map<string, string>();
-      const lines = capture.lines.map((line) => {
-        if (line.kind !== 'element') {
-          return line;
-        }
-        let session = sessions.get(line.sessionId);
-        if (session === undefined) {
-          session = `S${sessions.size + 1}`;
-          sessions.set(line.sessionId, session);
-        }
-        return { ...line, sessionId: session, contextId: 1, box: line.box.map((value) => Math.round(value)) };
-      });
+      const frames = capture.frames.map((_frame, at) => ({ sessionId: `S${at + 1}`, contextId: 1 }));
+      const lines = capture.lines.map((line) =>
+        line[0] === 1
+          ? ([
+              ...line.slice(0, 8),
+              ...line.slice(8, 12).map((value) => Math.round(Number(value))),
+              ...line.slice(12),
+            ] as typeof line)
+          : line,
+      );
       const fixture = {
         page: name,
         metrics: { ...capture.metrics, url: `http://bench/${name}.html`, pending: [] },
+        frames,
         lines,
+        frameOf: capture.frameOf,
       };
       writeFileSync(resolve(out, `${name}.capture.json`), `${JSON.stringify(fixture, null, 1)}\n`);
       process.stdout.write(`recorded ${name}: ${lines.length} lines\n`);

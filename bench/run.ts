@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchActions } from './actions.bench';
+import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
 import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
       'video-framerates': { type: 'string', default: '10' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,actions,native,memory,video').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,video').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -61,6 +62,14 @@ async function main(): Promise<void> {
       console.table(perception.timings);
       console.table(perception.sizes);
       results['perception'] = perception;
+    }
+    if (only.has('agent')) {
+      process.stdout.write(
+        "Agent: prompt per step (system, task, history, state; tool schemas) beside Playwright MCP's snapshot, and the loop's own time per step with a model that answers at once\n",
+      );
+      const agent = await benchAgent(pages, { pageNames: (values['action-pages'] ?? '').split(','), steps: 5 });
+      console.table(agent);
+      results['agent'] = agent;
     }
     if (only.has('actions')) {
       process.stdout.write(

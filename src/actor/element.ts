@@ -2,7 +2,7 @@ import { clickElement, type ClickOutcome } from '../browser/actions/click';
 import { dragAndDrop, type DragOutcome } from '../browser/actions/drag';
 import { dropdownOptions, selectDropdownOption, type DropdownOptions } from '../browser/actions/dropdown';
 import type { ElementHandle } from '../browser/actions/element';
-import { hoverElement } from '../browser/actions/hover';
+import { hoverElement, type HoverOutcome } from '../browser/actions/hover';
 import type { ElementInfo, ScrollDirection } from '../browser/actions/in-page-api';
 import { callOn } from '../browser/actions/in-page-call';
 import type { Modifier, MouseButton } from '../browser/actions/mouse';
@@ -53,7 +53,7 @@ export class Element {
     });
   }
 
-  async hover(): Promise<{ x: number; y: number }> {
+  async hover(): Promise<HoverOutcome> {
     return hoverElement(this.page.routine(), this.handle);
   }
 

@@ -1,5 +1,4 @@
 import type { ElementHandle, RoutineContext } from '../browser/actions/element';
-import { handleOfResolved } from '../browser/actions/element';
 import { scrollToText, type FindTextOutcome } from '../browser/actions/find-text';
 import type { ScrollDirection } from '../browser/actions/in-page-api';
 import { handleInFrame } from '../browser/actions/in-page-call';
@@ -141,8 +140,7 @@ export class Page {
 
   /** The element an index of this tab's latest state names. */
   async elementByIndex(index: number): Promise<Element> {
-    const resolved = await this.browser.dom.resolve(this.targetId, index);
-    return new Element(this, handleOfResolved(this.targetId, resolved));
+    return new Element(this, await this.browser.dom.resolve(this.targetId, index));
   }
 
   /** Presses keys or chords ("Enter", "ControlOrMeta+a", "Tab Tab"); other text is typed. */

@@ -7,6 +7,7 @@ import { connectConfigShape } from './config/connect.config';
 import { HistoryConfigShape } from './config/history.config';
 import { GUARDS_CONFIG } from './config/guards.config';
 import { VIDEO_CONFIG_SHAPE } from './config/video.config';
+import { AGENT_CONFIG } from './config/agent.config';
 
 /**
  * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
@@ -151,6 +152,7 @@ export const TabpilotConfig = z.strictObject({
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,
   ...VIDEO_CONFIG_SHAPE,
+  ...AGENT_CONFIG,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

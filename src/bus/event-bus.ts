@@ -4,6 +4,7 @@ import { silentLogger } from '../shared/logger';
 import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
 import { validateResult } from './define-event';
 import { DeadlineTimer } from './deadline-timer';
+import { cancelOnAbort, descendsFrom } from './cancel-on-abort';
 import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
 import { EventHandle, type RecordWaiter } from './event-handle';
 import { EventQueue } from './event-queue';
@@ -50,6 +51,12 @@ export interface EmitOptions {
    * the defaults applied): it is not parsed twice.
    */
   prevalidated?: boolean;
+  /**
+   * Aborting it cancels this event alone and what it started: a queued one fails CANCELLED without
+   * running, a running one's handlers are interrupted (their signals abort) and its running descendants
+   * with them. A client cancelling its own request, not an emergency stop.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -157,7 +164,20 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     this.#queue.push(record);
     this.#notify('emitted', record);
     this.#scheduleDrain();
+    if (options.signal !== undefined) {
+      cancelOnAbort(record, options.signal, (reason) => this.#cancelRecord(record, reason));
+    }
     return new EventHandle<D>(this, record, parentRun);
+  }
+
+  /** Cancels one event: queued, it fails without running; running, it and its running descendants are interrupted. */
+  #cancelRecord(record: EventRecord, reason: string): void {
+    if (record.status === 'queued') {
+      this.#failWithoutRunning(record, new EventCancelledError(record.event.type, reason), '(cancelled)');
+    }
+    for (const running of [...this.#running].filter((candidate) => descendsFrom(candidate, record))) {
+      running.cancel(new EventCancelledError(running.event.type, reason));
+    }
   }
 
   /** Past events newest first, then (optionally) the next matching event to be emitted. */

@@ -60,23 +60,56 @@ export class CdpUnsupportedError extends TabpilotError {
   }
 }
 
-const TARGET_GONE_PATTERNS = [
-  /Session with given id not found/i,
-  /No target with given id/i,
-  /Target closed/i,
-  /Debugger is not attached/i,
-  /No tab with (given )?id/i,
-  /Cannot find context with specified id/i,
+/**
+ * What a CDP error means for the caller, from the browser's message (CDP error codes are too coarse:
+ * most failures are -32000). The one place such messages are matched.
+ * - `target-gone`: the session or target is gone (a closed tab, a detached frame).
+ * - `context-gone`: an execution context id from before a navigation (or of a detached frame).
+ * - `object-gone`: a Runtime object id whose context or group was released.
+ * - `node-gone`: a DOM node id or backend node id that is not in the document (it navigated or changed).
+ * - `unsupported`: the method is not available through this transport.
+ */
+export type CdpErrorKind = 'target-gone' | 'context-gone' | 'object-gone' | 'node-gone' | 'unsupported' | 'other';
+
+const KIND_PATTERNS: ReadonlyArray<[Exclude<CdpErrorKind, 'other'>, RegExp]> = [
+  [
+    'context-gone',
+    /Cannot find context with specified id|Execution context was destroyed|Cannot find default execution context/i,
+  ],
+  ['object-gone', /Could not find object with given id/i],
+  [
+    'node-gone',
+    /does not belong to the document|No node with given id found|Could not find node with given id|Node is detached from document/i,
+  ],
+  [
+    'target-gone',
+    /Session with given id not found|No target with given id|Target closed|Debugger is not attached|No tab with (given )?id/i,
+  ],
+  ['unsupported', /wasn't found|^Not allowed$|Cannot not access browser-level commands/i],
 ];
 
-const UNSUPPORTED_PATTERNS = [/wasn't found/i, /^Not allowed$/i, /Cannot not access browser-level commands/i];
+const CONTEXT_NOT_FOUND = /Cannot find context with specified id/i;
+
+/** Classifies a protocol error message (or any thrown value carrying one). */
+export function cdpErrorKind(error: unknown): CdpErrorKind {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return KIND_PATTERNS.find(([, pattern]) => pattern.test(message))?.[0] ?? 'other';
+}
+
+/** A context, object or node of a document that is no longer there: the caller's reference is stale. */
+export function isStaleReference(error: unknown): boolean {
+  const kind = cdpErrorKind(error);
+  return kind === 'context-gone' || kind === 'object-gone' || kind === 'node-gone';
+}
 
 /** Classifies a protocol error payload into the typed error a caller can act on. */
 export function errorFromPayload(method: string, payload: CdpErrorPayload): TabpilotError {
-  if (payload.code === -32001 || TARGET_GONE_PATTERNS.some((pattern) => pattern.test(payload.message))) {
+  const kind = cdpErrorKind(payload.message);
+  // A context id the browser no longer knows is answered as a gone target (its frame usually went).
+  if (payload.code === -32001 || kind === 'target-gone' || CONTEXT_NOT_FOUND.test(payload.message)) {
     return new CdpTargetClosedError(payload.message, method);
   }
-  if (payload.code === -32601 || UNSUPPORTED_PATTERNS.some((pattern) => pattern.test(payload.message))) {
+  if (payload.code === -32601 || kind === 'unsupported') {
     return new CdpUnsupportedError(method, payload.message);
   }
   return new CdpProtocolError(method, payload);

@@ -2,31 +2,41 @@ import type { CdpSession } from '../cdp/session';
 import type { SessionManager } from '../cdp/session-manager';
 import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import type { FrameWorlds } from './frame-worlds';
-import type { CollectOptions, CollectResult, ElementLine, Line, PageMetrics } from './payload';
-import { unpackCollectResult } from './wire';
+import { objectInWorld, pageFunctions } from './page-bridge';
+import type {
+  CollectOptions,
+  CollectResult,
+  CollectStats,
+  PageMetrics,
+  PerceptionHandleFunctions,
+  PerceptionValueFunctions,
+} from './payload';
+import { extraOf, idOf, isElementLine, type PackedLine } from './wire';
 
-/** An element line placed in the page: its frame's session and world, and a box in top-level px. */
-export interface PlacedElement extends ElementLine {
+/** The frame a captured line belongs to: its session and world (an element key needs both). */
+export interface CapturedFrame {
   sessionId: string;
   contextId: number;
-  /** Where this element's frame starts in the top-level viewport (0,0 for the main frame). */
-  frameOffset: [number, number];
 }
 
-export type PlacedLine = PlacedElement | Exclude<Line, ElementLine>;
-
+/**
+ * A page as lines across its processes, in document order: each line in wire form (element boxes moved
+ * into the tab's viewport), and beside it the index of its frame in `frames`.
+ */
 export interface PageCapture {
-  lines: PlacedLine[];
+  lines: PackedLine[];
+  frameOf: number[];
+  frames: CapturedFrame[];
   metrics: PageMetrics;
-  stats: CollectResult['stats'];
-  /** Time spent in the page (all frames), and in total. */
+  stats: CollectStats;
+  /** The world of the tab's main frame: a new one means a new document. */
+  mainContextId: number;
+  /** Time spent in the page (all frames). */
   inPageMs: number;
 }
 
 interface CaptureContext {
   readonly targets: SessionManager;
-  readonly worlds: FrameWorlds;
   readonly pageTargetId: string;
   readonly stateKey: string;
   readonly options: Omit<CollectOptions, 'baseDepth' | 'markNew'>;
@@ -34,29 +44,53 @@ interface CaptureContext {
   readonly log: Logger;
   readonly signal: AbortSignal | undefined;
   inPageMs: number;
-  stats: CollectResult['stats'];
+  stats: CollectStats;
+  frames: CapturedFrame[];
   /** Sessions that hold objects of this capture, released when it ends. */
   readonly sessions: Set<CdpSession>;
 }
 
+/** Lines of one frame and the frames stitched into it, with each line's frame index. */
+interface Captured {
+  lines: PackedLine[];
+  frameOf: number[];
+}
+
 const OBJECT_GROUP = 'tabpilot-capture';
+
+function calls(ctx: CaptureContext) {
+  return pageFunctions<PerceptionValueFunctions, PerceptionHandleFunctions>({
+    signal: ctx.signal,
+    group: OBJECT_GROUP,
+  });
+}
 
 /**
  * Captures a page as lines across processes: the main frame in one in-page pass, then, in parallel,
  * every out-of-process iframe through its own child session and every closed shadow root through CDP
  * (the page cannot open those), each stitched in place with its frame offset.
  */
-export async function capturePage(ctx: Omit<CaptureContext, 'inPageMs' | 'stats' | 'sessions'>): Promise<PageCapture> {
+export async function capturePage(
+  ctx: Omit<CaptureContext, 'inPageMs' | 'stats' | 'sessions' | 'frames'>,
+): Promise<PageCapture> {
   const context: CaptureContext = {
     ...ctx,
     inPageMs: 0,
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
+    frames: [],
     sessions: new Set(),
   };
   const session = ctx.targets.requireSession(ctx.pageTargetId);
   try {
-    const { lines, metrics } = await captureDocument(context, session, ctx.pageTargetId, 0, [0, 0]);
-    return { lines, metrics, stats: context.stats, inPageMs: context.inPageMs };
+    const { captured, metrics, contextId } = await captureDocument(context, session, 0, [0, 0]);
+    return {
+      ...captured,
+      frames: context.frames,
+      metrics,
+      stats: context.stats,
+      mainContextId: contextId,
+      inPageMs: context.inPageMs,
+    };
   } finally {
     for (const holder of context.sessions) {
       void holder.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch((error: unknown) => {
@@ -69,115 +103,94 @@ export async function capturePage(ctx: Omit<CaptureContext, 'inPageMs' | 'stats'
 async function captureDocument(
   ctx: CaptureContext,
   session: CdpSession,
-  frameId: string,
   baseDepth: number,
   offset: [number, number],
-): Promise<{ lines: PlacedLine[]; metrics: PageMetrics }> {
+): Promise<{ captured: Captured; metrics: PageMetrics; contextId: number }> {
   const options: CollectOptions = { ...ctx.options, baseDepth, markNew: ctx.markNew };
-  const { value: packed, contextId } = await ctx.worlds.evaluate<string>(
-    session,
-    frameId,
-    `__tabpilot.collect(document, ${JSON.stringify(options)}, ${JSON.stringify(ctx.stateKey)})`,
-    ctx.signal,
-  );
-  const value = unpackCollectResult(packed);
-  account(ctx, value);
-  const lines = await expand(ctx, session, contextId, value.lines, offset);
-  return { lines, metrics: value.metrics };
+  const { value: json, contextId } = await calls(ctx).callInFrameWorld(session, 'collect', options, ctx.stateKey);
+  const result = JSON.parse(json) as CollectResult;
+  account(ctx, result);
+  const frame = ctx.frames.push({ sessionId: session.sessionId, contextId }) - 1;
+  const captured = await expand(ctx, session, frame, result.lines, offset);
+  return { captured, metrics: result.metrics, contextId };
 }
 
 function account(ctx: CaptureContext, result: CollectResult): void {
   ctx.inPageMs += result.elapsedMs;
-  for (const key of Object.keys(ctx.stats) as Array<keyof CollectResult['stats']>) {
+  for (const key of Object.keys(ctx.stats) as Array<keyof CollectStats>) {
     ctx.stats[key] += result.stats[key];
   }
 }
 
-/** Places a frame's lines and splices in what lives elsewhere (remote frames, closed roots). */
+/** Places a frame's lines (boxes into the tab's viewport) and splices in what lives elsewhere. */
 async function expand(
   ctx: CaptureContext,
   session: CdpSession,
-  contextId: number,
-  lines: Line[],
+  frame: number,
+  lines: PackedLine[],
   offset: [number, number],
-): Promise<PlacedLine[]> {
-  const placed: PlacedLine[] = lines.map((line) => {
-    if (line.kind === 'element') {
-      const element: PlacedElement = {
-        ...line,
-        box: [line.box[0] + offset[0], line.box[1] + offset[1], line.box[2], line.box[3]],
-        sessionId: session.sessionId,
-        contextId,
-        frameOffset: offset,
-      };
-      return element;
-    }
-    return line;
-  });
-  const out: PlacedLine[] = [];
-  const pending: Array<{ at: number; lines: Promise<PlacedLine[]> }> = [];
+): Promise<Captured> {
+  const pending: Array<{ at: number; lines: Promise<Captured> }> = [];
   for (const [index, line] of lines.entries()) {
-    if (line.kind === 'element' && line.frame === 'remote' && line.id !== undefined && line.frameOrigin !== null) {
-      const origin: [number, number] = [line.frameOrigin[0] + offset[0], line.frameOrigin[1] + offset[1]];
-      pending.push({ at: index, lines: captureRemoteFrame(ctx, session, contextId, line.id, line.depth + 1, origin) });
-    } else if (line.kind === 'closed-host') {
-      pending.push({ at: index, lines: captureClosedRoots(ctx, session, contextId, line.id, line.depth, offset) });
+    if (isElementLine(line)) {
+      line[8] += offset[0];
+      line[9] += offset[1];
+      const { frame: kind, frameOrigin } = extraOf(line);
+      const id = idOf(line);
+      if (kind === 'remote' && id !== undefined && frameOrigin !== null) {
+        const origin: [number, number] = [frameOrigin[0] + offset[0], frameOrigin[1] + offset[1]];
+        pending.push({ at: index, lines: captureRemoteFrame(ctx, session, frame, id, line[1] + 1, origin) });
+      }
+    } else if (line[0] === 2) {
+      pending.push({ at: index, lines: captureClosedRoots(ctx, session, frame, line[2], line[1], offset) });
     }
   }
-  const inserts = new Map<number, PlacedLine[]>();
+  const inserts = new Map<number, Captured>();
   await Promise.all(pending.map(async ({ at, lines: promise }) => inserts.set(at, await promise)));
-  for (const [index, line] of placed.entries()) {
-    if (line.kind !== 'closed-host') {
-      out.push(line);
+  const out: Captured = { lines: [], frameOf: [] };
+  for (const [index, line] of lines.entries()) {
+    if (line[0] !== 2) {
+      out.lines.push(line);
+      out.frameOf.push(frame);
     }
     const extra = inserts.get(index);
     if (extra !== undefined) {
-      out.push(...extra);
+      out.lines.push(...extra.lines);
+      out.frameOf.push(...extra.frameOf);
     }
   }
   return out;
 }
 
-async function elementObject(
-  ctx: CaptureContext,
-  session: CdpSession,
-  contextId: number,
-  id: number,
-): Promise<string | undefined> {
-  ctx.sessions.add(session);
-  const { result } = await session.send('Runtime.evaluate', {
-    expression: `__tabpilot.resolve(${id})`,
-    contextId,
-    objectGroup: OBJECT_GROUP,
-  });
-  return result.subtype === 'null' ? undefined : result.objectId;
+function noteLine(frame: number, depth: number, text: string): Captured {
+  return { lines: [[0, depth, text]], frameOf: [frame] };
 }
 
 /** An OOPIF: find its child session by the iframe's frame id and capture it there. */
 async function captureRemoteFrame(
   ctx: CaptureContext,
   session: CdpSession,
-  contextId: number,
+  frame: number,
   iframeId: number,
   depth: number,
   origin: [number, number],
-): Promise<PlacedLine[]> {
+): Promise<Captured> {
   try {
-    const objectId = await elementObject(ctx, session, contextId, iframeId);
-    if (objectId === undefined) {
-      return [];
+    ctx.sessions.add(session);
+    const objectId = await calls(ctx).handleInFrame(session, 'resolve', iframeId);
+    if (objectId === null) {
+      return { lines: [], frameOf: [] };
     }
     const { node } = await session.send('DOM.describeNode', { objectId });
     const frameId = node.frameId;
     const child = frameId === undefined ? undefined : ctx.targets.sessionFor(frameId);
     if (frameId === undefined || child === undefined) {
-      return [{ kind: 'text', depth, text: '(frame content not available yet)' }];
+      return noteLine(frame, depth, '(frame content not available yet)');
     }
-    const { lines } = await captureDocument(ctx, child, frameId, depth, origin);
-    return lines;
+    return (await captureDocument(ctx, child, depth, origin)).captured;
   } catch (error) {
     ctx.log.debug('remote frame capture failed', { error: errorMessageOf(error) });
-    return [{ kind: 'text', depth, text: '(frame content not available)' }];
+    return noteLine(frame, depth, '(frame content not available)');
   }
 }
 
@@ -185,42 +198,34 @@ async function captureRemoteFrame(
 async function captureClosedRoots(
   ctx: CaptureContext,
   session: CdpSession,
-  contextId: number,
+  frame: number,
   hostId: number,
   depth: number,
   offset: [number, number],
-): Promise<PlacedLine[]> {
+): Promise<Captured> {
+  const out: Captured = { lines: [], frameOf: [] };
   try {
-    const objectId = await elementObject(ctx, session, contextId, hostId);
-    if (objectId === undefined) {
-      return [];
+    ctx.sessions.add(session);
+    const objectId = await calls(ctx).handleInFrame(session, 'resolve', hostId);
+    if (objectId === null) {
+      return out;
     }
     const { node } = await session.send('DOM.describeNode', { objectId, depth: 1, pierce: true });
     const closed = (node.shadowRoots ?? []).filter((root) => root.shadowRootType === 'closed');
-    const out: PlacedLine[] = [];
     for (const root of closed) {
-      const resolved = await session.send('DOM.resolveNode', {
-        backendNodeId: root.backendNodeId,
-        executionContextId: contextId,
-        objectGroup: OBJECT_GROUP,
-      });
-      if (resolved.object.objectId === undefined) {
-        continue;
-      }
+      const rootObject = await objectInWorld(session, root.backendNodeId, { group: OBJECT_GROUP });
       const options: CollectOptions = { ...ctx.options, baseDepth: depth, markNew: ctx.markNew };
-      const response = await session.send('Runtime.callFunctionOn', {
-        functionDeclaration: 'function (options, key) { return globalThis.__tabpilot.collect(this, options, key); }',
-        objectId: resolved.object.objectId,
-        arguments: [{ value: options }, { value: ctx.stateKey }],
-        returnByValue: true,
-      });
-      const result = unpackCollectResult(response.result.value as string);
+      const result = JSON.parse(
+        await calls(ctx).callOn(session, rootObject, 'collect', options, ctx.stateKey),
+      ) as CollectResult;
       account(ctx, result);
-      out.push(...(await expand(ctx, session, contextId, result.lines, offset)));
+      const expanded = await expand(ctx, session, frame, result.lines, offset);
+      out.lines.push(...expanded.lines);
+      out.frameOf.push(...expanded.frameOf);
     }
     return out;
   } catch (error) {
     ctx.log.debug('closed shadow root capture failed', { error: errorMessageOf(error) });
-    return [];
+    return out;
   }
 }

@@ -1,18 +1,21 @@
 import type { CdpSession } from '../cdp/session';
 import type { SessionManager } from '../cdp/session-manager';
-import { errorMessageOf, TabpilotError } from '../shared/errors';
+import { errorMessageOf, isTabpilotError, TabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { capturePage, type PageCapture } from './capture';
-import { FrameWorlds, isStaleContext } from './frame-worlds';
+import type { ElementHandle } from './element-handle';
 import { elementKey, IndexRegistry } from './index-registry';
+import { InPageError, pageFunctions, pruneWorlds, worldCount } from './page-bridge';
 import type {
-  CollectResult,
+  CollectStats,
   FindOptions,
   FoundElement,
   MarkdownOptions,
   MarkdownResult,
   PageMetrics,
+  PerceptionHandleFunctions,
+  PerceptionValueFunctions,
   SearchMatch,
   SearchOptions,
   WorldRetention,
@@ -38,7 +41,7 @@ export interface DomRetention {
   indexed: number;
   /** Entries of the pages' latest selector maps. */
   selector_entries: number;
-  /** tabpilot's isolated worlds (one per live page and out-of-process frame it looked into). */
+  /** tabpilot's isolated worlds in this process (one per live page and out-of-process frame looked into). */
   worlds: number;
 }
 
@@ -47,23 +50,16 @@ export interface DomState {
   text: string;
   entries: SelectorEntry[];
   metrics: PageMetrics;
-  stats: CollectResult['stats'];
+  stats: CollectStats;
   truncated: boolean;
   timings: { total_ms: number; in_page_ms: number };
 }
 
-/** An indexed element found again for an action: its frame's session and a handle in our world. */
-export interface ResolvedElement {
-  entry: SelectorEntry;
-  /** The session of the element's frame (an OOPIF's child session, or the page's). */
-  session: CdpSession;
-  /** The page's own session: input events and screenshots go there. */
-  pageSession: CdpSession;
-  objectId: string;
-}
-
 /** Element handles given to actions; released when the next state makes them stale. */
 const ELEMENT_GROUP = 'tabpilot-element';
+
+const PAGE = pageFunctions<PerceptionValueFunctions, PerceptionHandleFunctions>();
+const ELEMENTS = PAGE.with({ group: ELEMENT_GROUP });
 
 interface PageState {
   indexes: IndexRegistry;
@@ -81,7 +77,6 @@ interface PageState {
 export class DomService {
   readonly #targets: SessionManager;
   readonly #log: Logger;
-  readonly #worlds = new FrameWorlds();
   readonly #pages = new Map<string, PageState>();
   /** Sessions holding element handles given out by resolve(); a new state makes them stale. */
   readonly #handleSessions = new Set<CdpSession>();
@@ -97,22 +92,18 @@ export class DomService {
     this.#dropGone();
     const page = this.#pageState(targetId);
     const capture = await this.#capture(targetId, page, options);
-    const mainContextId = await this.#worlds.contextFor(this.#targets.requireSession(targetId), targetId);
-    if (page.mainContextId !== mainContextId) {
+    if (page.mainContextId !== capture.mainContextId) {
       // A new document numbers its elements from 1 again; indexes of the old one resolve to nothing.
-      page.mainContextId = mainContextId;
+      page.mainContextId = capture.mainContextId;
       page.indexes = new IndexRegistry();
     }
     const seen = new Set<string>();
     const serialized = serialize(
-      capture.lines,
+      capture,
       capture.metrics,
       targetId,
-      (line) => {
-        if (line.id === undefined) {
-          return undefined;
-        }
-        const key = elementKey(line.sessionId, line.contextId, line.id);
+      (frame, id) => {
+        const key = elementKey(frame.sessionId, frame.contextId, id);
         seen.add(key);
         return page.indexes.indexFor(key);
       },
@@ -141,8 +132,11 @@ export class DomService {
     return this.#pages.get(targetId)?.selectorMap.get(index);
   }
 
-  /** Finds an indexed element again; ELEMENT_NOT_FOUND when the index is unknown or the element is gone. */
-  async resolve(targetId: string, index: number): Promise<ResolvedElement> {
+  /**
+   * Finds an indexed element again, in the document of the state that gave the index: ELEMENT_NOT_FOUND
+   * ("take a new state") when the index is unknown, or its frame, its document or the element is gone.
+   */
+  async resolve(targetId: string, index: number): Promise<ElementHandle> {
     const entry = this.entry(targetId, index);
     if (entry === undefined) {
       throw new TabpilotError(
@@ -155,55 +149,50 @@ export class DomService {
     }
     const session = this.#sessionById(entry);
     const pageSession = this.#targets.requireSession(targetId);
-    let objectId: string | undefined;
-    try {
-      const { result } = await session.send('Runtime.evaluate', {
-        expression: `globalThis.__tabpilot?.resolve(${entry.localId}) ?? null`,
-        contextId: entry.contextId,
-        objectGroup: ELEMENT_GROUP,
-      });
-      this.#handleSessions.add(session);
-      objectId = result.subtype === 'null' ? undefined : result.objectId;
-    } catch (error) {
-      if (!isStaleContext(error)) {
+    this.#handleSessions.add(session);
+    const objectId = await ELEMENTS.handleInContext(session, entry.contextId, 'resolve', entry.localId).catch(
+      (error: unknown) => {
+        if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
+          return null;
+        }
         throw error;
-      }
-    }
-    if (objectId === undefined) {
+      },
+    );
+    if (objectId === null) {
       throw new TabpilotError('ELEMENT_NOT_FOUND', `Element ${index} is no longer on the page (take a new state)`, {
         details: { index },
       });
     }
-    return { entry, session, pageSession, objectId };
+    return { targetId, session, pageSession, objectId, label: `element ${index}` };
   }
 
   /** Outlines an indexed element for a person (or clears the outline). */
   async highlight(targetId: string, index: number | null): Promise<void> {
     if (index === null) {
-      const session = this.#targets.requireSession(targetId);
-      await this.#worlds.evaluate(session, targetId, '__tabpilot.highlight(null, "")');
+      await PAGE.callInFrame(this.#targets.requireSession(targetId), 'highlight', null, '');
       return;
     }
     const entry = this.entry(targetId, index);
     if (entry === undefined) {
       throw new TabpilotError('ELEMENT_NOT_FOUND', `No element with index ${index} in the latest state of this tab`);
     }
-    const session = this.#sessionById(entry);
-    await session.send('Runtime.evaluate', {
-      expression: `globalThis.__tabpilot?.highlight(${entry.localId}, ${JSON.stringify(`[${index}] ${entry.tag}`)})`,
-      contextId: entry.contextId,
-    });
+    await PAGE.callInContext(
+      this.#sessionById(entry),
+      entry.contextId,
+      'highlight',
+      entry.localId,
+      `[${index}] ${entry.tag}`,
+    );
   }
 
   /** The page's main frame content as markdown (no model involved), a chunk at a time. */
   async markdown(targetId: string, options: MarkdownOptions): Promise<MarkdownResult> {
-    return (await this.#inMainWorld<MarkdownResult>(targetId, `__tabpilot.markdown(${JSON.stringify(options)})`)).value;
+    return (await this.#inMainWorld(targetId, 'markdown', options)).value;
   }
 
   /** Text matches on the page, with their context and where they are. */
   async searchPage(targetId: string, options: SearchOptions): Promise<{ matches: SearchMatch[]; total: number }> {
-    const query = `__tabpilot.search(${JSON.stringify(options)})`;
-    return (await this.#inMainWorld<{ matches: SearchMatch[]; total: number }>(targetId, query)).value;
+    return (await this.#inMainWorld(targetId, 'search', options)).value;
   }
 
   /** Elements matching a CSS selector; those indexed in the latest state carry their index. */
@@ -211,8 +200,7 @@ export class DomService {
     targetId: string,
     options: FindOptions,
   ): Promise<{ elements: Array<FoundElement & { index: number | null }>; total: number }> {
-    const query = `__tabpilot.find(${JSON.stringify(options)})`;
-    const { value, contextId } = await this.#inMainWorld<{ elements: FoundElement[]; total: number }>(targetId, query);
+    const { value, contextId } = await this.#inMainWorld(targetId, 'find', options);
     const sessionId = this.#targets.requireSession(targetId).sessionId;
     const byLocal = new Map<number, number>();
     for (const entry of this.#pages.get(targetId)?.selectorMap.values() ?? []) {
@@ -230,12 +218,19 @@ export class DomService {
   }
 
   /** Runs in the page's main frame world; a script error there is the caller's bad input (a selector, a regex). */
-  async #inMainWorld<T>(targetId: string, expression: string): Promise<{ value: T; contextId: number }> {
+  async #inMainWorld<K extends 'markdown' | 'search' | 'find'>(
+    targetId: string,
+    name: K,
+    options: PerceptionValueFunctions[K]['args'][0],
+  ): Promise<{ value: PerceptionValueFunctions[K]['result']; contextId: number }> {
     const session = this.#targets.requireSession(targetId);
     try {
-      return await this.#worlds.evaluate<T>(session, targetId, expression);
+      return await PAGE.callInFrameWorld(session, name, ...([options] as PerceptionValueFunctions[K]['args']));
     } catch (error) {
-      throw new TabpilotError('INVALID_PARAMS', errorMessageOf(error).replace(/^in-page code failed: (Error: )?/, ''), {
+      if (!(error instanceof InPageError)) {
+        throw error;
+      }
+      throw new TabpilotError('INVALID_PARAMS', errorMessageOf(error).replace(/^in-page \w+ failed: (Error: )?/, ''), {
         cause: error,
       });
     }
@@ -259,19 +254,19 @@ export class DomService {
         this.#pages.delete(targetId);
       }
     }
-    this.#worlds.prune();
+    pruneWorlds();
   }
 
   /** Drops what is kept for a page (it closed), and the worlds of every session gone with it. */
   forget(targetId: string): void {
     this.#pages.delete(targetId);
-    this.#worlds.prune();
+    pruneWorlds();
   }
 
   /** What the isolated world of a page's main frame holds (a debug accessor). */
   async worldRetention(targetId: string): Promise<WorldRetention> {
     const session = this.#targets.requireSession(targetId);
-    return (await this.#worlds.evaluate<WorldRetention>(session, targetId, '__tabpilot.retention()')).value;
+    return PAGE.callInFrame(session, 'retention');
   }
 
   retention(): DomRetention {
@@ -281,7 +276,7 @@ export class DomService {
       indexed += page.indexes.size;
       entries += page.selectorMap.size;
     }
-    return { pages: this.#pages.size, indexed, selector_entries: entries, worlds: this.#worlds.size };
+    return { pages: this.#pages.size, indexed, selector_entries: entries, worlds: worldCount() };
   }
 
   #sessionById(entry: SelectorEntry): CdpSession {
@@ -304,7 +299,6 @@ export class DomService {
   async #capture(targetId: string, page: PageState, options: DomStateOptions): Promise<PageCapture> {
     return capturePage({
       targets: this.#targets,
-      worlds: this.#worlds,
       pageTargetId: targetId,
       stateKey: `${targetId}#${page.states}`,
       options: {

@@ -1,9 +1,8 @@
 /**
- * What the in-page collector returns for one document or shadow root: the page as lines, already
- * reduced in the page (one pass, no AX tree), so the transfer is about the size of the final text.
- * Shared by the in-page code (src/dom/in-page) and the core; types only.
+ * The contract between the perception code in the page (src/dom/in-page) and the core: the options and
+ * results of its functions, and the functions themselves. Types only; both sides compile against it.
  */
-export const COLLECTOR_VERSION = 3;
+import type { PackedLine } from './wire';
 
 /** What the isolated world keeps between states, in counts (a debug figure). */
 export interface WorldRetention {
@@ -27,44 +26,24 @@ export interface CollectOptions {
   hiddenText: 'omit' | 'mark';
 }
 
-/** An element printed on its own line: interactive, scrollable, an iframe or a shadow host. */
-export interface ElementLine {
-  kind: 'element';
-  depth: number;
-  tag: string;
-  /** In-world id (stable for the element's life in this document); set when the element is indexed. */
-  id: number | undefined;
-  isNew: boolean;
-  role: string | null;
-  name: string;
-  /** The attributes shown to the model, in print order. */
-  attributes: Array<[string, string]>;
-  /** Viewport box in this frame's CSS px: x, y, width, height. */
-  box: [number, number, number, number];
-  /** Pages of content scrollable in each direction: above, below, left, right. */
-  scroll: [number, number, number, number] | null;
-  shadow: 'open' | 'closed' | null;
-  /** Iframes: 'inline' (same-origin, content follows), 'remote' (an OOPIF, stitched by the core). */
-  frame: 'inline' | 'remote' | null;
-  /** For remote frames: where the frame's content box starts, in this frame's viewport px. */
-  frameOrigin: [number, number] | null;
+/** What one collection (a document or a shadow root) returns, as the JSON string that crosses CDP. */
+export interface CollectResult {
+  lines: PackedLine[];
+  metrics: PageMetrics;
+  stats: CollectStats;
+  /** The in-page pass's own time in ms. */
+  elapsedMs: number;
 }
 
-export interface TextLine {
-  kind: 'text';
-  depth: number;
-  text: string;
+/** Elements counted while walking, for the page stats. */
+export interface CollectStats {
+  elements: number;
+  interactive: number;
+  iframes: number;
+  shadowRoots: number;
+  images: number;
+  links: number;
 }
-
-/** A host that may have a closed shadow root the page cannot see; the core asks CDP. */
-export interface ClosedHostLine {
-  kind: 'closed-host';
-  depth: number;
-  /** In-world id of the host element. */
-  id: number;
-}
-
-export type Line = ElementLine | TextLine | ClosedHostLine;
 
 /** A resource the page is still loading (Performance API entries without a response end). */
 export interface PendingRequest {
@@ -83,16 +62,6 @@ export interface PageMetrics {
   pageHeight: number;
   scrollX: number;
   scrollY: number;
-}
-
-export interface CollectResult {
-  version: number;
-  lines: Line[];
-  metrics: PageMetrics;
-  /** Elements counted while walking, for the page stats. */
-  stats: { elements: number; interactive: number; iframes: number; shadowRoots: number; images: number; links: number };
-  /** The in-page pass's own time in ms. */
-  elapsedMs: number;
 }
 
 export interface MarkdownOptions {
@@ -141,4 +110,24 @@ export interface FoundElement {
   text?: string;
   /** In-world id when the element was indexed in the latest state (the core maps it to an index). */
   id: number | null;
+}
+
+/**
+ * The perception functions in the page, by name (src/dom/in-page/entry.ts). `collect` runs with `this`
+ * = the frame's global (its document) or a closed shadow root the core found; it returns the
+ * CollectResult as a JSON string.
+ */
+export interface PerceptionValueFunctions {
+  collect: { args: [options: CollectOptions, stateKey: string]; result: string };
+  highlight: { args: [id: number | null, label: string]; result: boolean };
+  markdown: { args: [options: MarkdownOptions]; result: MarkdownResult };
+  search: { args: [options: SearchOptions]; result: { matches: SearchMatch[]; total: number } };
+  find: { args: [options: FindOptions]; result: { elements: FoundElement[]; total: number } };
+  retention: { args: []; result: WorldRetention };
+}
+
+/** Perception functions that return an element. */
+export interface PerceptionHandleFunctions {
+  /** The element an in-world id names in the latest state, or null when it is gone. */
+  resolve: [id: number];
 }

@@ -1,16 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PlacedElement, PlacedLine } from './capture';
 import { elementKey, IndexRegistry } from './index-registry';
 import type { PageMetrics } from './payload';
-import { serialize, type SerializeOptions } from './serializer';
+import { serialize, type SerializeOptions, type SerializerInput } from './serializer';
+import type { ElementExtra, PackedElement, PackedLine } from './wire';
 
 const FIXTURES = resolve(import.meta.dirname, '../../test/fixtures/dom');
 
-interface Fixture {
+interface Fixture extends SerializerInput {
   metrics: PageMetrics;
-  lines: PlacedLine[];
 }
 
 function load(page: string): Fixture {
@@ -20,11 +19,10 @@ function load(page: string): Fixture {
 function render(fixture: Fixture, options: Partial<SerializeOptions> = {}): ReturnType<typeof serialize> {
   const indexes = new IndexRegistry();
   return serialize(
-    fixture.lines,
+    fixture,
     fixture.metrics,
     'TARGET',
-    (line) =>
-      line.id === undefined ? undefined : indexes.indexFor(elementKey(line.sessionId, line.contextId, line.id)),
+    (frame, id) => indexes.indexFor(elementKey(frame.sessionId, frame.contextId, id)),
     { maxChars: 0, wholePage: false, viewportExpansion: 1000, ...options },
   );
 }
@@ -50,24 +48,57 @@ describe('serializer golden text (recorded collector payloads)', () => {
 });
 
 describe('serializer', () => {
-  const base = (extra: Partial<PlacedElement>): PlacedElement => ({
-    kind: 'element',
-    depth: 0,
-    tag: 'button',
-    id: 1,
-    isNew: false,
-    role: 'button',
-    name: 'Go',
-    attributes: [],
-    box: [0, 0, 10, 10],
-    scroll: null,
-    shadow: null,
-    frame: null,
-    frameOrigin: null,
-    sessionId: 'S',
-    contextId: 1,
-    frameOffset: [0, 0],
-    ...extra,
+  interface Fields {
+    depth: number;
+    tag: string;
+    id: number | undefined;
+    isNew: boolean;
+    role: string | null;
+    name: string;
+    attributes: Array<[string, string]>;
+    box: [number, number, number, number];
+  }
+  /** An element line in wire form, from named fields. */
+  const base = (extra: Partial<Fields & ElementExtra>): PackedElement => {
+    const f = {
+      depth: 0,
+      tag: 'button',
+      id: 1,
+      isNew: false,
+      role: 'button',
+      name: 'Go',
+      attributes: [],
+      box: [0, 0, 10, 10],
+      ...extra,
+    } as Fields;
+    const line: PackedElement = [
+      1,
+      f.depth,
+      f.tag,
+      f.id ?? -1,
+      f.isNew ? 1 : 0,
+      f.role,
+      f.name,
+      f.attributes.flat(),
+      ...f.box,
+    ];
+    const facts: ElementExtra = {
+      scroll: extra.scroll ?? null,
+      shadow: extra.shadow ?? null,
+      frame: extra.frame ?? null,
+      frameOrigin: extra.frameOrigin ?? null,
+    };
+    if (Object.values(facts).some((value) => value !== null)) {
+      line.push(facts);
+    }
+    return line;
+  };
+  const textLine = (depth: number, value: string): PackedLine => [0, depth, value];
+  /** Lines of one frame. */
+  const capture = (lines: PackedLine[]): SerializerInput => ({
+    lines,
+    frameOf: lines.map(() => 0),
+    frames: [{ sessionId: 'S', contextId: 1 }],
   });
   const metrics: PageMetrics = {
     url: 'http://x/',
@@ -80,17 +111,17 @@ describe('serializer', () => {
     scrollX: 0,
     scrollY: 2000,
   };
-  const indexOf = (line: PlacedElement): number | undefined => line.id;
+  const indexOf = (_frame: unknown, id: number): number => id;
 
   it('marks new elements, shadow hosts, iframes and scroll containers with the prompt markers', () => {
-    const lines: PlacedLine[] = [
+    const lines: PackedLine[] = [
       base({ isNew: true }),
       base({ id: 2, shadow: 'open', attributes: [['aria-label', 'Menu']] }),
       base({ id: undefined, tag: 'div', scroll: [1, 2.5, 0, 0.5] }),
-      { kind: 'text', depth: 1, text: 'inside' },
+      textLine(1, 'inside'),
       base({ id: 9, tag: 'iframe', frame: 'remote', depth: 0 }),
     ];
-    const { text, entries } = serialize(lines, metrics, 'T', indexOf, {
+    const { text, entries } = serialize(capture(lines), metrics, 'T', indexOf, {
       maxChars: 0,
       wholePage: false,
       viewportExpansion: 1000,
@@ -108,8 +139,12 @@ describe('serializer', () => {
   });
 
   it('cuts at the budget with a note, and keeps only the elements shown', () => {
-    const lines: PlacedLine[] = Array.from({ length: 50 }, (_, i) => base({ id: i + 1, name: `b${i}` }));
-    const result = serialize(lines, metrics, 'T', indexOf, { maxChars: 200, wholePage: true, viewportExpansion: -1 });
+    const lines: PackedLine[] = Array.from({ length: 50 }, (_, i) => base({ id: i + 1, name: `b${i}` }));
+    const result = serialize(capture(lines), metrics, 'T', indexOf, {
+      maxChars: 200,
+      wholePage: true,
+      viewportExpansion: -1,
+    });
     expect(result.truncated).toBe(true);
     expect(result.text.length).toBeLessThanOrEqual(200 + 150);
     expect(result.text).toMatch(/truncated at 200 characters: \d+ more lines with \d+ more elements/);
@@ -118,18 +153,18 @@ describe('serializer', () => {
   });
 
   it("puts an element's only text on its line and drops a label that repeats its first text", () => {
-    const lines: PlacedLine[] = [
+    const lines: PackedLine[] = [
       base({ id: 1, attributes: [['aria-label', 'Save draft']] }),
-      { kind: 'text', depth: 1, text: 'Save draft' },
+      textLine(1, 'Save draft'),
       base({ id: 2, tag: 'aside', attributes: [['aria-label', 'Cart']] }),
-      { kind: 'text', depth: 1, text: 'cart' },
-      { kind: 'text', depth: 1, text: 'Two items' },
+      textLine(1, 'cart'),
+      textLine(1, 'Two items'),
       base({ id: 3, depth: 1, attributes: [['title', 'Pay now']] }),
-      { kind: 'text', depth: 2, text: 'Checkout' },
+      textLine(2, 'Checkout'),
       base({ id: undefined, tag: 'div', scroll: [0, 1, 0, 0] }),
-      { kind: 'text', depth: 1, text: 'Reviews' },
+      textLine(1, 'Reviews'),
     ];
-    const { text, entries } = serialize(lines, metrics, 'T', indexOf, {
+    const { text, entries } = serialize(capture(lines), metrics, 'T', indexOf, {
       maxChars: 0,
       wholePage: true,
       viewportExpansion: -1,
@@ -153,20 +188,24 @@ describe('serializer', () => {
   });
 
   it('counts an element and its inlined text as one cut when the budget runs out', () => {
-    const lines: PlacedLine[] = [
+    const lines: PackedLine[] = [
       base({ id: 1 }),
-      { kind: 'text', depth: 1, text: 'A fairly long button caption' },
+      textLine(1, 'A fairly long button caption'),
       base({ id: 2 }),
-      { kind: 'text', depth: 1, text: 'Another fairly long caption' },
+      textLine(1, 'Another fairly long caption'),
     ];
-    const result = serialize(lines, metrics, 'T', indexOf, { maxChars: 60, wholePage: true, viewportExpansion: -1 });
+    const result = serialize(capture(lines), metrics, 'T', indexOf, {
+      maxChars: 60,
+      wholePage: true,
+      viewportExpansion: -1,
+    });
     expect(result.text).toContain('[1]<button /> A fairly long button caption');
     expect(result.text).toContain('truncated at 60 characters: 2 more lines with 1 more elements');
     expect(result.entries.map((entry) => entry.index)).toEqual([1]);
   });
 
   it('prints empty attribute values visibly', () => {
-    const { text } = serialize([base({ attributes: [['value', '']] })], metrics, 'T', indexOf, {
+    const { text } = serialize(capture([base({ attributes: [['value', '']] })]), metrics, 'T', indexOf, {
       maxChars: 0,
       wholePage: true,
       viewportExpansion: -1,

@@ -1,7 +1,13 @@
-import type { PlacedElement, PlacedLine } from './capture';
+import type { CapturedFrame, PageCapture } from './capture';
 import type { PageMetrics } from './payload';
+import { attributesOf, extraOf, idOf, isElementLine, type PackedElement, type PackedLine } from './wire';
 
-/** One indexed element: what the model is told, and where an action finds it again. */
+/**
+ * One indexed element of a tab's latest state: what the model is told about it, and where an action
+ * finds it again (its frame's session and world, and its id there). It outlives the capture (the
+ * packed lines are dropped once serialized) and is what an index resolves through; the state's public
+ * `elements` are its snake_case, client-facing part.
+ */
 export interface SelectorEntry {
   index: number;
   tag: string;
@@ -15,8 +21,10 @@ export interface SelectorEntry {
   sessionId: string;
   contextId: number;
   localId: number;
-  frameOffset: [number, number];
 }
+
+/** What the serializer reads of a capture. */
+export type SerializerInput = Pick<PageCapture, 'lines' | 'frameOf' | 'frames'>;
 
 export interface SerializeOptions {
   /** Character budget for the text; 0 turns it off. */
@@ -69,19 +77,20 @@ function attributeText([name, value]: [string, string]): string {
 /** Attributes that only name the element: left out when its first text already says the same. */
 const NAMING = new Set(['aria-label', 'title']);
 
-function elementText(line: PlacedElement, index: number | undefined, firstText: string | null): string {
+function elementText(line: PackedElement, index: number | undefined, firstText: string | null): string {
   const said = firstText?.trim().toLowerCase();
-  const attributes = line.attributes
+  const { scroll, shadow, frame } = extraOf(line);
+  const attributes = attributesOf(line)
     .filter(([name, value]) => !(NAMING.has(name) && value.trim().toLowerCase() === said))
     .map(attributeText)
     .join('');
   const prefix =
-    (index !== undefined && line.isNew ? '*' : '') +
-    (line.shadow !== null ? `|SHADOW(${line.shadow})|` : '') +
-    (line.frame !== null ? '|IFRAME|' : '') +
-    (line.scroll !== null ? SCROLL_MARK : '');
-  const suffix = line.scroll === null ? '' : scrollSuffix(line.scroll);
-  return `${prefix}${index === undefined ? '' : `[${index}]`}<${line.tag}${attributes} />${suffix}`;
+    (index !== undefined && line[4] === 1 ? '*' : '') +
+    (shadow !== null ? `|SHADOW(${shadow})|` : '') +
+    (frame !== null ? '|IFRAME|' : '') +
+    (scroll !== null ? SCROLL_MARK : '');
+  const suffix = scroll === null ? '' : scrollSuffix(scroll);
+  return `${prefix}${index === undefined ? '' : `[${index}]`}<${line[2]}${attributes} />${suffix}`;
 }
 
 /**
@@ -90,8 +99,9 @@ function elementText(line: PlacedElement, index: number | undefined, firstText: 
  * text indented below it; a few characters less per element (most buttons and links) for the same
  * reading. Scroll containers and iframes keep their content below them.
  */
-function holdsOnlyText(line: PlacedElement, after: PlacedLine | undefined): boolean {
-  return line.scroll === null && line.frame === null && (after === undefined || after.depth <= line.depth);
+function holdsOnlyText(line: PackedElement, after: PackedLine | undefined): boolean {
+  const { scroll, frame } = extraOf(line);
+  return scroll === null && frame === null && (after === undefined || after[1] <= line[1]);
 }
 
 /** Where the page stands relative to the captured window: the first and last line of the text. */
@@ -115,12 +125,13 @@ function edges(metrics: PageMetrics, options: SerializeOptions): { start: string
  * page]` / `[End of page]` or how much lies beyond, and a character budget with a note when it cuts.
  */
 export function serialize(
-  lines: readonly PlacedLine[],
+  capture: SerializerInput,
   metrics: PageMetrics,
   targetId: string,
-  indexOf: (line: PlacedElement) => number | undefined,
+  indexOf: (frame: CapturedFrame, id: number) => number,
   options: SerializeOptions,
 ): Serialized {
+  const { lines, frameOf, frames } = capture;
   const { start, end } = edges(metrics, options);
   const out: string[] = [start];
   const entries: SelectorEntry[] = [];
@@ -128,44 +139,46 @@ export function serialize(
   let truncatedAt = -1;
   for (let position = 0; position < lines.length; position++) {
     const lineStart = position;
-    const line = lines[position] as PlacedLine;
+    const line = lines[position] as PackedLine;
     let text: string;
     let entry: SelectorEntry | undefined;
-    switch (line.kind) {
-      case 'element': {
-        const index = line.id === undefined || line.frame !== null ? undefined : indexOf(line);
+    switch (line[0]) {
+      case 1: {
+        const id = idOf(line);
+        const frame = frames[frameOf[position] ?? -1];
+        const index =
+          id === undefined || frame === undefined || extraOf(line).frame !== null ? undefined : indexOf(frame, id);
         const next = lines[position + 1];
-        const firstText = next?.kind === 'text' && next.depth === line.depth + 1 ? next.text : null;
+        const firstText = next?.[0] === 0 && next[1] === line[1] + 1 ? next[2] : null;
         text = elementText(line, index, firstText);
         if (firstText !== null && holdsOnlyText(line, lines[position + 2])) {
           text += ` ${firstText}`;
           position++;
         }
-        if (index !== undefined && line.id !== undefined) {
+        if (index !== undefined && id !== undefined && frame !== undefined) {
           entry = {
             index,
-            tag: line.tag,
-            role: line.role,
-            name: line.name,
-            attributes: Object.fromEntries(line.attributes),
-            box: { x: line.box[0], y: line.box[1], width: line.box[2], height: line.box[3] },
-            isNew: line.isNew,
+            tag: line[2],
+            role: line[5],
+            name: line[6],
+            attributes: Object.fromEntries(attributesOf(line)),
+            box: { x: line[8], y: line[9], width: line[10], height: line[11] },
+            isNew: line[4] === 1,
             targetId,
-            sessionId: line.sessionId,
-            contextId: line.contextId,
-            localId: line.id,
-            frameOffset: line.frameOffset,
+            sessionId: frame.sessionId,
+            contextId: frame.contextId,
+            localId: id,
           };
         }
         break;
       }
-      case 'text':
-        text = line.text;
+      case 0:
+        text = line[2];
         break;
-      case 'closed-host':
+      case 2:
         continue;
     }
-    const rendered = `${'\t'.repeat(line.depth)}${text}`;
+    const rendered = `${'\t'.repeat(line[1])}${text}`;
     if (options.maxChars > 0 && length + rendered.length + 1 > options.maxChars) {
       truncatedAt = lineStart;
       break;
@@ -179,7 +192,7 @@ export function serialize(
   if (truncatedAt >= 0) {
     const rest = lines.slice(truncatedAt);
     const elements = rest.filter(
-      (line) => line.kind === 'element' && line.id !== undefined && line.frame === null,
+      (line) => isElementLine(line) && idOf(line) !== undefined && extraOf(line).frame === null,
     ).length;
     out.push(
       `... (truncated at ${options.maxChars} characters: ${rest.length} more lines with ${elements} more elements; scroll, or use find_elements or search_page)`,

@@ -1,100 +1,68 @@
-import type { CollectResult, ElementLine, Line } from './payload';
-
 /**
- * The collector's result as it leaves the page: lines packed as arrays, so the keys of every line are
- * not sent ten thousand times over. CDP moves a returned string at roughly 130 ms per MB here and a
- * returned object at twice that, so the page sends one JSON string of packed lines (less than half the
- * bytes of the objects). Shared by the in-page entry (pack) and the core (unpack).
+ * The page as the collector sends it: one JSON string of lines packed as arrays, so the keys of every
+ * line are not sent ten thousand times over. CDP moves a returned string at roughly 130 ms per MB here
+ * and a returned object at twice that, so the page sends one string of packed lines (less than half the
+ * bytes of the same lines as objects). This packed line is also what the core stitches and serializes:
+ * it is the one shape an element has between the collector and the selector entry. Shared by the
+ * in-page collector and the core; types and small readers only.
  */
-type PackedText = [kind: 0, depth: number, text: string];
-type PackedClosedHost = [kind: 2, depth: number, id: number];
-type PackedElement = [
+export type PackedText = [kind: 0, depth: number, text: string];
+/** A host that may have a closed shadow root the page cannot see: the core asks CDP. */
+export type PackedClosedHost = [kind: 2, depth: number, id: number];
+export type PackedElement = [
   kind: 1,
   depth: number,
   tag: string,
-  /** -1: not indexed. */
+  /** In-world id (stable for the element's life in its document); -1: not indexed. */
   id: number,
   isNew: 0 | 1,
   role: string | null,
+  /** The accessible name. */
   name: string,
-  /** Names and values, alternating. */
+  /** The attributes shown to the model, in print order: names and values, alternating. */
   attributes: string[],
+  /** Viewport box in CSS px: of the element's frame in the page, of the tab once the core placed it. */
   x: number,
   y: number,
   width: number,
   height: number,
   /** Only for scroll containers, shadow hosts and iframes. */
-  extra?: Pick<ElementLine, 'scroll' | 'shadow' | 'frame' | 'frameOrigin'>,
+  extra?: ElementExtra,
 ];
 export type PackedLine = PackedText | PackedClosedHost | PackedElement;
 
-export type PackedCollectResult = Omit<CollectResult, 'lines'> & { lines: PackedLine[] };
+export interface ElementExtra {
+  /** Pages of content scrollable in each direction: above, below, left, right. */
+  scroll: [number, number, number, number] | null;
+  shadow: 'open' | 'closed' | null;
+  /** Iframes: 'inline' (same-origin, content follows), 'remote' (an OOPIF, stitched by the core). */
+  frame: 'inline' | 'remote' | null;
+  /** For remote frames: where the frame's content box starts, in this frame's viewport px. */
+  frameOrigin: [number, number] | null;
+}
 
-function packLine(line: Line): PackedLine {
-  switch (line.kind) {
-    case 'text':
-      return [0, line.depth, line.text];
-    case 'closed-host':
-      return [2, line.depth, line.id];
-    case 'element': {
-      const packed: PackedElement = [
-        1,
-        line.depth,
-        line.tag,
-        line.id ?? -1,
-        line.isNew ? 1 : 0,
-        line.role,
-        line.name,
-        line.attributes.flat(),
-        ...line.box,
-      ];
-      if (line.scroll !== null || line.shadow !== null || line.frame !== null || line.frameOrigin !== null) {
-        packed.push({ scroll: line.scroll, shadow: line.shadow, frame: line.frame, frameOrigin: line.frameOrigin });
-      }
-      return packed;
-    }
+const NO_EXTRA: ElementExtra = { scroll: null, shadow: null, frame: null, frameOrigin: null };
+
+export function isElementLine(line: PackedLine): line is PackedElement {
+  return line[0] === 1;
+}
+
+/** An element's scroll, shadow and frame facts (all null for most elements). */
+export function extraOf(line: PackedElement): ElementExtra {
+  return line[12] ?? NO_EXTRA;
+}
+
+/** The in-world id of an indexed element line, else undefined. */
+export function idOf(line: PackedElement): number | undefined {
+  return line[3] === -1 ? undefined : line[3];
+}
+
+/** The attributes as name and value pairs. */
+export function attributesOf(line: PackedElement): Array<[string, string]> {
+  const flat = line[7];
+  const pairs: Array<[string, string]> = [];
+  for (let at = 0; at + 1 < flat.length; at += 2) {
+    pairs.push([flat[at] ?? '', flat[at + 1] ?? '']);
   }
-}
-
-function unpackLine(packed: PackedLine): Line {
-  switch (packed[0]) {
-    case 0:
-      return { kind: 'text', depth: packed[1], text: packed[2] };
-    case 2:
-      return { kind: 'closed-host', depth: packed[1], id: packed[2] };
-    case 1: {
-      const [, depth, tag, id, isNew, role, name, flat, x, y, width, height, extra] = packed;
-      const attributes: Array<[string, string]> = [];
-      for (let at = 0; at + 1 < flat.length; at += 2) {
-        attributes.push([flat[at] ?? '', flat[at + 1] ?? '']);
-      }
-      return {
-        kind: 'element',
-        depth,
-        tag,
-        id: id === -1 ? undefined : id,
-        isNew: isNew === 1,
-        role,
-        name,
-        attributes,
-        box: [x, y, width, height],
-        scroll: extra?.scroll ?? null,
-        shadow: extra?.shadow ?? null,
-        frame: extra?.frame ?? null,
-        frameOrigin: extra?.frameOrigin ?? null,
-      };
-    }
-  }
-}
-
-/** In the page: the result as the JSON string that crosses CDP. */
-export function packCollectResult(result: CollectResult): string {
-  const packed: PackedCollectResult = { ...result, lines: result.lines.map(packLine) };
-  return JSON.stringify(packed);
-}
-
-/** In the core: the string back as the collector's result. */
-export function unpackCollectResult(json: string): CollectResult {
-  const packed = JSON.parse(json) as PackedCollectResult;
-  return { ...packed, lines: packed.lines.map(unpackLine) };
+  return pairs;
 }

@@ -50,6 +50,8 @@ const SETS: ActionHints = { readOnly: false, destructive: false, idempotent: tru
 const MOVES: ActionHints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
 /** Goes out to the web. */
 const NAVIGATES: ActionHints = { readOnly: false, destructive: false, idempotent: false, openWorld: true };
+/** Writes a new file on the disk each time (an existing file is kept). */
+const WRITES_FILE: ActionHints = { readOnly: false, destructive: false, idempotent: false, openWorld: true };
 /** May submit, delete or send something that cannot be taken back. */
 const ACTS: ActionHints = { readOnly: false, destructive: true, idempotent: false, openWorld: true };
 
@@ -78,7 +80,8 @@ export const ACTIONS: readonly AnyActionDefinition[] = [
     tabRequired: true,
   }),
   defineAction({ name: 'attach', event: AttachTabEvent, category: 'tabs', hints: SETS }),
-  defineAction({ name: 'release', event: ReleaseTabEvent, category: 'tabs', hints: MOVES }),
+  // Releasing what is released already changes nothing.
+  defineAction({ name: 'release', event: ReleaseTabEvent, category: 'tabs', hints: SETS }),
   defineAction({
     name: 'stop',
     event: BrowserStopEvent,
@@ -89,39 +92,34 @@ export const ACTIONS: readonly AnyActionDefinition[] = [
 
   // Seeing the page
   defineAction({ name: 'state', event: BrowserStateRequestEvent, category: 'page', hints: READS }),
-  // Not read-only: with file_name it writes (or overwrites) a file in the output folder.
-  defineAction({ name: 'screenshot', event: ScreenshotEvent, category: 'page', hints: SETS }),
+  // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).
+  defineAction({ name: 'screenshot', event: ScreenshotEvent, category: 'page', hints: WRITES_FILE }),
   defineAction({ name: 'highlight', event: HighlightElementEvent, category: 'page', hints: SETS }),
 
   // Reading the content
   defineAction({ name: 'extract', event: ExtractContentEvent, category: 'content', hints: READS }),
   defineAction({ name: 'search_page', event: SearchPageEvent, category: 'content', hints: READS }),
   defineAction({ name: 'find_elements', event: FindElementsEvent, category: 'content', hints: READS }),
-  defineAction({ name: 'save_as_pdf', event: SavePdfEvent, category: 'files', hints: SETS }),
+  defineAction({ name: 'save_as_pdf', event: SavePdfEvent, category: 'files', hints: WRITES_FILE }),
   defineAction({ name: 'evaluate', event: EvaluateJavaScriptEvent, category: 'content', hints: ACTS }),
 
   // Acting on the page
   defineAction({ name: 'click', event: ClickElementEvent, category: 'page', hints: ACTS }),
-  defineAction({ name: 'input', event: TypeTextEvent, category: 'page', hints: SETS }),
+  // Replaces what the field held (clear), appends when clear is false, and a newline typed as key events
+  // presses Enter, which can submit the form.
+  defineAction({ name: 'input', event: TypeTextEvent, category: 'page', hints: ACTS }),
   defineAction({ name: 'scroll', event: ScrollEvent, category: 'page', hints: MOVES }),
   defineAction({ name: 'send_keys', event: SendKeysEvent, category: 'page', hints: ACTS }),
   defineAction({ name: 'find_text', event: ScrollToTextEvent, category: 'page', hints: SETS }),
-  defineAction({
-    name: 'upload_file',
-    event: UploadFileEvent,
-    category: 'files',
-    hints: { ...SETS, openWorld: true },
-  }),
+  // Reads the disk, and many upload widgets send the file to the site as soon as it is chosen.
+  defineAction({ name: 'upload_file', event: UploadFileEvent, category: 'files', hints: ACTS }),
   // Not read-only: the options of an ARIA listbox show only once it is opened.
   defineAction({ name: 'dropdown_options', event: GetDropdownOptionsEvent, category: 'page', hints: SETS }),
-  defineAction({
-    name: 'select_dropdown',
-    event: SelectDropdownOptionEvent,
-    category: 'page',
-    hints: { ...SETS, openWorld: true },
-  }),
+  // Replaces the selection, and a change handler may submit or navigate.
+  defineAction({ name: 'select_dropdown', event: SelectDropdownOptionEvent, category: 'page', hints: ACTS }),
   defineAction({ name: 'hover', event: HoverElementEvent, category: 'page', hints: SETS }),
-  defineAction({ name: 'drag', event: DragAndDropEvent, category: 'page', hints: MOVES }),
+  // A drop moves things for good (a card to another list, a file onto a bin).
+  defineAction({ name: 'drag', event: DragAndDropEvent, category: 'page', hints: ACTS }),
 ];
 
 /** The registry every surface serves (the panel, the CLI, native clients, the MCP server). */

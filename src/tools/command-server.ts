@@ -5,6 +5,7 @@ import { EVENT_NAMES } from '../browser/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,
+  RequestId,
   salvageRequestId,
   type CommandError,
   type CommandResponse,
@@ -38,6 +39,9 @@ const SubscribeParams = z.strictObject({
 });
 const UnsubscribeParams = z.strictObject({ events: z.array(z.string()).optional() });
 const DescribeParams = z.strictObject({});
+const CancelParams = z.strictObject({
+  request_id: RequestId.describe('The id of one of this client’s own requests, still queued or running'),
+});
 
 const CLIENT_ACTIONS = [
   {
@@ -50,6 +54,12 @@ const CLIENT_ACTIONS = [
     name: 'describe',
     description: 'Every action with the JSON Schema of its params, and the config schema.',
     params: DescribeParams,
+  },
+  {
+    name: 'cancel',
+    description:
+      'Cancel one of your own requests by its id, at once (it never waits behind them): a queued one is answered CANCELLED without running; a running one has its event cancelled on the bus, so its browser work stops, and is answered CANCELLED. Answers whether a request was found.',
+    params: CancelParams,
   },
 ] as const;
 
@@ -162,6 +172,8 @@ export class ClientConnection {
   #tail: Promise<unknown> = Promise.resolve();
   /** Requests waiting in the chain for their turn. */
   #queued = 0;
+  /** This client's requests still queued or running, by id: what `cancel` aborts. */
+  readonly #inFlight = new Map<RequestId, AbortController>();
   readonly #onClose: () => void;
 
   constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger, onClose: () => void) {
@@ -210,22 +222,40 @@ export class ClientConnection {
       );
     }
     const { id, action, params } = parsed.data;
+    if (action === 'cancel') {
+      return Promise.resolve(this.#cancel(id, params));
+    }
+    const controller = new AbortController();
+    this.#inFlight.set(id, controller);
     const run = async (): Promise<CommandResponse> => {
       // A client that went away leaves no work behind it: what it still had queued is not run.
       if (this.#closed) {
         return { id, ok: false, error: { code: 'DISCONNECTED', message: 'The client closed its connection' } };
       }
+      if (controller.signal.aborted) {
+        return {
+          id,
+          ok: false,
+          error: { code: 'CANCELLED', message: `${action} was cancelled by its client before it ran` },
+        };
+      }
       let response: CommandResponse;
       try {
-        response = { id, ok: true, result: (await this.#run(action, params)) ?? null };
+        response = { id, ok: true, result: (await this.#run(action, params, controller.signal)) ?? null };
       } catch (error) {
         response = { id, ok: false, error: toCommandError(error, this.#log) };
       }
       return this.#server.redact(response);
     };
+    const settled = (response: CommandResponse): CommandResponse => {
+      if (this.#inFlight.get(id) === controller) {
+        this.#inFlight.delete(id);
+      }
+      return response;
+    };
     if (this.#server.registry.get(action)?.preempt === true) {
       const queued = this.#server.cancelQueuedRequests();
-      return run().then((response) => withQueuedCount(response, queued));
+      return run().then((response) => settled(withQueuedCount(response, queued)));
     }
     const epoch = this.#server.epoch;
     this.#queued++;
@@ -242,7 +272,20 @@ export class ClientConnection {
     });
     // The tail only orders requests: it must not keep the last answer (a whole-page state is megabytes).
     this.#tail = response.then(() => undefined);
-    return response;
+    return response.then(settled);
+  }
+
+  /** `cancel`: aborts one of this client's requests; its own answer comes from its own turn. */
+  #cancel(id: RequestId, params: unknown): CommandResponse {
+    let target: RequestId;
+    try {
+      target = parseClientParams('cancel', CancelParams, params).request_id;
+    } catch (error) {
+      return this.#server.redact({ id, ok: false, error: toCommandError(error, this.#log) });
+    }
+    const controller = this.#inFlight.get(target);
+    controller?.abort(`its client cancelled request ${JSON.stringify(target)}`);
+    return { id, ok: true, result: { cancelled: controller !== undefined } };
   }
 
   /** Requests of this client waiting for the ones before them. */
@@ -250,8 +293,19 @@ export class ClientConnection {
     return this.#queued;
   }
 
-  close(): void {
+  /**
+   * Ends the connection: what it still had queued is not run. With `cancelRunning` (a client that went
+   * away mid-call, such as a killed MCP server) its running requests are cancelled on the bus too, so
+   * nobody's browser keeps working for a client that can no longer read the answer.
+   */
+  close(options: { cancelRunning?: boolean } = {}): void {
     this.#closed = true;
+    if (options.cancelRunning === true) {
+      for (const controller of this.#inFlight.values()) {
+        controller.abort('its client went away');
+      }
+    }
+    this.#inFlight.clear();
     this.#onClose();
     this.#disposeObserver?.();
     this.#disposeObserver = undefined;
@@ -262,7 +316,7 @@ export class ClientConnection {
     return [...this.#subscriptions];
   }
 
-  async #run(action: string, params: unknown): Promise<unknown> {
+  async #run(action: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     switch (action) {
       case 'subscribe':
         return this.#subscribe(parseClientParams(action, SubscribeParams, params).events);
@@ -272,7 +326,7 @@ export class ClientConnection {
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
       default:
-        return this.#server.runAction(action, params, this.#context);
+        return this.#server.runAction(action, params, { ...this.#context, signal });
     }
   }
 

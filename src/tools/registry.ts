@@ -27,6 +27,8 @@ export interface ActionContext {
   /** The target a `tab_id` names (TAB_NOT_FOUND when none), or the client's focused tab when absent (NOT_ATTACHED). */
   resolveTab(tabId: string | undefined): Promise<string>;
   tabIdOf(targetId: string): string;
+  /** Aborts when the client cancels this request: the action's event is cancelled on the bus. */
+  readonly signal?: AbortSignal;
 }
 
 /** The tool groups a client can pick (the MCP server's `--tools`). */
@@ -180,6 +182,7 @@ export class ActionRegistry {
       source: sourceOf(ctx.client),
       preempt: action.preempt,
       prevalidated: true,
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
     return result === undefined ? null : publicResult(result, (targetId) => ctx.tabIdOf(targetId));
   }

@@ -65,7 +65,9 @@ describe('tabpilot doctor', () => {
       ['host_starts', 'ok'],
       ['socket', 'ok'],
       ['extension_ping', 'ok'],
+      ['mcp', 'ok'],
     ]);
+    expect(check(report, 'mcp').detail).toMatch(/lists \d+ tools and its tabs call reached the extension/);
     expect(code).toBe(0);
     const human = await runCli(['doctor', '--user-data-dir', chain.userDataDir], { stateDir: chain.stateDir });
     expect(human.stdout).toContain('Every link works.');

@@ -2,9 +2,10 @@ import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
-import { locatePointer } from './locate';
+import { locatePointer, type Located } from './locate';
 import { clickAt, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
+import { sendVerified } from './verify';
 
 export interface ClickOutcome {
   /** Where the click landed in the tab's viewport; null when it was dispatched by script. */
@@ -15,35 +16,50 @@ export interface ClickOutcome {
   checked: boolean | null;
   /** A tab the click opened. */
   opened_target_id: string | null;
+  /** Null when the first press reached the element; else what it hit instead (the click was sent again). */
+  retried: string | null;
 }
 
+const LOCATE = { scroll: true, refuse: true, allowScript: true, guard: 'press' } as const;
+
 /**
- * Clicks an element with trusted mouse events at a point that reaches it (never elsewhere: a covered
- * element fails with ELEMENT_OCCLUDED naming the cover). The `button` is honoured (browser-use always
- * clicks left). Only an element the mouse cannot reach at all (no size) is clicked by script.
+ * Clicks an element with trusted mouse events at a point that reaches it, and checks that it did: the
+ * element (or something inside it) must receive the press. A press that missed (an overlay that
+ * appeared, a frame that moved or had not rendered yet) is stopped before the page acts on it, and the
+ * click is sent once more at the element's fresh position after a rendered frame; a second miss fails
+ * with ELEMENT_OCCLUDED naming what took it, so a click never lands elsewhere. The `button` is honoured
+ * (browser-use always clicks left). Only an element the mouse cannot reach at all (no size) is clicked
+ * by script.
  */
 export async function clickElement(
   ctx: RoutineContext,
   handle: ElementHandle,
   options: ClickOptions,
 ): Promise<ClickOutcome> {
-  const located = await locatePointer(ctx, handle, { scroll: true, refuse: true, allowScript: true });
+  let located: Located = await locatePointer(ctx, handle, LOCATE);
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
-  let clickX: number | null = null;
-  let clickY: number | null = null;
+  let retried: string | null = null;
   try {
+    if (located.kind === 'point') {
+      ({ located, retried } = await sendVerified(
+        ctx,
+        handle,
+        'click',
+        () => locatePointer(ctx, handle, LOCATE),
+        (point) => clickAt(point.input.session, point.input.x, point.input.y, options),
+        located,
+      ));
+    }
     if (located.kind === 'script') {
       ctx.log.debug('clicking by script: the element has no box', { element: handle.label, reason: located.reason });
       await callOn(handle.session, handle.objectId, 'scriptClick');
-    } else {
-      await clickAt(handle.pageSession, located.x, located.y, options);
-      clickX = located.x;
-      clickY = located.y;
     }
   } catch (error) {
     watch.dispose();
     throw error;
   }
+  const clickX = located.kind === 'point' ? located.x : null;
+  const clickY = located.kind === 'point' ? located.y : null;
   const opened = await watch.opened(ctx.signal);
   const checked =
     located.checked === null
@@ -59,6 +75,7 @@ export async function clickElement(
     method: located.kind === 'script' ? 'script' : 'mouse',
     checked,
     opened_target_id: opened,
+    retried,
   };
 }
 

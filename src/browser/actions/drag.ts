@@ -2,17 +2,23 @@ import type { Protocol } from '../../protocol/cdp';
 import { TabpilotError } from '../../shared/errors';
 import { bestEffort } from '../../shared/logger';
 import type { ElementHandle, RoutineContext } from './element';
-import { locatePointer } from './locate';
+import { callOn } from './in-page-call';
+import { locatePointer, type Located } from './locate';
 import { moveTo, pageHidden, press } from './mouse';
+import { renderedFrame } from './verify';
 
 export interface DragOutcome {
   from: { x: number; y: number };
   to: { x: number; y: number };
   /** 'html5' when the page started a native drag (draggable elements), else plain mouse moves. */
   method: 'html5' | 'mouse';
+  /** Null when the first press reached the element; else what it hit instead (it was pressed again). */
+  retried: string | null;
 }
 
 export type DropTarget = { handle: ElementHandle } | { x: number; y: number };
+
+const LOCATE_SOURCE = { scroll: true, refuse: false, allowScript: false, guard: 'press' } as const;
 
 /** The first move is a few px: enough for the page to start a drag before the long move. */
 const START_NUDGE_PX = 6;
@@ -21,11 +27,64 @@ async function dropPoint(ctx: RoutineContext, target: DropTarget): Promise<{ x: 
   if ('x' in target) {
     return target;
   }
-  const located = await locatePointer(ctx, target.handle, { scroll: false, refuse: false, allowScript: false });
+  const located = await locatePointer(ctx, target.handle, {
+    scroll: false,
+    refuse: false,
+    allowScript: false,
+    guard: null,
+  });
   if (located.kind !== 'point') {
     throw new TabpilotError('INVALID_PARAMS', `${target.handle.label} is not in view to drop on`);
   }
   return located;
+}
+
+/**
+ * Presses the mouse on the drag's source at a point that reaches it, and checks that the press did.
+ * A press that missed (something moved under the point) was stopped by the guard before the page saw
+ * it: it is released there (stopped too), and pressed once more at the element's fresh position after
+ * a rendered frame; a second miss fails ELEMENT_OCCLUDED naming what took it.
+ */
+async function locateSource(ctx: RoutineContext, source: ElementHandle): Promise<Extract<Located, { kind: 'point' }>> {
+  const from = await locatePointer(ctx, source, LOCATE_SOURCE);
+  if (from.kind !== 'point') {
+    throw new TabpilotError('INVALID_PARAMS', `${source.label} is not in view to drag`);
+  }
+  return from;
+}
+
+async function pressOnSource(
+  ctx: RoutineContext,
+  source: ElementHandle,
+  first: Extract<Located, { kind: 'point' }>,
+): Promise<{ from: Extract<Located, { kind: 'point' }>; retried: string | null }> {
+  const page = source.pageSession;
+  let retried: string | null = null;
+  for (let from = first; ; from = await locateSource(ctx, source)) {
+    await moveTo(page, from.x, from.y);
+    await press(page, from.x, from.y, 'left', 'mousePressed');
+    const verdict = await callOn(source.session, source.objectId, 'guardPeek');
+    if (verdict.state !== 'missed') {
+      await callOn(source.session, source.objectId, 'guardVerdict');
+      return { from, retried };
+    }
+    await press(page, from.x, from.y, 'left', 'mouseReleased');
+    await callOn(source.session, source.objectId, 'guardVerdict');
+    const hit = verdict.hit ?? 'another frame';
+    if (retried !== null) {
+      throw new TabpilotError(
+        'ELEMENT_OCCLUDED',
+        `${source.label} ${from.element} did not receive the drag's press, twice: ${hit} took it at (${Math.round(from.x)}, ${Math.round(from.y)}), and was stopped before it acted. Take a new state`,
+        { details: { cover: verdict.hit, element: from.element, reason: 'missed' } },
+      );
+    }
+    retried = hit;
+    ctx.log.debug("the drag's press missed its element; pressing again at its fresh position", {
+      element: source.label,
+      hit,
+    });
+    await renderedFrame(ctx, source);
+  }
 }
 
 /**
@@ -49,10 +108,7 @@ export async function dragAndDrop(
       'Cannot drag in a background tab: Chrome does not deliver mouse moves with a button held to a hidden page. Switch to the tab first',
     );
   }
-  const from = await locatePointer(ctx, source, { scroll: true, refuse: false, allowScript: false });
-  if (from.kind !== 'point') {
-    throw new TabpilotError('INVALID_PARAMS', `${source.label} is not in view to drag`);
-  }
+  const located = await locateSource(ctx, source);
   const to = await dropPoint(ctx, target);
   const page = source.pageSession;
   let drag: Protocol.Input.DragData | undefined;
@@ -65,8 +121,7 @@ export async function dragAndDrop(
     'intercepting native drags',
   );
   try {
-    await moveTo(page, from.x, from.y);
-    await press(page, from.x, from.y, 'left', 'mousePressed');
+    const { from, retried } = await pressOnSource(ctx, source, located);
     const dx = to.x - from.x;
     const dy = to.y - from.y;
     const length = Math.max(1, Math.hypot(dx, dy));
@@ -96,7 +151,12 @@ export async function dragAndDrop(
       await page.send('Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: drag });
     }
     await press(page, to.x, to.y, 'left', 'mouseReleased');
-    return { from: { x: from.x, y: from.y }, to: { x: to.x, y: to.y }, method: drag === undefined ? 'mouse' : 'html5' };
+    return {
+      from: { x: from.x, y: from.y },
+      to: { x: to.x, y: to.y },
+      method: drag === undefined ? 'mouse' : 'html5',
+      retried,
+    };
   } finally {
     stopListening();
     if (intercepting !== undefined) {

@@ -1,24 +1,9 @@
-import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
-import type { ResolvedElement } from '../../dom/dom-service';
+import type { ElementHandle } from '../../dom/element-handle';
 import type { Logger } from '../../shared/logger';
 import type { TabpilotConfig } from '../config';
 
-/**
- * An element an action works on: a Runtime object in one of tabpilot's isolated worlds, the session of
- * its frame, and the tab's own session (input events and screenshots go there). Built from an index of
- * the latest state, or by the actor API from a CSS query: the routines do not care which.
- */
-export interface ElementHandle {
-  /** The tab (page target) the element is in. */
-  readonly targetId: string;
-  /** The session of the element's frame: the page's, or an out-of-process iframe's. */
-  readonly session: CdpSession;
-  readonly pageSession: CdpSession;
-  readonly objectId: string;
-  /** How messages name it ("element 12"). */
-  readonly label: string;
-}
+export type { ElementHandle };
 
 /**
  * What every routine needs besides its element: the session manager, a log, a cancel signal, and the
@@ -29,16 +14,6 @@ export interface RoutineContext {
   readonly log: Logger;
   readonly config: TabpilotConfig;
   readonly signal?: AbortSignal | undefined;
-}
-
-export function handleOfResolved(targetId: string, resolved: ResolvedElement): ElementHandle {
-  return {
-    targetId,
-    session: resolved.session,
-    pageSession: resolved.pageSession,
-    objectId: resolved.objectId,
-    label: `element ${resolved.entry.index}`,
-  };
 }
 
 /** A handle on another element of the same frame (an option of a listbox, the file input of a button). */

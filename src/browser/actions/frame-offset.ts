@@ -1,7 +1,8 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError, isTabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
-import { callOn, objectInFrameWorld } from './in-page-call';
+import { objectInWorld } from '../../dom/page-bridge';
+import { callOn } from './in-page-call';
 
 /**
  * Out-of-process iframes: a point in an OOPIF's viewport is moved into the tab's viewport through each
@@ -13,7 +14,7 @@ import { callOn, objectInFrameWorld } from './in-page-call';
 interface FrameOwner {
   /** The session of the document that embeds the frame. */
   parent: CdpSession;
-  /** The iframe element, in tabpilot's actions world of that document. */
+  /** The iframe element, in tabpilot's world of that document. */
   objectId: string;
 }
 
@@ -37,7 +38,7 @@ async function findOwner(ctx: RoutineContext, handle: ElementHandle, child: CdpS
       ctx.log.debug('frame owner not in this session', { error: String(error) });
       continue;
     }
-    const owner = { parent, objectId: await objectInFrameWorld(parent, backendNodeId) };
+    const owner = { parent, objectId: await objectInWorld(parent, backendNodeId) };
     owners.set(child, owner);
     return owner;
   }

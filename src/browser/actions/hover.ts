@@ -1,14 +1,41 @@
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
-import { locatePointer } from './locate';
+import { locatePointer, type Located } from './locate';
 import { moveTo } from './mouse';
+import { sendVerified } from './verify';
 
-/** Moves the mouse over an element (menus that open on hover), at a point that reaches it. */
-export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<{ x: number; y: number }> {
-  const located = await locatePointer(ctx, handle, { scroll: true, refuse: false, allowScript: false });
+const LOCATE = { scroll: true, refuse: false, allowScript: false, guard: 'move' } as const;
+
+export interface HoverOutcome {
+  x: number;
+  y: number;
+  /** Null when the first move reached the element; else what it hovered instead (it was moved again). */
+  retried: string | null;
+}
+
+function point(located: Located): Extract<Located, { kind: 'point' }> {
   if (located.kind !== 'point') {
     throw new TabpilotError('INTERNAL', 'hover got a script target it did not allow');
   }
-  await moveTo(handle.pageSession, located.x, located.y);
-  return { x: located.x, y: located.y };
+  return located;
+}
+
+/**
+ * Moves the mouse over an element (menus that open on hover), at a point that reaches it, and checks
+ * that the element is what the pointer came over (or is hovered already); a miss is moved again once
+ * at the element's fresh position, then fails ELEMENT_OCCLUDED naming what was hovered instead.
+ */
+export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<HoverOutcome> {
+  const locate = async (): Promise<Extract<Located, { kind: 'point' }>> =>
+    point(await locatePointer(ctx, handle, LOCATE));
+  const { located, retried } = await sendVerified(
+    ctx,
+    handle,
+    'hover',
+    locate,
+    (at) => moveTo(at.input.session, at.input.x, at.input.y, null, handle.pageSession),
+    await locate(),
+  );
+  const { x, y } = point(located);
+  return { x, y, retried };
 }

@@ -1,12 +1,9 @@
 /**
  * The contract between the action routines (core) and their in-page half (src/browser/actions/in-page),
- * which runs in tabpilot's isolated worlds. Types only and no DOM types, so both sides compile against it.
+ * which runs in tabpilot's isolated world of each frame. Types only and no DOM types, so both sides compile against it.
  * Coordinates are CSS px in the viewport of the frame's local root (the top page, or the OOPIF the
  * element lives in): the core adds the OOPIF's offset.
  */
-
-/** The global the bundle installs itself under, in each world it is sent to. */
-export const ACTIONS_GLOBAL = '__tabpilotActions';
 
 /** Where a pointer may land on an element, or why it may not. */
 export type PointerTarget = {
@@ -29,6 +26,18 @@ export interface PointerOptions {
   scroll: boolean;
   /** Refuse file inputs and selects (clicks do; hovering and dragging do not). */
   refuse: boolean;
+  /** Arm a guard for the input about to be sent at the point (null: only locate). */
+  guard: GuardKind | null;
+}
+
+/** Which events a guard judges: a press (click, the start of a drag) or a move (hover). */
+export type GuardKind = 'press' | 'move';
+
+/** What a guard saw of the gesture: its first trusted event reached the element, missed it, or none came. */
+export interface GuardVerdict {
+  state: 'reached' | 'missed' | 'none';
+  /** What the first event hit instead (a miss). */
+  hit: string | null;
 }
 
 export type TypingPlan =
@@ -180,6 +189,10 @@ export interface InPageValueFunctions {
   hitAt: { args: [x: number, y: number]; result: PointHit };
   focusInfo: { args: []; result: FocusInfo };
   frameHit: { args: [x: number, y: number]; result: FrameHit };
+  guardPeek: { args: []; result: GuardVerdict };
+  guardVerdict: { args: []; result: GuardVerdict };
+  renderedFrame: { args: []; result: boolean };
+  isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };
   elementInfo: { args: []; result: ElementInfo };
 }

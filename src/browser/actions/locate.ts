@@ -1,12 +1,35 @@
+import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { toTabPoint } from './frame-offset';
+import type { GuardKind } from './in-page-api';
 import { callOn } from './in-page-call';
 
 /** Where a pointer lands on an element in the tab's viewport, or that only a script can reach it. */
 export type Located =
-  | { kind: 'point'; x: number; y: number; element: string; checked: boolean | null }
+  | {
+      kind: 'point';
+      /** The point in the tab's viewport. */
+      x: number;
+      y: number;
+      element: string;
+      checked: boolean | null;
+      /** Where the input goes: the element's frame session and the point in that frame's viewport. */
+      input: PointerInput;
+    }
   | { kind: 'script'; element: string; checked: boolean | null; reason: 'zero-size' | 'outside-viewport' };
+
+/**
+ * Input for an element inside an out-of-process frame is sent to that frame's own session, in its own
+ * coordinates: the browser then hands it to that frame directly. Sent to the tab, it would be routed by
+ * what the browser last saw rendered, and a frame that has not rendered since it loaded or moved (a busy
+ * machine, a hidden tab) is not there yet: the press lands on the iframe element of the embedding page.
+ */
+export interface PointerInput {
+  session: CdpSession;
+  x: number;
+  y: number;
+}
 
 export interface LocateOptions {
   /** Scroll the element into view first. */
@@ -15,6 +38,8 @@ export interface LocateOptions {
   refuse: boolean;
   /** Whether an element with no box may be reached by script (clicks), or is an error (hover, drag). */
   allowScript: boolean;
+  /** Arm a guard for the input about to be sent (null: only locate, as for a drop point). */
+  guard: GuardKind | null;
 }
 
 /**
@@ -33,6 +58,7 @@ export async function locatePointer(
   const target = await callOn(handle.session, handle.objectId, 'pointerTarget', {
     scroll: options.scroll,
     refuse: options.refuse,
+    guard: options.guard,
   });
   switch (target.kind) {
     case 'refused':
@@ -59,7 +85,8 @@ export async function locatePointer(
       );
     case 'point': {
       const point = await toTabPoint(ctx, handle, target.element, target);
-      return { kind: 'point', x: point.x, y: point.y, element: target.element, checked: target.checked };
+      const input = { session: handle.session, x: target.x, y: target.y };
+      return { kind: 'point', x: point.x, y: point.y, element: target.element, checked: target.checked, input };
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
 import type { Protocol } from '../../protocol/cdp';
+import { TabpilotError } from '../../shared/errors';
 import type { Modifier } from './keys';
 
 /**
@@ -58,27 +59,61 @@ export async function pageHidden(session: CdpSession): Promise<boolean> {
  * the page with its next rendered frame (rAF-aligned input), and a hidden page renders none, so the call
  * would wait seconds; there a 1 px screenshot sent with it makes the page render one.
  */
-async function deliverAligned(session: CdpSession, params: Protocol.Input.DispatchMouseEventRequest): Promise<void> {
-  const hidden = await pageHidden(session);
+async function deliverAligned(
+  session: CdpSession,
+  params: Protocol.Input.DispatchMouseEventRequest,
+  pageSession: CdpSession,
+): Promise<void> {
+  const hidden = await pageHidden(pageSession);
   const delivered = session.send('Input.dispatchMouseEvent', params);
-  if (hidden) {
-    await Promise.all([
-      delivered,
-      session.send('Page.captureScreenshot', { clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } }),
-    ]);
-  } else {
+  if (!hidden) {
     await delivered;
+    return;
   }
+  // On a loaded machine the forced frame can be drawn before the move reached the renderer, which then
+  // waits for the next frame: force frames until the move is in.
+  let done = false;
+  const settled = delivered.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  for (let frame = 0; frame < FORCED_FRAMES && !done; frame++) {
+    await Promise.race([settled, renderFrame(pageSession)]);
+  }
+  if (!done) {
+    throw new TabpilotError(
+      'TIMEOUT',
+      `The background tab did not take the mouse move after ${FORCED_FRAMES} forced frames: switch to the tab first`,
+    );
+  }
+  await delivered;
 }
 
+/** Frames forced for one move in a hidden page before giving up (each one answers in a few ms). */
+const FORCED_FRAMES = 50;
+
+/** Makes a page render a frame now, even a hidden one (a 1 px screenshot). */
+export async function renderFrame(session: CdpSession): Promise<void> {
+  await session.send('Page.captureScreenshot', { clip: { x: 0, y: 0, width: 1, height: 1, scale: 1 } });
+}
+
+/**
+ * Moves the mouse to a point of `session`'s viewport (the tab's, or an out-of-process frame's own).
+ * `pageSession` is the tab's, where a hidden page is made to render.
+ */
 export async function moveTo(
   session: CdpSession,
   x: number,
   y: number,
   pressed: MouseButton | null = null,
+  pageSession: CdpSession = session,
 ): Promise<void> {
   if (pressed === null) {
-    await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 });
+    await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 }, pageSession);
     return;
   }
   // With a button held the page is not asked anything (it may not answer until the move is delivered).
@@ -111,5 +146,5 @@ export async function press(
 
 /** A wheel turn at a point: what the page under it does with it is up to the page (the actor's Mouse.scroll). */
 export async function wheel(session: CdpSession, x: number, y: number, deltaX: number, deltaY: number): Promise<void> {
-  await deliverAligned(session, { type: 'mouseWheel', x, y, deltaX, deltaY });
+  await deliverAligned(session, { type: 'mouseWheel', x, y, deltaX, deltaY }, session);
 }

@@ -56,13 +56,15 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
     /** A coordinate click: what was under the point. */
     element: z.string().nullable().optional(),
     opened_target_id: z.string().nullable().optional(),
+    /** An index click: null when the first press reached the element; else what it hit instead (it was sent again). */
+    retried: z.string().nullable().optional(),
     options: z.array(DropdownOption).optional(),
     formatted_options: z.string().optional(),
     message: z.string().optional(),
   }),
   timeoutMs: 15_000,
   description:
-    'Click an element by index, or a point of the viewport by coordinates. A covered element fails with ELEMENT_OCCLUDED naming what covers it; a click that opens a tab reports opened_tab_id.',
+    'Click an element by index, or a point of the viewport by coordinates. A covered element fails with ELEMENT_OCCLUDED naming what covers it; a press that does not reach the element is stopped and sent once more at its fresh position (retried names what took the first), then fails ELEMENT_OCCLUDED; a click that opens a tab reports opened_tab_id.',
 });
 
 export const TypeTextEvent = defineEvent('TypeTextEvent', {
@@ -204,7 +206,14 @@ export const ScrollToTextEvent = defineEvent('ScrollToTextEvent', {
 
 export const HoverElementEvent = defineEvent('HoverElementEvent', {
   payload: { target_id: TargetId, index: Index },
-  result: z.strictObject({ target_id: z.string(), index: z.number().int(), x: z.number(), y: z.number() }),
+  result: z.strictObject({
+    target_id: z.string(),
+    index: z.number().int(),
+    x: z.number(),
+    y: z.number(),
+    /** Null when the first move reached the element; else what it hovered instead (it was moved again). */
+    retried: z.string().nullable(),
+  }),
   timeoutMs: 15_000,
   description: 'Move the mouse over an element (menus and tooltips that open on hover).',
 });
@@ -230,6 +239,8 @@ export const DragAndDropEvent = defineEvent('DragAndDropEvent', {
     from: Point,
     to: Point,
     method: z.enum(['html5', 'mouse']),
+    /** Null when the first press reached the element; else what it hit instead (it was pressed again). */
+    retried: z.string().nullable(),
   }),
   timeoutMs: 15_000,
   description: 'Drag an element onto another element (to_index) or to a point of the viewport (to_x, to_y).',

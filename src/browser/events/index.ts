@@ -1,5 +1,6 @@
 import type { AnyEventDefinition } from '../../bus/define-event';
 import * as actions from './actions.events';
+import * as agent from './agent.events';
 import * as connection from './connection.events';
 import * as captcha from './captcha.events';
 import * as content from './content.events';
@@ -29,6 +30,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(dialogs),
   ...definitionsOf(captcha),
   ...definitionsOf(recording),
+  ...definitionsOf(agent),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

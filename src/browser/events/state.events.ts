@@ -7,7 +7,10 @@ export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_p
 
 export const Box = z.strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
-/** One indexed element as a client sees it: the selector map's public face. */
+/**
+ * One indexed element as a client sees it: the selector entry's public face, in the protocol's
+ * snake_case and without what only the core may use (its frame's session and world, its in-page id).
+ */
 export const ElementSummary = z.strictObject({
   index: z.number().int().positive(),
   tag: z.string(),
@@ -127,14 +130,30 @@ export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
     quality: z.number().int().min(0).max(100).optional().describe('0-100, for jpeg and webp'),
     target_id: TargetId,
     file_name: OutputFileName.optional().describe(
-      'Also save it under this name (Node: under output_dir; the extension: under Downloads/tabpilot/)',
+      'Also save it under this name (Node: under output_dir; the extension: under Downloads/tabpilot/); an existing file is kept and the new one gets a numbered name',
     ),
+    max_side: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Scale the image down so neither side has more pixels than this'),
+    max_pixels: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Scale the image down to at most this many pixels in all (width × height)'),
   },
   result: z.strictObject({
     data: z.string(),
     format: ScreenshotFormat,
+    /** What was captured, in CSS px. */
     width: z.number(),
     height: z.number(),
+    /** The image's size in pixels (the CSS size times the device pixel ratio, scaled to the bounds). */
+    image_width: z.number(),
+    image_height: z.number(),
     path: z.string().nullable(),
   }),
   timeoutMs: 15_000,

@@ -2,7 +2,7 @@ import { TabpilotError } from '../../shared/errors';
 import { clickCoordinate, clickElement } from '../actions/click';
 import { dragAndDrop, type DropTarget } from '../actions/drag';
 import { dropdownOptions, selectDropdownOption, type DropdownOptions } from '../actions/dropdown';
-import { handleOfResolved, type ElementHandle, type RoutineContext } from '../actions/element';
+import type { ElementHandle, RoutineContext } from '../actions/element';
 import { scrollToText } from '../actions/find-text';
 import { hoverElement } from '../actions/hover';
 import { browserPlatform, pressStrokes } from '../actions/keyboard';
@@ -55,8 +55,7 @@ export const defaultActionWatchdog = defineWatchdog({
       config: session.config,
       signal,
     });
-    const element = async (targetId: string, index: number): Promise<ElementHandle> =>
-      handleOfResolved(targetId, await session.dom.resolve(targetId, index));
+    const element = (targetId: string, index: number): Promise<ElementHandle> => session.dom.resolve(targetId, index);
     const options = async (signal: AbortSignal, targetId: string, index: number) => {
       const listed = await dropdownOptions(routine(signal), await element(targetId, index));
       return { ...listed, formatted_options: formatOptions(listed.options) };
@@ -110,6 +109,7 @@ export const defaultActionWatchdog = defineWatchdog({
           y: clicked.click_y,
           checked: clicked.checked,
           opened_target_id: clicked.opened_target_id,
+          retried: clicked.retried,
         };
       },
 

@@ -17,17 +17,27 @@ export const screenshotWatchdog = defineWatchdog({
   emits: [],
   setup: (ctx) => ({
     ScreenshotEvent: async (event) => {
-      const { full_page, clip, format, quality, target_id, file_name } = event.payload;
+      const { full_page, clip, format, quality, target_id, file_name, max_side, max_pixels } = event.payload;
       const page = ctx.session.targets.requireSession(target_id);
       const shot = await captureScreenshot(page, {
         fullPage: full_page,
         clip: clip ?? null,
         format,
         quality: quality ?? null,
+        maxSide: max_side ?? null,
+        maxPixels: max_pixels ?? null,
       });
       const path =
         file_name === undefined ? null : await saveFile(ctx.session.host.files, file_name, shot.data, MIME[format]);
-      return { data: shot.data, format, width: shot.width, height: shot.height, path };
+      return {
+        data: shot.data,
+        format,
+        width: shot.width,
+        height: shot.height,
+        image_width: shot.imageWidth,
+        image_height: shot.imageHeight,
+        path,
+      };
     },
     SavePdfEvent: async (event) => {
       const { target_id, file_name, header_template, footer_template, ...options } = event.payload;

@@ -5,16 +5,10 @@
  * `element.labels` (9.7 s cold on a big page: perf-facts). It returns the page as lines, already reduced,
  * and keeps a registry of the elements it indexed so actions can find them again by id.
  *
- * Built into a string by scripts/build-inpage.mjs (src/dom/generated/collector-source.ts).
+ * Built with the actions' in-page half into one script by scripts/build-inpage.mjs (src/dom/generated/page-source.ts).
  */
-import {
-  COLLECTOR_VERSION,
-  type ClosedHostLine,
-  type CollectOptions,
-  type CollectResult,
-  type ElementLine,
-  type Line,
-} from '../payload';
+import type { CollectOptions, CollectResult, CollectStats } from '../payload';
+import type { ElementExtra, PackedElement, PackedLine } from '../wire';
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
@@ -74,11 +68,11 @@ interface Walk {
   readonly options: CollectOptions;
   /** In viewport mode, what a scroll container shows: content scrolled out of it is out of view. */
   clip: Clip | null;
-  readonly lines: Line[];
+  readonly lines: PackedLine[];
   readonly state: WorldState;
   readonly viewportWidth: number;
   readonly viewportHeight: number;
-  readonly stats: CollectResult['stats'];
+  readonly stats: CollectStats;
   /** The open modal `<dialog>`: everything outside it is inert while it is open. */
   readonly modal: Element | null;
   /** Inside an inert subtree (the `inert` attribute, or outside the modal): no clicks or focus land. */
@@ -143,7 +137,7 @@ function visitNode(
       const text = textOf(node as Text, walk.options.maxTextLength);
       const shown = text.length > 1 ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
-        walk.lines.push({ kind: 'text', depth, text: shown });
+        walk.lines.push([0, depth, shown]);
       }
     }
   } else if (node.nodeType === ELEMENT_NODE) {
@@ -230,7 +224,7 @@ function visitElementIn(
     walk.stats.images++;
   }
 
-  let line: ElementLine | null = null;
+  let line: PackedElement | null = null;
   const named =
     near &&
     shown &&
@@ -262,21 +256,25 @@ function visitElementIn(
     const id = indexed ? idOf(walk.state, element) : undefined;
     const name = reached || named ? accessibleName(element, tag) : '';
     const attributes = withoutRedundantId(attributesFor(element, tag, role), tag, name);
-    line = {
-      kind: 'element',
+    const isNew = id !== undefined && walk.options.markNew && !walk.state.fresh && !walk.state.previous.has(id);
+    line = [
+      1,
       depth,
       tag,
-      id,
-      isNew: id !== undefined && walk.options.markNew && !walk.state.fresh && !walk.state.previous.has(id),
+      id ?? -1,
+      isNew ? 1 : 0,
       role,
       name,
-      attributes: greyed ? [...attributes, ['disabled', 'true']] : attributes,
-      box: [rect.left + offset[0], rect.top + offset[1], rect.width, rect.height],
-      scroll,
-      shadow: openRoot !== null && openRoot.mode === 'open' ? 'open' : null,
-      frame: null,
-      frameOrigin: null,
-    };
+      (greyed ? [...attributes, ['disabled', 'true']] : attributes).flat(),
+      rect.left + offset[0],
+      rect.top + offset[1],
+      rect.width,
+      rect.height,
+    ];
+    const shadow = openRoot !== null && openRoot.mode === 'open' ? 'open' : null;
+    if (scroll !== null || shadow !== null) {
+      line.push({ scroll, shadow, frame: null, frameOrigin: null });
+    }
     walk.lines.push(line);
   }
   const childDepth = line === null ? depth : depth + 1;
@@ -306,8 +304,7 @@ function visitElementIn(
     walkChildren(walk, openRoot, childDepth, shown && near, offset, clickable);
   } else {
     if (near && mayHaveClosedRoot(element, tag, rect)) {
-      const host: ClosedHostLine = { kind: 'closed-host', depth: childDepth, id: idOf(walk.state, element) };
-      walk.lines.push(host);
+      walk.lines.push([2, childDepth, idOf(walk.state, element)]);
     }
     if (!OPAQUE.has(tag)) {
       // Text shows when its element is shown and in view (text nodes have no box of their own to test).
@@ -363,10 +360,16 @@ function mayHaveClosedRoot(element: Element, tag: string, rect: DOMRect): boolea
   );
 }
 
+/** Sets an element line's frame facts (keeping its scroll and shadow ones). */
+function setFrame(line: PackedElement, frame: ElementExtra['frame'], frameOrigin: ElementExtra['frameOrigin']): void {
+  const extra = line[12] ?? { scroll: null, shadow: null, frame: null, frameOrigin: null };
+  line[12] = { ...extra, frame, frameOrigin };
+}
+
 function visitFrame(
   walk: Walk,
   frame: HTMLIFrameElement,
-  line: ElementLine,
+  line: PackedElement,
   rect: DOMRect,
   depth: number,
   offset: [number, number],
@@ -380,14 +383,13 @@ function visitFrame(
   }
   const origin = frameOrigin(frame, rect);
   if (inner === null || inner.documentElement === null) {
-    line.frame = 'remote';
-    line.frameOrigin = [origin[0] + offset[0], origin[1] + offset[1]];
-    if (line.id === undefined) {
-      line.id = idOf(walk.state, frame);
+    setFrame(line, 'remote', [origin[0] + offset[0], origin[1] + offset[1]]);
+    if (line[3] === -1) {
+      line[3] = idOf(walk.state, frame);
     }
     return;
   }
-  line.frame = 'inline';
+  setFrame(line, 'inline', null);
   // The frame's document has its own coordinates and canvas; what hides the frame hides its text too.
   walk.paint = CANVAS;
   walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
@@ -431,10 +433,9 @@ export function collect(
     }
   }
   walk.stats.interactive = walk.lines.filter(
-    (line) => line.kind === 'element' && line.id !== undefined && line.frame === null,
+    (line) => line[0] === 1 && line[3] !== -1 && (line[12]?.frame ?? null) === null,
   ).length;
   return {
-    version: COLLECTOR_VERSION,
     lines: walk.lines,
     metrics: {
       url: doc.location?.href ?? '',
@@ -452,4 +453,4 @@ export function collect(
   };
 }
 
-export { COLLECTOR_VERSION, indexedId, resolve };
+export { indexedId, resolve };

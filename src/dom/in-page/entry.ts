@@ -1,20 +1,43 @@
-import { collect, COLLECTOR_VERSION, indexedId, resolve } from './collector';
+/**
+ * The perception half of tabpilot's in-page code: the functions the core calls by name (their names and
+ * types are the contract in ../payload.ts). Bundled with the actions' half into one script by
+ * scripts/build-inpage.mjs.
+ */
+import type { PerceptionHandleFunctions, PerceptionValueFunctions } from '../payload';
+import { collect, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
 import { highlight } from './highlight';
 import { retention } from './world-state';
-import { packCollectResult } from '../wire';
 
-/** Installs the collector in tabpilot's isolated world (the core checks `version` before each use). */
-Object.assign(globalThis, {
-  __tabpilot: {
-    version: COLLECTOR_VERSION,
-    /** The collection as the packed JSON string the core reads (src/dom/wire.ts). */
-    collect: (...args: Parameters<typeof collect>) => packCollectResult(collect(...args)),
-    resolve,
-    highlight: (id: number | null, label: string) => highlight(id === null ? null : resolve(id), label),
-    markdown,
-    search,
-    find: (options: Parameters<typeof find>[0]) => find(options, indexedId),
-    retention,
+type ValueApi = {
+  [K in keyof PerceptionValueFunctions]: (
+    this: unknown,
+    ...args: PerceptionValueFunctions[K]['args']
+  ) => PerceptionValueFunctions[K]['result'];
+};
+
+type HandleApi = {
+  [K in keyof PerceptionHandleFunctions]: (this: unknown, ...args: PerceptionHandleFunctions[K]) => Element | null;
+};
+
+const DOCUMENT_FRAGMENT_NODE = 11;
+
+export const api: ValueApi & HandleApi = {
+  /** The document of the frame (`this` is its global) or a closed shadow root (`this`), as JSON. */
+  collect(options, stateKey) {
+    const root =
+      typeof this === 'object' && this !== null && (this as Node).nodeType === DOCUMENT_FRAGMENT_NODE
+        ? (this as ShadowRoot)
+        : document;
+    return JSON.stringify(collect(root, options, stateKey));
   },
-});
+  resolve,
+  highlight(id, label) {
+    highlight(id === null ? null : resolve(id), label);
+    return true;
+  },
+  markdown,
+  search,
+  find: (options) => find(options, indexedId),
+  retention,
+};

@@ -29,7 +29,7 @@ export const NATIVE_USAGE = `Through the native host, in the browser that runs t
                         [--state-dir DIR] [--uninstall]
       Register the native host with the browsers installed here (or one profile folder).
   tabpilot doctor [--json] [--browser ...] [--user-data-dir DIR]
-      Check each link: browser, extension, manifest, launcher, host start, socket, extension ping.
+      Check each link: browser, extension, manifest, launcher, host start, socket, extension ping, tabpilot mcp.
 
 Exit codes: 0 ok, 1 the command answered an error, 2 bad usage, 3 no host or the connection broke.
 TABPILOT_STATE_DIR moves the host's state folder (socket, discovery records, log).`;
@@ -215,6 +215,7 @@ async function doctorCommand(args: readonly string[]): Promise<number> {
     stateDir: stateDir(),
     home: process.env['HOME'] ?? homedir(),
     extensionDir,
+    mcp: { node: process.execPath, cli: cliPath },
   });
   process.stdout.write(`${values.json === true ? JSON.stringify(report, null, 2) : formatDoctorReport(report)}\n`);
   return report.ok ? EXIT.ok : EXIT.errorAnswer;

@@ -392,11 +392,12 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
     it('hovers to open a menu, drags a card onto a zone (HTML5) and moves a slider (mouse)', async () => {
       const state = await open('/act/pointer.html');
       expect(state.text).not.toContain('Laptops');
-      await driver.ok('hover', { index: byId(state, 'Products').index });
+      // The menu's trigger is what the pointer came over (checked, not assumed): nothing was moved again.
+      expect(await driver.ok('hover', { index: byId(state, 'Products').index })).toMatchObject({ retried: null });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Laptops');
       expect(
         await driver.ok('drag', { index: byId(state, 'card').index, to_index: byId(state, 'zone').index }),
-      ).toMatchObject({ method: 'html5' });
+      ).toMatchObject({ method: 'html5', retried: null });
       expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('dropped: card');
       const slider = byId(state, 'Slider').box;
       expect(
@@ -495,6 +496,82 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(await driver.ok('find_text', { text: 'Deep inside the frame' })).toMatchObject({ found: true });
       const [scrolled] = await frameScroll();
       expect(scrolled).toBeGreaterThan(500);
+    });
+
+    it('clicks inside a cross-origin frame of a background tab that scrolled since the state (no frame rendered since)', async () => {
+      // A hidden page renders no frames, so the browser's picture of where the frame sits is older than the
+      // page's layout: input sent to the tab landed on the embedding page's <iframe> and the click said ok.
+      const background = await driver.openTab(server.url('/act/frames.html'));
+      const front = await driver.openTab(server.url('/act/reporter.html'));
+      const state = await driver.ok<BrowserStateSummary>('state', { tab_id: background });
+      await driver.ok('scroll', { direction: 'down', pages: 0.1, tab_id: background });
+      const click = await driver.ok('click', { index: byId(state, 'Frame button').index, tab_id: background });
+      expect((await driver.ok<BrowserStateSummary>('state', { tab_id: background })).text).toContain('frame clicks: 1');
+      // The input went to the frame's own session: not routed by what the browser last saw.
+      expect(click).toMatchObject({ clicked: true, method: 'mouse' });
+      for (const id of [background, front]) {
+        await driver.ok('close', { tab_id: id });
+      }
+      await driver.ok('switch', { tab_id: tab });
+    });
+
+    it('checks that the press reached the element: one that moved away is clicked again at its new place, nothing else gets it', async () => {
+      const state = await open('/act/runaway.html');
+      const click = await driver.ok('click', { index: byId(state, 'Runaway').index });
+      // The first press landed on the decoy left behind: it was stopped there and sent again.
+      expect(click).toMatchObject({ clicked: true, retried: expect.stringContaining('decoy') as string });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: decoy 0, runaway 1');
+    });
+
+    it("checks that a drag's press reached its element: a card that moved away is pressed again at its new place and dropped", async () => {
+      const state = await open('/act/runaway-card.html');
+      const dragged = await driver.ok('drag', {
+        index: byId(state, 'runcard').index,
+        to_index: byId(state, 'runzone').index,
+      });
+      // The first press landed on the decoy left behind: it was stopped there before the page saw it.
+      expect(dragged).toMatchObject({ method: 'html5', retried: expect.stringContaining('decoy') as string });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('presses: decoy 0; dropped: card');
+    });
+
+    it('answers ELEMENT_OCCLUDED when an overlay opened on hover took the click, and neither got it', async () => {
+      const state = await open('/act/hover-overlay.html');
+      const refused = await failure('click', { index: byId(state, 'Open details').index });
+      expect(refused.error.code).toBe('ELEMENT_OCCLUDED');
+      expect(refused.error.message).toMatch(/promo/);
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('clicks: details 0, promo 0');
+    });
+
+    it('clicks by index into a cross-origin frame after a reload, a second visit and a late frame; a stale index says take a new state', async () => {
+      const frameButton = async (): Promise<number> =>
+        byId(await driver.ok<BrowserStateSummary>('state'), 'Frame button').index;
+      const clickCounted = async (index: number, count: number): Promise<void> => {
+        await driver.ok('click', { index });
+        expect((await driver.ok<BrowserStateSummary>('state')).text).toContain(`frame clicks: ${count}`);
+      };
+      await driver.ok('navigate', { url: server.url('/act/frames.html') });
+      await clickCounted(await frameButton(), 1);
+      // A reload gives both documents new worlds; the index of the new state names the new frame's button.
+      await driver.ok('refresh');
+      await clickCounted(await frameButton(), 1);
+      await driver.ok('navigate', { url: server.url('/act/frames.html') });
+      await clickCounted(await frameButton(), 1);
+      // An index of the state before a navigation names nothing in the new document.
+      const stale = await frameButton();
+      await driver.ok('refresh');
+      const refused = await failure('click', { index: stale });
+      expect(refused.error).toMatchObject({ code: 'ELEMENT_NOT_FOUND' });
+      expect(refused.error.message).toMatch(/take a new state/);
+      // A frame added after the page loaded.
+      await driver.ok('navigate', { url: server.url('/act/late-frame.html') });
+      expect((await driver.ok<BrowserStateSummary>('state')).text).not.toContain('Frame button');
+      await driver.evaluateInTab(tab, 'addFrame()');
+      const late = await pollUntil(
+        async () =>
+          (await driver.ok<BrowserStateSummary>('state')).elements.find((e) => e.name === 'Frame button')?.index,
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the late frame never showed its button') },
+      );
+      await clickCounted(late, 1);
     });
 
     it('answers JavaScript dialogs at once, reports each in the next state only, and dismisses confirm() unless told', async () => {

@@ -259,6 +259,17 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       const clipBytes = Buffer.from(clip.data, 'base64');
       expect(clipBytes.readUInt32BE(16)).toBe(120);
       expect(clipBytes.readUInt32BE(20)).toBe(60);
+      // Bounded, the browser scales the image itself: the long side and the pixel count stay within.
+      const bounded = await driver.ok<{ data: string; width: number; image_width: number; image_height: number }>(
+        'screenshot',
+        { max_side: 400, max_pixels: 60_000 },
+      );
+      const boundedBytes = Buffer.from(bounded.data, 'base64');
+      const [boundedWidth, boundedHeight] = [boundedBytes.readUInt32BE(16), boundedBytes.readUInt32BE(20)];
+      expect([boundedWidth, boundedHeight]).toEqual([bounded.image_width, bounded.image_height]);
+      expect(Math.max(boundedWidth, boundedHeight)).toBeLessThanOrEqual(400);
+      expect(boundedWidth * boundedHeight).toBeLessThanOrEqual(60_000);
+      expect(boundedWidth / boundedHeight).toBeCloseTo(png.width / png.height, 1);
       const withShot = await driver.ok<BrowserStateSummary>('state', { include_screenshot: true });
       expect(withShot.screenshot_format).toBe('jpeg');
       expect(Buffer.from(withShot.screenshot ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

@@ -235,6 +235,53 @@ document.addEventListener('visibilitychange', () => change(document.visibilitySt
 report();`,
 );
 
+/** Counts trusted clicks per element id: `clicks: runaway 1, decoy 0`. */
+const CLICK_COUNTER = `const counts = {};
+const show = () => { document.getElementById('out').textContent = 'clicks: ' + Object.entries(counts).map(([id, n]) => id + ' ' + n).join(', '); };
+for (const element of document.querySelectorAll('[data-count]')) {
+  counts[element.id] = 0;
+  element.addEventListener('click', (e) => { if (e.isTrusted) { counts[element.id]++; show(); } });
+}
+show();`;
+
+/** A button that jumps away the first time the pointer comes over it; a decoy is left where it was. */
+const RUNAWAY = page(
+  'Runaway',
+  `<p id="out"></p>
+<button id="decoy" data-count style="position:absolute;left:20px;top:100px;width:160px;height:40px">Decoy</button>
+<button id="runaway" data-count style="position:absolute;left:20px;top:100px;width:160px;height:40px;z-index:1">Runaway</button>`,
+  `${CLICK_COUNTER}
+const runaway = document.getElementById('runaway');
+runaway.addEventListener('pointerover', (e) => { if (e.isTrusted && runaway.style.top === '100px') runaway.style.top = '200px'; });`,
+);
+
+/** A card that jumps away the first time the pointer comes over it, leaving a decoy that counts presses. */
+const RUNAWAY_CARD = page(
+  'Runaway card',
+  `<p id="out">presses: decoy 0; dropped: nothing</p>
+<div id="decoy" style="position:absolute;left:20px;top:100px;width:120px;height:50px">Decoy</div>
+<div id="runcard" draggable="true" tabindex="0" style="position:absolute;left:20px;top:100px;width:120px;height:50px;z-index:1;background:#def">Run card</div>
+<div id="runzone" tabindex="0" style="position:absolute;left:300px;top:100px;width:200px;height:100px;border:2px dashed">Run zone</div>`,
+  `const $ = (id) => document.getElementById(id);
+let presses = 0;
+let dropped = 'nothing';
+const show = () => { $('out').textContent = 'presses: decoy ' + presses + '; dropped: ' + dropped; };
+$('decoy').addEventListener('mousedown', (e) => { if (e.isTrusted) { presses++; show(); } });
+$('runcard').addEventListener('pointerover', (e) => { if (e.isTrusted && $('runcard').style.top === '100px') $('runcard').style.top = '220px'; });
+$('runcard').addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'card'));
+$('runzone').addEventListener('dragover', (e) => e.preventDefault());
+$('runzone').addEventListener('drop', (e) => { e.preventDefault(); dropped = e.dataTransfer.getData('text/plain'); show(); });`,
+);
+
+/** A promotion that opens over the page when the pointer comes over the button (pages written by others do). */
+const HOVER_OVERLAY = page(
+  'Hover overlay',
+  `<p id="out"></p><button id="details" data-count>Open details</button>
+<div id="promo" data-count hidden style="position:fixed;inset:0;background:rgba(0,0,0,.3);z-index:5">Subscribe to our newsletter</div>`,
+  `${CLICK_COUNTER}
+document.getElementById('details').addEventListener('mouseover', (e) => { if (e.isTrusted) document.getElementById('promo').hidden = false; });`,
+);
+
 function frameChild(): string {
   return page(
     'Frame child',
@@ -266,6 +313,18 @@ export function addActionPages(server: FixtureServer): ActionPages {
     '/act/scroll.html': (_req, res) => send(res, SCROLL),
     '/act/pointer.html': (_req, res) => send(res, POINTER),
     '/act/reporter.html': (_req, res) => send(res, REPORTER),
+    '/act/runaway.html': (_req, res) => send(res, RUNAWAY),
+    '/act/runaway-card.html': (_req, res) => send(res, RUNAWAY_CARD),
+    '/act/late-frame.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Late frame',
+          `<h1>The frame comes when asked</h1><div id="slot"></div>`,
+          `window.addFrame = () => { const frame = document.createElement('iframe'); frame.id = 'child'; frame.width = 500; frame.height = 200; frame.src = ${JSON.stringify(server.crossUrl('/act/frame-child.html'))}; document.getElementById('slot').append(frame); return true; };`,
+        ),
+      ),
+    '/act/hover-overlay.html': (_req, res) => send(res, HOVER_OVERLAY),
     '/act/frame-child.html': (_req, res) => send(res, frameChild()),
     '/act/frames.html': (_req, res) =>
       send(

@@ -1,12 +1,13 @@
 /**
- * The in-page half of the action routines, bundled by scripts/build-actions-inpage.mjs into
- * src/browser/actions/generated/actions-source.ts. The core installs it in a world on first use and calls
- * its functions by name (the names and types are the contract in ../in-page-api.ts).
+ * The in-page half of the action routines: the functions the core calls by name (the names and types
+ * are the contract in ../in-page-api.ts). Bundled with the perception half into one script by
+ * scripts/build-inpage.mjs and installed in tabpilot's isolated world by the page bridge.
  */
 import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api';
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
+import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
 import { scrollElement, scrollPage } from './scrolling';
@@ -40,6 +41,10 @@ export const api: ValueApi & HandleApi = {
   hitAt,
   focusInfo,
   frameHit,
+  guardPeek,
+  guardVerdict,
+  isHovered,
+  renderedFrame,
   platform,
   elementInfo,
   ariaOption,

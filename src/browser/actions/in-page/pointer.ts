@@ -5,6 +5,7 @@
  */
 import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
 import { composedParent, describeElement } from './describe';
+import { armGuard } from './guard';
 
 interface Rect {
   left: number;
@@ -97,7 +98,9 @@ export function reaches(element: Element, hit: Element | null): boolean {
   if (label !== null && label.control === element) {
     return true;
   }
-  return element instanceof HTMLLabelElement && element.control !== null && element.control === hit;
+  // By tag, not instanceof: the element may belong to another frame's document (another set of classes).
+  const control = element.localName === 'label' ? (element as HTMLLabelElement).control : null;
+  return control !== null && control === hit;
 }
 
 function hitTest(element: Element, x: number, y: number): Element | null {
@@ -136,14 +139,14 @@ function contentOrigin(frame: Element): [number, number] {
   ];
 }
 
-/**
- * Checks one point through the frame chain; returns the local-root point, or what covers it. `null`
- * cover with no point means the frame itself is out of its parent's viewport.
- */
-function tryPoint(element: Element, chain: Element[], x: number, y: number): { x: number; y: number } | Element {
+/** A point checked through the frame chain: where it lands in the local root, or what covers it. */
+type PointOutcome = { kind: 'clear'; x: number; y: number } | { kind: 'covered'; cover: Element };
+
+/** Checks one point through the frame chain (tagged, not instanceof: frames have their own classes). */
+function tryPoint(element: Element, chain: Element[], x: number, y: number): PointOutcome {
   const hit = hitTest(element, x, y);
   if (!reaches(element, hit)) {
-    return hit ?? element.ownerDocument.documentElement;
+    return { kind: 'covered', cover: hit ?? element.ownerDocument.documentElement };
   }
   let px = x;
   let py = y;
@@ -153,10 +156,10 @@ function tryPoint(element: Element, chain: Element[], x: number, y: number): { x
     py += oy;
     const frameHit = hitTest(frame, px, py);
     if (frameHit !== frame) {
-      return frameHit ?? frame.ownerDocument.documentElement;
+      return { kind: 'covered', cover: frameHit ?? frame.ownerDocument.documentElement };
     }
   }
-  return { x: px, y: py };
+  return { kind: 'clear', x: px, y: py };
 }
 
 function checkedState(element: Element): boolean | null {
@@ -198,10 +201,13 @@ function targetOf(element: Element, options: PointerOptions): PointerTarget {
     const x = box.left + (box.right - box.left) * fx;
     const y = box.top + (box.bottom - box.top) * fy;
     const outcome = tryPoint(element, chain, x, y);
-    if (!(outcome instanceof Element)) {
+    if (outcome.kind === 'clear') {
+      if (options.guard !== null) {
+        armGuard(options.guard, element);
+      }
       return { ...base, kind: 'point', x: outcome.x, y: outcome.y };
     }
-    firstCover ??= outcome;
+    firstCover ??= outcome.cover;
     firstPoint ??= [x, y];
   }
   const [x, y] = firstPoint ?? [0, 0];
@@ -264,8 +270,8 @@ export function hitAt(x: number, y: number): PointHit {
 export function frameHit(this: Element, x: number, y: number): FrameHit {
   const [ox, oy] = contentOrigin(this);
   const outcome = tryPoint(this, frameChain(this), x + ox, y + oy);
-  if (outcome instanceof Element) {
-    return { cover: describeElement(outcome), x, y };
+  if (outcome.kind === 'covered') {
+    return { cover: describeElement(outcome.cover), x, y };
   }
   return { cover: null, x: outcome.x, y: outcome.y };
 }

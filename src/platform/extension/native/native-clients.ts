@@ -283,9 +283,10 @@ export class NativeClients {
     return secrets.length === 0 ? message : (redact(message, secrets) as T);
   }
 
+  /** A connection that ends leaves no work running: nobody is left to read its answers. */
   #close(entry: Connection): void {
     clearTimeout(entry.timer);
-    entry.connection.close();
+    entry.connection.close({ cancelRunning: true });
     this.#connections.delete(entry.conn);
   }
 

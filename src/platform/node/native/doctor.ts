@@ -5,6 +5,7 @@ import { EXTENSION_ORIGIN, NATIVE_HOST_NAME } from '../../../protocol/native-mes
 import { errorMessageOf } from '../../../shared/errors';
 import { BROWSER_NAMES, executablesOf, userDataDirOf, type BrowserName } from './browsers';
 import { listRecords, pickRecord } from './discovery';
+import { checkMcpPath } from '../mcp/doctor-mcp';
 import { HostClient } from './host-client';
 import { probeHost } from './host-probe';
 import { MANIFEST_FILE } from './installer';
@@ -20,7 +21,7 @@ import { statePaths } from './state-dir';
 export type CheckStatus = 'ok' | 'fail' | 'skip';
 
 export interface DoctorCheck {
-  id: 'browser' | 'extension' | 'manifest' | 'launcher' | 'host_starts' | 'socket' | 'extension_ping';
+  id: 'browser' | 'extension' | 'manifest' | 'launcher' | 'host_starts' | 'socket' | 'extension_ping' | 'mcp';
   /** The browser or profile the check is about; `host` for the running host. */
   target: string;
   status: CheckStatus;
@@ -43,6 +44,8 @@ export interface DoctorOptions {
   extensionDir: string;
   platform?: string;
   env?: NodeJS.ProcessEnv;
+  /** Checks `tabpilot mcp --extension` end to end once the extension answers (this Node and CLI). */
+  mcp?: { node: string; cli: string };
 }
 
 const Manifest = z.object({
@@ -108,6 +111,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checks.push(...(await checkProfile(target, options)));
   }
   checks.push(...(await checkRunningHost(options)));
+  if (options.mcp !== undefined) {
+    checks.push(await checkMcp(options, options.mcp, checks.at(-1)?.status === 'ok'));
+  }
   return { ok: checks.every((check) => check.status !== 'fail'), state_dir: options.stateDir, checks };
 }
 
@@ -317,6 +323,24 @@ async function checkRunningHost(options: DoctorOptions): Promise<DoctorCheck[]> 
     client.close();
   }
   return out;
+}
+
+async function checkMcp(
+  options: DoctorOptions,
+  command: { node: string; cli: string },
+  extensionAnswers: boolean,
+): Promise<DoctorCheck> {
+  if (!extensionAnswers) {
+    return { id: 'mcp', target: 'host', status: 'skip', detail: 'needs the extension to answer' };
+  }
+  const result = await checkMcpPath({ ...command, stateDir: options.stateDir, userDataDir: options.userDataDir });
+  return {
+    id: 'mcp',
+    target: 'host',
+    status: result.ok ? 'ok' : 'fail',
+    detail: result.detail,
+    ...(result.fix === undefined ? {} : { fix: result.fix }),
+  };
 }
 
 export function formatDoctorReport(report: DoctorReport): string {

@@ -1,0 +1,49 @@
+import {
+  AgentPausedEvent,
+  AgentRunFinishedEvent,
+  AgentRunStartedEvent,
+  AgentStepEvent,
+} from '../browser/events/agent.events';
+import { BrowserStopEvent } from '../browser/events/lifecycle.events';
+import type { PayloadInputOf } from '../bus/define-event';
+import type { CommandServer } from '../tools/command-server';
+import { sourceOf, type ClientInfo } from '../tools/registry';
+import type { AgentHost } from './agent';
+
+const EVENTS = {
+  started: AgentRunStartedEvent,
+  step: AgentStepEvent,
+  finished: AgentRunFinishedEvent,
+  paused: AgentPausedEvent,
+} as const;
+
+/**
+ * The agent as one more client of a CommandServer (kind `agent`, id the run's): its actions take the
+ * road every client's do (the gate, the registry, the action's watchdog), its events and the events its
+ * actions cause carry the source `agent:<run_id>`, and everything it shows the model is redacted as
+ * every client's output is.
+ */
+export function serverHost(server: CommandServer, runId: string): AgentHost {
+  const client: ClientInfo = { id: runId, kind: 'agent' };
+  const context = server.contextFor(client);
+  const bus = server.session.bus;
+  const secretNames = [
+    ...new Set(Object.values(server.session.config.sensitive_data).flatMap((secrets) => Object.keys(secrets))),
+  ];
+  return {
+    runAction: (name, params) => server.runAction(name, params, context),
+    emit: async (type, payload) => {
+      const definition = EVENTS[type];
+      await bus.emit(definition, payload as PayloadInputOf<typeof definition>, { source: sourceOf(client) });
+    },
+    redact: (value) => server.redact(value),
+    onEmergencyStop: (callback) =>
+      bus.observe(({ phase, record }) => {
+        if (phase === 'emitted' && record.event.type === BrowserStopEvent.type) {
+          callback();
+        }
+      }),
+    actions: server.registry.describe(),
+    secretNames,
+  };
+}

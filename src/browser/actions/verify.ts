@@ -1,0 +1,120 @@
+import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
+import { withTimeout } from '../../shared/time';
+import type { ElementHandle, RoutineContext } from './element';
+import type { GuardKind } from './in-page-api';
+import { callInFrame, callOn } from './in-page-call';
+import type { Located } from './locate';
+import { pageHidden, renderFrame } from './mouse';
+
+/**
+ * Verified pointer input: a guard armed in the element's document when its point was found (see
+ * in-page/guard.ts) says, after the gesture, whether the element received it: one round trip.
+ */
+
+export type Delivery =
+  | { kind: 'reached' }
+  /** The first event hit something else (`hit`), or arrived nowhere the guard saw (`hit` null). */
+  | { kind: 'missed'; hit: string | null };
+
+/** A hidden page's forced frame is not waited for longer than this (after input it can stall). */
+const FORCED_FRAME_MS = 1000;
+
+/** The gesture's verdict, read from the guard armed on the element (which it disarms). */
+export async function deliveryOf(ctx: RoutineContext, handle: ElementHandle, kind: GuardKind): Promise<Delivery> {
+  let verdict;
+  try {
+    verdict = await callOn(handle.session, handle.objectId, 'guardVerdict');
+  } catch (error) {
+    if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
+      // The gesture navigated or replaced the document: a missed press would have been stopped first.
+      ctx.log.debug('the guarded document went away after the input', { error: errorMessageOf(error) });
+      return { kind: 'reached' };
+    }
+    throw error;
+  }
+  if (verdict.state !== 'none') {
+    return verdict.state === 'reached' ? { kind: 'reached' } : { kind: 'missed', hit: verdict.hit };
+  }
+  if (kind === 'move') {
+    // A move to where the pointer already is sends no events: the element being hovered says it arrived.
+    return (await callOn(handle.session, handle.objectId, 'isHovered'))
+      ? { kind: 'reached' }
+      : { kind: 'missed', hit: null };
+  }
+  // Nothing arrived where the guard listens. Input sent to the tab may have been routed into an
+  // out-of-process frame at that point; with none in the tab it reached this document, where a page
+  // listener ahead of the guard's stopped it: the page had it.
+  const remoteFrames =
+    handle.session === handle.pageSession &&
+    ctx.targets.childrenOf(handle.targetId).some((child) => child.type === 'iframe');
+  return remoteFrames ? { kind: 'missed', hit: null } : { kind: 'reached' };
+}
+
+/**
+ * Waits until the element's frame and the tab have rendered a frame since now, so what the browser
+ * routes input by matches the layout. A hidden page renders none by itself: a 1 px screenshot makes it
+ * render one (bounded: right after mouse input the first one can stall).
+ */
+export async function renderedFrame(ctx: RoutineContext, handle: ElementHandle): Promise<void> {
+  if (await pageHidden(handle.pageSession)) {
+    const forced = renderFrame(handle.pageSession);
+    await withTimeout(forced, FORCED_FRAME_MS, () => new Error('no frame')).catch((error: unknown) => {
+      ctx.log.debug('a hidden page rendered no frame in time', { error: errorMessageOf(error) });
+    });
+    return;
+  }
+  await callOn(handle.session, handle.objectId, 'renderedFrame');
+  if (handle.session !== handle.pageSession) {
+    await callInFrame(handle.pageSession, 'renderedFrame');
+  }
+}
+
+/** How a message names what a missed gesture hit. */
+export function missDescription(delivery: Extract<Delivery, { kind: 'missed' }>): string {
+  return delivery.hit === null ? 'another frame' : delivery.hit;
+}
+
+export type Gesture = 'click' | 'hover';
+
+const GUARD_OF: Record<Gesture, GuardKind> = { click: 'press', hover: 'move' };
+
+/**
+ * Sends a gesture at a located point and checks that the element received it. A miss was stopped by
+ * the guard (presses; a move cannot be taken back, but nothing acts on a hover that missed): after a
+ * rendered frame the element is located again and the gesture sent once more; a second miss fails
+ * ELEMENT_OCCLUDED naming what took it. Returns the point it was sent to and what the first one hit
+ * (null when it landed), or the element's script target when a fresh look finds no box (clicks).
+ */
+export async function sendVerified(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  gesture: Gesture,
+  locate: () => Promise<Located>,
+  send: (point: Extract<Located, { kind: 'point' }>) => Promise<void>,
+  first: Extract<Located, { kind: 'point' }>,
+): Promise<{ located: Located; retried: string | null }> {
+  let located: Located = first;
+  let retried: string | null = null;
+  while (located.kind === 'point') {
+    await send(located);
+    const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
+    if (delivery.kind === 'reached') {
+      break;
+    }
+    if (retried !== null) {
+      throw new TabpilotError(
+        'ELEMENT_OCCLUDED',
+        `${handle.label} ${located.element} did not receive the ${gesture}, twice: ${missDescription(delivery)} took it at (${Math.round(located.x)}, ${Math.round(located.y)})${gesture === 'hover' ? '' : ', and was stopped before it acted'}. Take a new state`,
+        { details: { cover: delivery.hit, element: located.element, reason: 'missed' } },
+      );
+    }
+    retried = missDescription(delivery);
+    ctx.log.debug(`the ${gesture} missed its element; retrying at its fresh position`, {
+      element: handle.label,
+      hit: retried,
+    });
+    await renderedFrame(ctx, handle);
+    located = await locate();
+  }
+  return { located, retried };
+}

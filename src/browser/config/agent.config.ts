@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/** Actions the agent is not offered: the person's controls and what the agent gets every step anyway. */
+export const AGENT_EXCLUDED_ACTIONS = ['stop', 'attach', 'release', 'state', 'highlight'];
+
+const Agent = z
+  .strictObject({
+    provider: z
+      .enum(['openai', 'anthropic'])
+      .default('openai')
+      .describe(
+        'openai: any OpenAI-compatible chat-completions server (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, Groq, DeepSeek); anthropic: the Anthropic messages API',
+      ),
+    base_url: z
+      .string()
+      .url()
+      .nullable()
+      .default(null)
+      .describe(
+        'The API base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1; null: the provider default',
+      ),
+    model: z.string().min(1).nullable().default(null).describe('The model name the server knows, e.g. gpt-4.1-mini'),
+    tool_calling: z
+      .enum(['tools', 'json'])
+      .default('tools')
+      .describe('tools: actions as tool calls; json: for models without tool calling, actions as JSON in the text'),
+    use_vision: z.boolean().default(false).describe('Send a screenshot of the page with each step'),
+    max_steps: z.number().int().min(1).max(1000).default(50).describe('Steps before the run gives up'),
+    max_failures: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(3)
+      .describe(
+        'Consecutive failed steps (a model that cannot be reached or read, every action failing) that end the run',
+      ),
+    max_actions_per_step: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(5)
+      .describe('Actions the model may batch in one step'),
+    loop_repeats: z
+      .number()
+      .int()
+      .min(2)
+      .max(20)
+      .default(3)
+      .describe(
+        'The same actions on the same page this many times in a row gets the model a warning that it is looping',
+      ),
+    settle_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(500)
+      .describe(
+        'Pause before reading the state after a step whose actions may have started a navigation (a click, keys, a selection): a navigation a click starts is not seen until it commits',
+      ),
+    max_output_tokens: z.number().int().min(16).max(200_000).default(4096).describe('The model answer budget per step'),
+    request_timeout_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(120_000)
+      .describe('One model request, whole; a slower one is abandoned and retried'),
+    max_retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('Retries of a model request after a rate limit (429), a server error (5xx) or a timeout'),
+    retry_base_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(1000)
+      .describe('The first pause before a retry (doubling each time) when the server sends no Retry-After'),
+    retry_max_wait_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(60_000)
+      .describe('The longest pause before a retry, a Retry-After included'),
+    exclude_actions: z
+      .array(z.string().min(1))
+      .default(AGENT_EXCLUDED_ACTIONS)
+      .describe('Protocol actions the model is not offered'),
+  })
+  .describe('The built-in agent (tabpilot run, the side panel task box); the API key comes from the environment');
+
+export type AgentConfig = z.output<typeof Agent>;
+
+export const AGENT_CONFIG = {
+  agent: Agent.default(Agent.parse({})),
+};

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineEvent } from '../../bus/define-event';
+
+/**
+ * A built-in agent's run as the timeline shows it: one started event, one event per step, one finished
+ * event, all carrying the run's id; every action a step runs is emitted with the source `agent:<run_id>`,
+ * so the timeline groups a run's actions under it.
+ */
+
+export const AgentActionOutcome = z.strictObject({
+  name: z.string(),
+  params: z.unknown(),
+  success: z.boolean(),
+  /** What the model is told about the action (a short text, or the result as compact JSON). */
+  extracted_content: z.string().nullable(),
+  error: z.string().nullable(),
+  error_code: z.string().nullable(),
+});
+export type AgentActionOutcome = z.infer<typeof AgentActionOutcome>;
+
+export const AgentRunFinishReason = z.enum(['done', 'max_steps', 'max_failures', 'stopped']);
+export type AgentRunFinishReason = z.infer<typeof AgentRunFinishReason>;
+
+export const AgentRunStartedEvent = defineEvent('AgentRunStartedEvent', {
+  payload: {
+    run_id: z.string(),
+    task: z.string(),
+    model: z.string(),
+    provider: z.string(),
+    max_steps: z.number().int(),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+export const AgentStepEvent = defineEvent('AgentStepEvent', {
+  payload: {
+    run_id: z.string(),
+    step: z.number().int().min(1),
+    url: z.string(),
+    /** What the model said it is doing (its text beside the tool calls, or the JSON's thinking/next_goal). */
+    thinking: z.string().nullable(),
+    next_goal: z.string().nullable(),
+    actions: z.array(AgentActionOutcome),
+    /** Why the step failed as a whole (the model could not be reached, its answer could not be read). */
+    error: z.string().nullable(),
+    /** Model requests made for this step, retries included. */
+    model_attempts: z.number().int().min(0),
+    prompt_chars: z.number().int().min(0),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+export const AgentRunFinishedEvent = defineEvent('AgentRunFinishedEvent', {
+  payload: {
+    run_id: z.string(),
+    reason: AgentRunFinishReason,
+    success: z.boolean(),
+    /** The done text, or why the run ended without one. */
+    text: z.string(),
+    steps: z.number().int().min(0),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+export const AgentPausedEvent = defineEvent('AgentPausedEvent', {
+  payload: { run_id: z.string(), paused: z.boolean() },
+  result: z.void(),
+  timeoutMs: 5_000,
+});

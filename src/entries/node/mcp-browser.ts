@@ -1,0 +1,90 @@
+import type { TabpilotConfig } from '../../browser/config';
+import type { Logger } from '../../shared/logger';
+import { errorMessageOf } from '../../shared/errors';
+import type { CommandChannel } from '../../tools/mcp/command-channel';
+import { serverChannel } from '../../tools/mcp/server-channel';
+import { composeNodeSession } from './compose';
+
+export interface NodeBrowserOptions {
+  config: TabpilotConfig;
+  /** Undefined launches a Chromium of the server's own. */
+  cdpUrl: string | undefined;
+  client: string;
+  log: Logger;
+}
+
+/**
+ * The MCP server's own browser session in this process: a Chromium it launched, or one at a cdp_url.
+ * At a cdp_url other clients (another MCP server, a person) may share the browser, so the server opens
+ * a tab of its own to work in, and closes the tabs it opened when it leaves; the browser keeps running.
+ */
+export async function openNodeBrowser(options: NodeBrowserOptions): Promise<CommandChannel> {
+  const { session, server } = composeNodeSession({
+    config: options.config,
+    ...(options.cdpUrl === undefined ? {} : { cdpUrl: options.cdpUrl }),
+    logger: options.log,
+    name: options.client,
+  });
+  try {
+    await session.start();
+  } catch (error) {
+    await session.stop().catch((stopError: unknown) => {
+      options.log.warn('stop after a failed start failed', { error: errorMessageOf(stopError) });
+    });
+    throw error;
+  }
+  const inner = serverChannel(server, { id: options.client, kind: 'mcp' });
+  if (options.cdpUrl === undefined) {
+    return {
+      request: (action, params) => inner.request(action, params),
+      close: async () => {
+        await inner.close();
+        await session.stop();
+      },
+    };
+  }
+  const own = new Set<string>();
+  const opened = await inner.request('navigate', { url: 'about:blank', new_tab: true });
+  if (opened.ok) {
+    own.add((opened.result as { tab_id: string }).tab_id);
+  } else {
+    options.log.warn('could not open a tab of its own', { error: opened.error.message });
+  }
+  return {
+    request: async (action, params) => {
+      const response = await inner.request(action, params);
+      if (response.ok) {
+        for (const tab of openedTabs(action, params, response.result)) {
+          own.add(tab);
+        }
+      }
+      return response;
+    },
+    close: async () => {
+      const tabs = await inner.request('tabs', {});
+      const open = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs.map((tab) => tab.tab_id) : [];
+      for (const tab of open.filter((id) => own.has(id))) {
+        const closed = await inner.request('close', { tab_id: tab });
+        if (!closed.ok) {
+          options.log.warn('could not close its tab', { tab_id: tab, error: closed.error.message });
+        }
+      }
+      await inner.close();
+      // Leaves the browser running: a session at a cdp_url only disconnects.
+      await session.stop();
+    },
+  };
+}
+
+/** The tabs an answer says the call opened: a navigate to a new tab, a click's popup. */
+function openedTabs(action: string, params: Record<string, unknown>, result: unknown): string[] {
+  const record = (result ?? {}) as Record<string, unknown>;
+  const tabs: string[] = [];
+  if (action === 'navigate' && params['new_tab'] === true && typeof record['tab_id'] === 'string') {
+    tabs.push(record['tab_id']);
+  }
+  if (typeof record['opened_tab_id'] === 'string') {
+    tabs.push(record['opened_tab_id']);
+  }
+  return tabs;
+}

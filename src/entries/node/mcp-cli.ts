@@ -1,0 +1,245 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { TabpilotConfig } from '../../browser/config';
+import { loadConfig } from '../../platform/node/config-file';
+import { nativeClientName, openNativeChannel } from '../../platform/node/mcp/native-channel';
+import { stateDir } from '../../platform/node/native/state-dir';
+import { OutputFolder } from '../../platform/node/mcp/output-files';
+import { McpAdapter } from '../../platform/node/mcp/sdk-adapter';
+import { stderrSink } from '../../platform/node/stderr-sink';
+import { errorMessageOf } from '../../shared/errors';
+import { createLogger, type LogLevel, type Logger } from '../../shared/logger';
+import { ACTIONS, createDefaultRegistry } from '../../tools/actions';
+import { ACTION_CATEGORIES, type ActionCategory } from '../../tools/registry';
+import { DEFAULT_ANSWER_CHARS } from '../../tools/mcp/answer-budget';
+import type { BrowserMode } from '../../tools/mcp/error-advice';
+import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-catalog';
+import { McpToolRunner } from '../../tools/mcp/tool-runner';
+import { openNodeBrowser } from './mcp-browser';
+
+export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] | --launch [--headless | --headed] | --cdp-url URL]
+               [--tools page,tabs,content,files,session] [--slim] [--config FILE] [--output-dir DIR]
+               [--answer-chars N]
+      An MCP server on stdio for coding agents. By default (--extension) it drives your own browser
+      through the tabpilot extension and its native host, as the client mcp:<the agent's name> with
+      tabs of its own; --launch runs a Chromium of its own, --cdp-url attaches to a running one (a
+      browser pool included). --tools picks tool groups, --slim a minimal set.`;
+
+interface McpCliOptions {
+  mode: BrowserMode;
+  cdpUrl: string | undefined;
+  userDataDir: string | undefined;
+  headless: boolean | null;
+  config: string | undefined;
+  categories: Set<ActionCategory> | undefined;
+  slim: boolean;
+  outputDir: string;
+  answerChars: number;
+}
+
+export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      extension: { type: 'boolean' },
+      'user-data-dir': { type: 'string' },
+      launch: { type: 'boolean' },
+      headless: { type: 'boolean' },
+      headed: { type: 'boolean' },
+      'cdp-url': { type: 'string' },
+      tools: { type: 'string' },
+      slim: { type: 'boolean' },
+      config: { type: 'string' },
+      'output-dir': { type: 'string' },
+      'answer-chars': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    return 'help';
+  }
+  if (positionals.length > 0) {
+    throw new Error(`mcp takes no positional arguments (got ${positionals.join(' ')})`);
+  }
+  const modes = [values.extension === true, values.launch === true, values['cdp-url'] !== undefined];
+  if (modes.filter(Boolean).length > 1) {
+    throw new Error('give one of --extension, --launch and --cdp-url');
+  }
+  if (values['user-data-dir'] !== undefined && (values.launch === true || values['cdp-url'] !== undefined)) {
+    throw new Error('--user-data-dir picks the host of a browser profile: it goes with --extension');
+  }
+  if ((values.headless === true || values.headed === true) && values.launch !== true) {
+    throw new Error('--headless and --headed go with --launch');
+  }
+  const categories = values.tools === undefined ? undefined : parseCategories(values.tools);
+  const chars = values['answer-chars'] === undefined ? DEFAULT_ANSWER_CHARS : Number(values['answer-chars']);
+  if (!Number.isInteger(chars) || chars < 1000) {
+    throw new Error(`--answer-chars must be a whole number of at least 1000, got ${values['answer-chars']}`);
+  }
+  return {
+    mode: values.launch === true ? 'launch' : values['cdp-url'] !== undefined ? 'connect' : 'extension',
+    cdpUrl: values['cdp-url'],
+    userDataDir: values['user-data-dir'] === undefined ? undefined : resolve(values['user-data-dir']),
+    headless: values.headless === true ? true : values.headed === true ? false : null,
+    config: values.config,
+    categories,
+    slim: values.slim === true,
+    outputDir: resolve(values['output-dir'] ?? join(tmpdir(), 'tabpilot-mcp')),
+    answerChars: chars,
+  };
+}
+
+function parseCategories(text: string): Set<ActionCategory> {
+  const names = text.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(ACTION_CATEGORIES as readonly string[]).includes(name)) {
+      throw new Error(`--tools: unknown group "${name}" (the groups are ${ACTION_CATEGORIES.join(', ')})`);
+    }
+  }
+  return new Set(names as ActionCategory[]);
+}
+
+/** `tabpilot mcp`: the MCP server on stdio. Nothing but MCP goes to stdout; logs go to stderr. */
+export async function runMcpCli(argv: string[]): Promise<number> {
+  let options: McpCliOptions | 'help';
+  try {
+    options = parseMcpArgs(argv);
+  } catch (error) {
+    process.stderr.write(`tabpilot mcp: ${errorMessageOf(error)}\n\n${MCP_USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    // stdout is the MCP channel only when serving; help is for a person at a terminal.
+    process.stdout.write(`${MCP_USAGE}\n`);
+    return 0;
+  }
+  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
+  const log = createLogger(stderrSink, { level, namespace: 'tabpilot-mcp' });
+  const cli = options;
+  let config: TabpilotConfig;
+  try {
+    config = loadConfig({
+      path: cli.config,
+      env: process.env,
+      log,
+      overrides: (raw) => ({
+        ...raw,
+        // Screenshots and PDFs saved by name land beside the server's other files unless the config says.
+        output_dir: raw['output_dir'] ?? cli.outputDir,
+        launch: {
+          ...(raw['launch'] as Record<string, unknown> | undefined),
+          ...(cli.headless === null ? {} : { headless: cli.headless }),
+        },
+      }),
+    });
+  } catch (error) {
+    process.stderr.write(`tabpilot mcp: ${errorMessageOf(error)}\n`);
+    return 2;
+  }
+  const files = new OutputFolder(cli.outputDir);
+  const hidden = new Set<string>();
+  if (cli.mode !== 'extension' && !config.allow_evaluate) {
+    // Listed, it would only ever answer FORBIDDEN: the config turns it off for every client.
+    hidden.add('evaluate');
+  }
+  const tools = buildToolCatalog(createDefaultRegistry().describe(), {
+    ...(cli.categories === undefined ? {} : { categories: cli.categories }),
+    slim: cli.slim,
+    hidden,
+  });
+  let adapter: McpAdapter | undefined = undefined;
+  const clientName = (): string => nativeClientName(adapter?.clientName());
+  const runner = new McpToolRunner({
+    tools,
+    focusedTabActions: actionsOnFocusedTab(ACTIONS),
+    files,
+    mode: cli.mode,
+    answerChars: cli.answerChars,
+    eventTimeoutMs: eventTimeouts(config),
+    log: log.child('tools'),
+    ...(cli.mode === 'extension' ? { onToolsChanged: () => adapter?.toolsChanged() } : {}),
+    openChannel: () =>
+      cli.mode === 'extension'
+        ? openNativeChannel({
+            clientName: adapter?.clientName(),
+            stateDir: stateDir(),
+            userDataDir: cli.userDataDir,
+            log: log.child('native'),
+          })
+        : openNodeBrowser({ config, cdpUrl: cli.cdpUrl, client: clientName(), log }),
+  });
+  adapter = new McpAdapter({
+    version: packageVersion(),
+    runner,
+    files,
+    log: log.child('sdk'),
+    // The person's browser is reached at once: the tool list then matches its extension, and a client
+    // that needs the person's approval asks for it before the agent's first call.
+    ...(cli.mode === 'extension' ? { onInitialized: () => void runner.warmUp() } : {}),
+  });
+  await adapter.connect(new StdioServerTransport());
+  log.info(`serving ${tools.length} tools over stdio (${describeMode(cli)}); files go to ${cli.outputDir}`);
+  return waitForEnd(adapter, log);
+}
+
+/** Runs until the client closes stdin (its way of stopping a stdio server) or a signal comes. */
+function waitForEnd(adapter: McpAdapter, log: Logger): Promise<number> {
+  return new Promise<number>((resolveExit) => {
+    let ending = false;
+    const end = (why: string, code: number): void => {
+      if (ending) {
+        return;
+      }
+      ending = true;
+      log.info(`shutting down: ${why}`);
+      void adapter
+        .close()
+        .catch((error: unknown) => log.warn('shutdown failed', { error: errorMessageOf(error) }))
+        .then(() => resolveExit(code));
+    };
+    process.stdin.once('end', () => end('stdin closed', 0));
+    process.stdin.once('close', () => end('stdin closed', 0));
+    process.once('SIGINT', () => end('SIGINT', 130));
+    process.once('SIGTERM', () => end('SIGTERM', 143));
+  });
+}
+
+/** Each action's own timeout: the config's for its event, else the event's. */
+function eventTimeouts(config: TabpilotConfig): (action: string) => number {
+  const byAction = new Map(ACTIONS.map((action) => [action.name, action.event]));
+  return (action) => {
+    const event = byAction.get(action);
+    return event === undefined ? 30_000 : (config.timeouts[event.type] ?? event.timeoutMs);
+  };
+}
+
+function describeMode(cli: McpCliOptions): string {
+  switch (cli.mode) {
+    case 'launch':
+      return 'a Chromium of its own, started at the first call';
+    case 'connect':
+      return 'the Chromium at --cdp-url, joined at the first call';
+    case 'extension':
+      return 'your browser through the tabpilot extension';
+  }
+}
+
+/** The version in tabpilot's package.json, found upward from this file (bundled or not). */
+function packageVersion(): string {
+  let dir = import.meta.dirname;
+  while (dir !== dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+      if (parsed.name === 'tabpilot' && typeof parsed.version === 'string') {
+        return parsed.version;
+      }
+    }
+    dir = dirname(dir);
+  }
+  return '0.0.0';
+}

@@ -1,0 +1,68 @@
+/**
+ * The MCP shapes tabpilot's tool handlers speak (the 2025-11-25 schema's tools, content blocks and
+ * results), written out here so the handlers do not depend on an SDK: the stdio adapter hands them to
+ * whichever SDK serves them, and moving to another SDK touches only that adapter.
+ */
+
+export interface McpToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface McpObjectSchema {
+  type: 'object';
+  [key: string]: unknown;
+}
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: McpObjectSchema;
+  outputSchema?: McpObjectSchema;
+  annotations: McpToolAnnotations;
+}
+
+export interface McpTextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface McpImageContent {
+  type: 'image';
+  /** Base64. */
+  data: string;
+  mimeType: string;
+}
+
+/** A file the server wrote, by reference: the client (or its model) reads it when it wants. */
+export interface McpResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+  size?: number;
+}
+
+export type McpContent = McpTextContent | McpImageContent | McpResourceLink;
+
+export interface McpToolResult {
+  content: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface McpProgress {
+  /** Increases with every report. */
+  progress: number;
+  total?: number;
+  message: string;
+}
+
+export function textResult(text: string, isError = false): McpToolResult {
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
+}

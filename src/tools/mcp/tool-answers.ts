@@ -1,0 +1,135 @@
+import type { StateSummary } from '../actions';
+import { previewOf, type OutputFiles } from './answer-budget';
+import type { McpContent, McpToolResult } from './mcp-shapes';
+import { stateAnswer } from './state-answer';
+
+const MIME: Readonly<Record<string, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+const NAVIGATIONS = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search']);
+
+export interface AnswerContext {
+  action: string;
+  /** The tab the action acted on, when the runner knows it before the answer. */
+  tabId: string | undefined;
+  budget: number;
+  files: OutputFiles;
+}
+
+/** A protocol result as an MCP answer: short text that names the tab, images as images, big data as files. */
+export async function answerOf(result: unknown, ctx: AnswerContext): Promise<McpToolResult> {
+  const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const tabId = typeof record['tab_id'] === 'string' ? record['tab_id'] : ctx.tabId;
+  const where = tabId === undefined ? '' : `Tab ${tabId}: `;
+  switch (ctx.action) {
+    case 'state':
+      return stateAnswer(result as StateSummary, ctx.budget, ctx.files);
+    case 'screenshot':
+      return screenshotAnswer(record, where, ctx);
+    case 'save_as_pdf':
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `${where}saved as PDF (${String(record['bytes'])} bytes) at ${String(record['path'])}`,
+          },
+          ctx.files.linkTo(String(record['path']), 'application/pdf'),
+        ],
+      };
+    case 'extract':
+      return bounded(extractText(record, where), 'extract', ctx, 'text/markdown');
+    case 'tabs':
+      return { content: [{ type: 'text', text: tabsText(record) }] };
+    default:
+      break;
+  }
+  if (NAVIGATIONS.has(ctx.action)) {
+    return { content: [{ type: 'text', text: navigationLead(record, tabId) }] };
+  }
+  const lead = `${where}${ctx.action} done.`;
+  const rest = fieldLines(record);
+  return bounded(rest === '' ? lead : `${lead}\n${rest}`, ctx.action, ctx, 'text/plain');
+}
+
+/** An answer past the budget goes to a file: its beginning stays in the answer, with the link. */
+async function bounded(text: string, name: string, ctx: AnswerContext, mimeType: string): Promise<McpToolResult> {
+  if (text.length <= ctx.budget) {
+    return { content: [{ type: 'text', text }] };
+  }
+  const link = await ctx.files.write(`${name}.${mimeType === 'text/markdown' ? 'md' : 'txt'}`, { text }, mimeType);
+  const preview = previewOf(text, ctx.budget - 200);
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `${preview}\n... ${text.length - preview.length} more characters: the whole answer is in ${link.uri}`,
+      },
+      link,
+    ],
+  };
+}
+
+function screenshotAnswer(record: Record<string, unknown>, where: string, ctx: AnswerContext): McpToolResult {
+  const format = String(record['format']);
+  const size = `${String(record['image_width'])}×${String(record['image_height'])} px`;
+  const captured = `${String(record['width'])}×${String(record['height'])} CSS px`;
+  const content: McpContent[] = [
+    { type: 'text', text: `${where}screenshot of ${captured}, sent as a ${size} ${format}` },
+    { type: 'image', data: String(record['data']), mimeType: MIME[format] ?? 'image/png' },
+  ];
+  if (typeof record['path'] === 'string') {
+    content.push(ctx.files.linkTo(record['path'], MIME[format] ?? 'image/png'));
+  }
+  return { content };
+}
+
+function navigationLead(record: Record<string, unknown>, tabId: string | undefined): string {
+  const status = record['loading_status'];
+  const lead = `Tab ${tabId ?? '?'} is at ${String(record['url'])}`;
+  return typeof status === 'string'
+    ? `${lead} (${status}: it may still be loading). Call state to see the page.`
+    : `${lead}. Call state to see the page.`;
+}
+
+function extractText(record: Record<string, unknown>, where: string): string {
+  const next = record['next_start_char'];
+  const tail =
+    typeof next === 'number'
+      ? `\n\n[${String(record['total_chars'])} characters in all: call extract with start_from_char ${next} for the rest]`
+      : '';
+  return `${where}${String(record['title'])} - ${String(record['url'])}\n\n${String(record['markdown'])}${tail}`;
+}
+
+function tabsText(record: Record<string, unknown>): string {
+  const tabs = (record['tabs'] ?? []) as Array<Record<string, unknown>>;
+  if (tabs.length === 0) {
+    return 'No tabs: navigate opens one.';
+  }
+  const lines = tabs.map((tab) => {
+    const marks = [
+      tab['focused'] === true ? 'focused' : undefined,
+      tab['controlled'] === false ? 'not controlled' : undefined,
+      typeof tab['owner'] === 'string' ? `owner ${tab['owner']}` : undefined,
+    ].filter((mark) => mark !== undefined);
+    const title = typeof tab['title'] === 'string' && tab['title'] !== '' ? tab['title'] : '(no title)';
+    return `Tab ${String(tab['tab_id'])}: ${title} - ${String(tab['url'])}${marks.length > 0 ? ` (${marks.join(', ')})` : ''}`;
+  });
+  return lines.join('\n');
+}
+
+/** The result's fields other than the tab, one per line: `name: value`. */
+function fieldLines(record: Record<string, unknown>): string {
+  return Object.entries(record)
+    .filter(([key, value]) => key !== 'tab_id' && value !== undefined && value !== null)
+    .map(([key, value]) => `${key}: ${shown(value)}`)
+    .join('\n');
+}
+
+/** A value for a `name: value` line: text as it is, coordinates to a tenth of a pixel, the rest as JSON. */
+function shown(value: unknown): string {
+  if (typeof value === 'string' && !value.includes('\n')) {
+    return value;
+  }
+  if (typeof value === 'number' && !Number.isInteger(value)) {
+    return String(Math.round(value * 10) / 10);
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, createDefaultRegistry } from '../actions';
+import { actionsOnFocusedTab, buildToolCatalog, SLIM_TOOLS, TOOL_TITLES } from './tool-catalog';
+
+const described = createDefaultRegistry().describe();
+
+describe('the MCP tool catalog', () => {
+  it('offers every action, in the actions’ order, each with a title of its own', () => {
+    const tools = buildToolCatalog(described);
+    expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    // A new action without a title fails here rather than showing its bare name in clients.
+    expect(Object.keys(TOOL_TITLES).sort()).toEqual(ACTIONS.map((action) => action.name).sort());
+    expect(new Set(tools.map((tool) => tool.title)).size).toBe(tools.length);
+  });
+
+  it('carries each action’s hints as its annotations, and its params as the input schema', () => {
+    for (const tool of buildToolCatalog(described)) {
+      const action = ACTIONS.find((candidate) => candidate.name === tool.name);
+      expect(tool.annotations).toEqual({
+        title: tool.title,
+        readOnlyHint: action?.hints.readOnly,
+        destructiveHint: action?.hints.destructive,
+        idempotentHint: action?.hints.idempotent,
+        openWorldHint: action?.hints.openWorld,
+      });
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema).not.toHaveProperty('$schema');
+    }
+  });
+
+  it('drops the safe-integer bounds zod writes, and keeps every real bound', () => {
+    const text = JSON.stringify(buildToolCatalog(described));
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const state = buildToolCatalog(described).find((tool) => tool.name === 'state');
+    expect(state?.inputSchema['properties']).toMatchObject({ viewport_expansion: { minimum: -1 } });
+    expect(JSON.stringify(state?.outputSchema)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it('picks categories, the slim set and leaves out hidden tools, keeping the order', () => {
+    const tabs = buildToolCatalog(described, { categories: new Set(['tabs']) });
+    expect(tabs.map((tool) => tool.name)).toEqual(['tabs', 'switch', 'close', 'attach', 'release']);
+    const slim = buildToolCatalog(described, { slim: true });
+    expect(slim.map((tool) => tool.name)).toEqual(['navigate', 'state', 'click', 'input', 'scroll', 'send_keys']);
+    expect([...SLIM_TOOLS].sort()).toEqual(slim.map((tool) => tool.name).sort());
+    const hidden = buildToolCatalog(described, { hidden: new Set(['evaluate']) });
+    expect(hidden.map((tool) => tool.name)).not.toContain('evaluate');
+    expect(hidden).toHaveLength(ACTIONS.length - 1);
+  });
+
+  it('is much smaller slim, for small context windows', () => {
+    const full = JSON.stringify(buildToolCatalog(described)).length;
+    const slim = JSON.stringify(buildToolCatalog(described, { slim: true })).length;
+    expect(slim).toBeLessThan(full / 3);
+  });
+
+  it('names the actions that default to the focused tab, not attach or release', () => {
+    const focused = actionsOnFocusedTab(ACTIONS);
+    expect(focused.has('click')).toBe(true);
+    expect(focused.has('state')).toBe(true);
+    for (const name of ['attach', 'release', 'tabs', 'wait', 'stop', 'switch', 'close']) {
+      expect(focused.has(name), name).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImageContent } from '@modelcontextprotocol/sdk/types.js';
+import { pollUntil } from '../../src/shared/time';
+import { ACTIONS } from '../../src/tools/actions';
+import { FixtureServer } from './harness/fixture-server';
+import { addMcpPages, imageSize, indexIn, McpTestClient, textOf } from './harness/mcp';
+import { NativeChain } from './harness/native';
+import { PanelPage } from './harness/panel';
+
+/**
+ * `tabpilot mcp --extension` as an MCP client app runs it: the official SDK's client spawns the server
+ * over stdio, the server reaches the real native host (installed in the test profile by
+ * `tabpilot install-host`, started by Chromium for the built extension) through its socket, and the
+ * extension's worker drives the pages. Nothing is mocked.
+ */
+
+interface WorkerEventView {
+  type: string;
+  source: string | undefined;
+  status: string;
+  handlers: Array<{ status: string; error?: { code: string } }>;
+}
+
+function tabOf(text: string): string {
+  const tab = /^Tab (\w+)/.exec(text)?.[1];
+  if (tab === undefined) {
+    throw new Error(`no tab named in: ${text}`);
+  }
+  return tab;
+}
+
+describe('tabpilot mcp --extension: through the native host into the extension', () => {
+  const server = new FixtureServer();
+  let chain: NativeChain;
+  let alpha: McpTestClient;
+  let beta: McpTestClient;
+  let alphaTab: string;
+
+  const start = (name: string): Promise<McpTestClient> =>
+    new McpTestClient(['--extension'], name, { TABPILOT_STATE_DIR: chain.stateDir }).connect();
+
+  /** The worker's bus history: what reached the extension's own event bus, by client. */
+  const workerEvents = (type: string, client: string): Promise<WorkerEventView[]> =>
+    chain.inWorker<WorkerEventView[]>(
+      `globalThis.tabpilot.session.bus.history().filter((view) => view.type === ${JSON.stringify(type)} && (view.source ?? '').includes(${JSON.stringify(client)})).map((view) => ({ type: view.type, source: view.source, status: view.status, handlers: view.handlers.map((h) => ({ status: h.status, error: h.error })) }))`,
+    );
+
+  beforeAll(async () => {
+    addMcpPages(server);
+    await server.start();
+    chain = await NativeChain.start();
+    await chain.host();
+    [alpha, beta] = await Promise.all([start('alpha'), start('beta')]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([alpha?.close(), beta?.close()]);
+    await chain?.close();
+    await server.stop();
+  });
+
+  it('lists every action as a tool with its schema and annotations, as with --launch', async () => {
+    const { tools } = await alpha.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    const click = tools.find((tool) => tool.name === 'click');
+    expect(click?.inputSchema.type).toBe('object');
+    expect(click?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, title: click?.title });
+    expect(tools.find((tool) => tool.name === 'state')?.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('navigates, reads the state, clicks, types and takes a screenshot in a tab of its own', async () => {
+    const navigated = await alpha.ok('navigate', { url: server.url('/mcp/form.html') });
+    alphaTab = tabOf(navigated.text);
+    const state = await alpha.ok('state');
+    expect(state.text.startsWith(`Tab ${alphaTab}: MCP form - ${server.url('/mcp/form.html')}`)).toBe(true);
+    expect(state.result.structuredContent).toMatchObject({ tab_id: alphaTab, title: 'MCP form' });
+    const clicked = await alpha.ok('click', { index: indexIn(state.text, 'Count me') });
+    expect(clicked.text).toMatch(new RegExp(`^Tab ${alphaTab}: click done`));
+    const typed = await alpha.ok('input', { index: indexIn(state.text, 'id=name'), text: 'Grace Hopper' });
+    expect(typed.text).toContain(`Tab ${alphaTab}`);
+    const after = await alpha.ok('state');
+    expect(after.text).toContain('clicks:1');
+    expect(after.text).toContain('echo:Grace Hopper');
+
+    const shot = await alpha.ok('screenshot');
+    const image = shot.result.content.find((block): block is ImageContent => block.type === 'image');
+    expect(image?.mimeType).toBe('image/png');
+    const size = imageSize(image?.data ?? '');
+    expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(1568);
+    expect(size.width * size.height).toBeLessThanOrEqual(1_150_000);
+    expect(shot.text).toMatch(new RegExp(`^Tab ${alphaTab}: screenshot`));
+
+    // The tab is the client's own, under the MCP client's name, and the person sees it in the panel.
+    const tabs = await chain.connect('tabpilot:observer');
+    try {
+      const listed = await tabs.request('tabs');
+      expect(listed.ok).toBe(true);
+      const mine = (
+        listed.ok ? (listed.result as { tabs: Array<{ tab_id: string; owner: string | null }> }).tabs : []
+      ).find((tab) => tab.tab_id === alphaTab);
+      expect(mine?.owner).toBe('mcp:alpha');
+    } finally {
+      tabs.close();
+    }
+    const panel = await PanelPage.open(chain.client);
+    try {
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:alpha"] [data-tab-id="${alphaTab}"]')`,
+        'the MCP server’s tab under its name in the panel',
+      );
+      expect(await panel.text('[data-client="mcp:alpha"]')).toContain('mcp:alpha');
+    } finally {
+      await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
+    }
+  });
+
+  it('answers a bad argument as isError with what to do next', async () => {
+    const bad = await alpha.call('click', { index: 'twelve' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^click failed in tab \w+ \(INVALID_PARAMS\): .+\nNext: Fix the argument "index"/);
+  });
+
+  it('two MCP servers at once each work in their own tabs; one is refused on the other’s', async () => {
+    const [a, b] = await Promise.all([
+      alpha.ok('navigate', { url: server.url('/a.html') }),
+      beta.ok('navigate', { url: server.url('/b.html') }),
+    ]);
+    const betaTab = tabOf(b.text);
+    expect(tabOf(a.text)).toBe(alphaTab);
+    expect(betaTab).not.toBe(alphaTab);
+    const [alphaState, betaState] = await Promise.all([alpha.ok('state'), beta.ok('state')]);
+    expect(alphaState.text).toContain(server.url('/a.html'));
+    expect(betaState.text).toContain(server.url('/b.html'));
+    const refused = await beta.call('refresh', { tab_id: alphaTab });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/FORBIDDEN.*\nNext: That tab belongs to another client \(mcp:alpha\)/s);
+  });
+
+  it('a cancelled call is cancelled on the extension’s bus, and the next call runs at once', async () => {
+    const controller = new AbortController();
+    const call = beta.call('wait', { seconds: 30 }, { signal: controller.signal });
+    await pollUntil(
+      async () =>
+        (await workerEvents('WaitEvent', 'mcp:beta')).some((view) => view.status === 'started') ? true : undefined,
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the wait never reached the extension') },
+    );
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    const cancelled = await pollUntil(
+      async () => (await workerEvents('WaitEvent', 'mcp:beta')).find((view) => view.status === 'completed'),
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the wait was not cancelled in the extension') },
+    );
+    expect(cancelled.handlers[0]).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+    // The client's chain is free: the 30 s wait no longer holds it.
+    const tabs = await beta.ok('tabs');
+    expect(tabs.text).toMatch(/\w/);
+  });
+
+  it('the host killed mid-call: the call is answered DISCONNECTED with a next step, and the next call goes through the new host', async () => {
+    const first = await chain.host();
+    const call = alpha.call('wait', { seconds: 20 });
+    await pollUntil(
+      async () =>
+        (await workerEvents('WaitEvent', 'mcp:alpha')).some((view) => view.status === 'started') ? true : undefined,
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the wait never reached the extension') },
+    );
+    process.kill(first.record.pid, 'SIGKILL');
+    const dropped = await call;
+    expect(dropped.isError).toBe(true);
+    expect(textOf(dropped)).toMatch(
+      /^wait failed \(DISCONNECTED\): .*\nNext: Check that the browser with the tabpilot extension is open/s,
+    );
+    await chain.host({ not: first.record.pid });
+    const state = await alpha.ok('state');
+    expect(state.text.startsWith(`Tab ${alphaTab}: `)).toBe(true);
+    // The wait the dead host left behind was cancelled in the extension: nobody could read its answer.
+    const left = await pollUntil(
+      async () => (await workerEvents('WaitEvent', 'mcp:alpha')).find((view) => view.status === 'completed'),
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the orphaned wait kept running') },
+    );
+    expect(left.handlers[0]).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+    expect(alpha.stderr).toContain('connected to the tabpilot host as mcp:alpha');
+  });
+});

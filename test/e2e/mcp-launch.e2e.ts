@@ -1,0 +1,235 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImageContent, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { pollUntil } from '../../src/shared/time';
+import { ACTIONS } from '../../src/tools/actions';
+import { FixtureServer } from './harness/fixture-server';
+import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
+
+/**
+ * `tabpilot mcp --launch --headless` as an MCP client app runs it: the official SDK's own client over
+ * stdio (not tabpilot's code on both ends), against fixture pages whose own text shows each effect.
+ */
+describe('tabpilot mcp --launch', () => {
+  const server = new FixtureServer();
+  const config = mcpConfigFile();
+  let mcp: McpTestClient;
+
+  beforeAll(async () => {
+    addMcpPages(server);
+    await server.start();
+    mcp = await new McpTestClient([
+      '--launch',
+      '--headless',
+      '--config',
+      config.path,
+      '--output-dir',
+      config.dir,
+    ]).connect();
+  });
+
+  afterAll(async () => {
+    await mcp?.close();
+    await server.stop();
+    rmSync(config.dir, { recursive: true, force: true });
+  });
+
+  it('lists every action as a tool, in the actions’ order, with its schema, a title and honest annotations', async () => {
+    const { tools } = await mcp.client.listTools();
+    // evaluate is off in this config, so it is not offered (it would only ever answer FORBIDDEN).
+    expect(tools.map((tool) => tool.name)).toEqual(
+      ACTIONS.map((action) => action.name).filter((name) => name !== 'evaluate'),
+    );
+    const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
+    for (const action of ACTIONS.filter((candidate) => candidate.name !== 'evaluate')) {
+      const tool = byName.get(action.name);
+      expect(tool?.inputSchema.type, action.name).toBe('object');
+      expect(tool?.title, action.name).toMatch(/\w/);
+      expect(tool?.annotations, action.name).toEqual({
+        title: tool?.title,
+        readOnlyHint: action.hints.readOnly,
+        destructiveHint: action.hints.destructive,
+        idempotentHint: action.hints.idempotent,
+        openWorldHint: action.hints.openWorld,
+      });
+    }
+    expect(byName.get('navigate')?.inputSchema.required).toEqual(['url']);
+    expect(Object.keys(byName.get('click')?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['index', 'coordinate_x', 'coordinate_y', 'tab_id']),
+    );
+    expect(byName.get('state')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get('click')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('state')?.outputSchema?.required).toEqual(expect.arrayContaining(['tab_id', 'text']));
+    // No zod safe-integer noise in what every client sends its model on every turn.
+    expect(JSON.stringify(tools)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it('navigates, reads the state, clicks and types, each answer naming the tab', async () => {
+    const navigated = await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const tab = /^Tab (\w+) is at /.exec(navigated.text)?.[1];
+    expect(tab, navigated.text).toBeDefined();
+    expect(navigated.text).toContain(server.url('/mcp/form.html'));
+
+    const state = await mcp.ok('state');
+    expect(state.text.startsWith(`Tab ${tab}: MCP form - ${server.url('/mcp/form.html')}`)).toBe(true);
+    // The SDK client has checked structuredContent against the tool's outputSchema already.
+    expect(state.result.structuredContent).toMatchObject({ tab_id: tab, title: 'MCP form', saved_to: null });
+    expect((state.result.structuredContent as { text: string }).text).toContain('Count me');
+
+    const clicked = await mcp.ok('click', { index: indexIn(state.text, 'Count me') });
+    expect(clicked.text).toMatch(new RegExp(`^Tab ${tab}: click done`));
+    const typed = await mcp.ok('input', { index: indexIn(state.text, 'id=name'), text: 'Ada Lovelace' });
+    expect(typed.text).toContain(`Tab ${tab}`);
+    expect(typed.text).toContain('value: Ada Lovelace');
+
+    const after = await mcp.ok('state');
+    expect(after.text).toContain('clicks:1');
+    expect(after.text).toContain('echo:Ada Lovelace');
+  });
+
+  it('sends a screenshot as an image, scaled to 1568 px and 1.15 MP, and JPEG on request', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const shot = await mcp.ok('screenshot');
+    const image = shot.result.content.find((block): block is ImageContent => block.type === 'image');
+    expect(image?.mimeType).toBe('image/png');
+    // The test browser's 1280 px wide viewport is within both bounds: sent as it is, at its own size.
+    const size0 = imageSize(image?.data ?? '');
+    expect(size0).toMatchObject({ kind: 'png', width: 1280 });
+    expect(shot.text).toMatch(
+      new RegExp(`^Tab \\w+: screenshot of 1280×${size0.height} CSS px, sent as a 1280×${size0.height} px png`),
+    );
+
+    await mcp.ok('navigate', { url: server.url('/mcp/tall.html') });
+    const tall = await mcp.ok('screenshot', { full_page: true, format: 'jpeg', quality: 60, max_side: 5000 });
+    const tallImage = tall.result.content.find((block): block is ImageContent => block.type === 'image');
+    expect(tallImage?.mimeType).toBe('image/jpeg');
+    const size = imageSize(tallImage?.data ?? '');
+    expect(size.kind).toBe('jpeg');
+    // A page 6000+ px tall: the long side comes down to 1568 at most (a larger max_side is not honoured).
+    expect(size.height).toBeLessThanOrEqual(1568);
+    expect(size.height).toBeGreaterThan(1500);
+    expect(size.width * size.height).toBeLessThanOrEqual(1_150_000);
+    // Scaled, not cropped: the page's shape is kept.
+    expect(size.height / size.width).toBeGreaterThan(4);
+  });
+
+  it('answers a bad argument and a stale index as isError with what to do next', async () => {
+    const bad = await mcp.call('click', { index: 'twelve' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(
+      /^click failed in tab \w+ \(INVALID_PARAMS\): click: index: .+\nNext: Fix the argument "index"/,
+    );
+
+    const unknownTool = await mcp.call('no_such_tool', {});
+    expect(unknownTool.isError).toBe(true);
+    expect(textOf(unknownTool)).toContain('The tools are: navigate, go_back');
+
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    await mcp.ok('state');
+    const stale = await mcp.call('click', { index: 999 });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/ELEMENT_NOT_FOUND.*\nNext: The page changed since the state .* call state again/s);
+  });
+
+  it('says what covers an element and how to get it out of the way', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/covered.html') });
+    const state = await mcp.ok('state');
+    const buy = indexIn(state.text, 'Buy now');
+    // The banner comes up after the state was taken: the index still names the button, now under it.
+    await mcp.ok('click', { index: indexIn(state.text, 'Show the banner') });
+    const covered = await mcp.call('click', { index: buy });
+    expect(covered.isError).toBe(true);
+    expect(textOf(covered)).toMatch(
+      /^click failed in tab \w+ \(ELEMENT_OCCLUDED\): .*is covered by <div#cookie-banner> "We use cookies.*\nNext: Get <div#cookie-banner> .* out of the way first: call state and click its close, accept or dismiss button/s,
+    );
+    const fresh = await mcp.ok('state');
+    await mcp.ok('click', { index: indexIn(fresh.text, 'Accept cookies') });
+    const clear = await mcp.ok('state');
+    await mcp.ok('click', { index: indexIn(clear.text, 'Buy now') });
+    expect((await mcp.ok('state')).text).toContain('bought:yes');
+  });
+
+  it('writes a state past the answer budget to a file and links it', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/long.html') });
+    const state = await mcp.ok('state', { viewport_expansion: -1, max_chars: 0 });
+    const link = state.result.content.find((block): block is ResourceLink => block.type === 'resource_link');
+    expect(link?.uri).toMatch(/^file:\/\//);
+    expect(state.text.length).toBeLessThan(41_000);
+    expect(state.text).not.toContain('the very last line');
+    expect(state.result.structuredContent).toMatchObject({ saved_to: link?.uri });
+    const whole = readFileSync(fileURLToPath(link?.uri ?? ''), 'utf8');
+    expect(whole).toContain('Item number 2500 of the long list');
+    expect(whole).toContain('the very last line');
+    // The client can read it through MCP too, and only files the server linked.
+    const read = await mcp.client.readResource({ uri: link?.uri ?? '' });
+    expect(JSON.stringify(read.contents[0])).toContain('the very last line');
+    await expect(mcp.client.readResource({ uri: `file://${config.path}` })).rejects.toThrow(
+      /Not a file this server wrote/,
+    );
+  });
+
+  it('saves a PDF as a linked file', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const pdf = await mcp.ok('save_as_pdf', { file_name: 'form.pdf' });
+    const link = pdf.result.content.find((block): block is ResourceLink => block.type === 'resource_link');
+    expect(link?.mimeType).toBe('application/pdf');
+    expect(
+      readFileSync(fileURLToPath(link?.uri ?? ''))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    expect(pdf.text).toMatch(/^Tab \w+: saved as PDF/);
+  });
+
+  it('reports progress on a long call when the client sent a progress token', async () => {
+    const reports: Array<{ progress: number; message?: string }> = [];
+    const result = await mcp.client.callTool({ name: 'wait', arguments: { seconds: 2.5 } }, CallToolResultSchema, {
+      onprogress: (progress) => reports.push(progress),
+    });
+    expect(result.isError).not.toBe(true);
+    // A wait of 2.5 s runs past two 1 s ticks however loaded the machine is.
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports[1]?.progress).toBeGreaterThan(reports[0]?.progress ?? Infinity);
+    expect(reports[0]?.message).toMatch(/^Wait: still running after \d+ s/);
+  });
+});
+
+describe('tabpilot mcp on stdout', () => {
+  it('writes nothing but JSON-RPC to stdout, logs to stderr', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--launch', '--headless', '--slim'], { stdio: 'pipe' });
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    await pollUntil(() => (lines.length >= 2 ? true : undefined), {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+      onTimeout: () => new Error(`no answers on stdout; stderr:\n${stderr}`),
+    });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    for (const line of lines) {
+      expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    }
+    const listed = JSON.parse(lines[1] ?? '{}') as { result: { tools: Array<{ name: string }> } };
+    expect(listed.result.tools.map((tool) => tool.name)).toEqual([
+      'navigate',
+      'state',
+      'click',
+      'input',
+      'scroll',
+      'send_keys',
+    ]);
+    expect(stderr).toContain('serving 6 tools over stdio');
+  });
+});
