@@ -39,5 +39,6 @@ export default defineManifest({
     'downloads',
     'contentSettings',
     'tabGroups',
+    'offscreen',
   ],
 });

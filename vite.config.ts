@@ -10,5 +10,7 @@ export default defineConfig({
     sourcemap: true,
     // The worker runs only in Chromium >= 125.
     target: 'chrome125',
+    // The offscreen document that encodes recordings is no manifest entry: it is built as a page of its own.
+    rollupOptions: { input: { 'video-offscreen': 'src/entries/extension/video-offscreen.html' } },
   },
 });

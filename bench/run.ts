@@ -10,6 +10,7 @@ import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 import { benchSecurity } from './security.bench';
+import { benchVideo } from './video.bench';
 
 /**
  * `npm run bench`: every figure side by side in one run (never a timed assertion in a test). Results
@@ -28,9 +29,13 @@ async function main(): Promise<void> {
       mixed: { type: 'string', default: '1000' },
       'memory-subjects': { type: 'string', default: 'node,extension,playwright-mcp' },
       'security-rounds': { type: 'string', default: '20' },
+      'video-rounds': { type: 'string', default: '5' },
+      'video-steps': { type: 'string', default: '10' },
+      'video-transports': { type: 'string', default: 'node,extension' },
+      'video-framerates': { type: 'string', default: '10' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,security').split(','));
+  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,security,video').split(','));
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -114,6 +119,19 @@ async function main(): Promise<void> {
       console.table(security.decisions);
       console.table(security.costs);
       results['security'] = security;
+    }
+    if (only.has('video')) {
+      process.stdout.write(
+        `Video recording: a click + state loop on a page at rest and on one repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps\n`,
+      );
+      const video = await benchVideo(pages, {
+        rounds: Number(values['video-rounds']),
+        steps: Number(values['video-steps']),
+        transports: (values['video-transports'] ?? '').split(','),
+        framerates: (values['video-framerates'] ?? '').split(',').map(Number),
+      });
+      console.table(video);
+      results['video'] = video;
     }
   } finally {
     await pages.stop();

@@ -47,7 +47,7 @@ const chromium = configured && executable(configured) ? configured : CANDIDATES.
 const onPath = (name) => (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && executable(join(dir, name)));
 
 // Debian packages to install: Chromium when none is found; for the tests (--tests) also the X server and
-// the key presser the headed end-to-end tests drive a visible window with.
+// the key presser the headed end-to-end tests drive a visible window with, and ffmpeg.
 const packages = [];
 if (chromium === undefined && process.platform === 'linux') {
   packages.push('chromium');
@@ -58,6 +58,10 @@ if (process.argv.includes('--tests') && process.platform === 'linux') {
   }
   if (!onPath('xdotool')) {
     packages.push('xdotool');
+  }
+  // Node's screen recordings are encoded by ffmpeg, and the recording tests read them back with ffprobe.
+  if (!onPath('ffmpeg') || !onPath('ffprobe')) {
+    packages.push('ffmpeg');
   }
 }
 if (packages.length > 0) {

@@ -9,6 +9,7 @@ import { ArtifactsConfigShape } from './config/artifacts.config';
 import { connectConfigShape } from './config/connect.config';
 import { HistoryConfigShape } from './config/history.config';
 import { GUARDS_CONFIG } from './config/guards.config';
+import { VIDEO_CONFIG_SHAPE } from './config/video.config';
 import { AGENT_CONFIG } from './config/agent.config';
 
 /**
@@ -156,6 +157,7 @@ export const TabpilotConfig = z.strictObject({
   ...NATIVE_CONFIG_SHAPE,
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,
+  ...VIDEO_CONFIG_SHAPE,
   ...AGENT_CONFIG,
 });
 

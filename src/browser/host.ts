@@ -68,6 +68,31 @@ export interface DownloadHost {
   }): () => void;
 }
 
+/** One frame of a recording: a JPEG (base64) shown from `timestamp` for `duration`, in seconds of video. */
+export interface TimedFrame {
+  data: string;
+  timestamp: number;
+  duration: number;
+}
+
+/** A video file being written; frames arrive in order, each with its timing already known. */
+export interface VideoSink {
+  add(frame: TimedFrame): Promise<void>;
+  /** Writes the file and resolves with where it landed (a path, or the downloaded file's path). */
+  finish(): Promise<string>;
+  /** Drops what was written (a recording that failed). */
+  discard(): Promise<void>;
+}
+
+/** Where a platform encodes recordings to WebM (Node: ffmpeg; the extension: WebCodecs offscreen). */
+export interface VideoRecorderPort {
+  /**
+   * Opens a WebM file of fixed frame size (frames of other sizes are letterboxed into it). `dir` is the
+   * configured record_video_dir; the extension saves into tabpilot/ under the downloads folder instead.
+   */
+  open(options: { dir: string; fileName: string; width: number; height: number }): Promise<VideoSink>;
+}
+
 export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
   /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
@@ -78,6 +103,8 @@ export interface BrowserHost {
   readonly artifacts?: ArtifactFiles;
   /** Placing downloads where CDP cannot (the extension). */
   readonly downloads?: DownloadHost;
+  /** Absent where the platform cannot encode video; recording is then refused with UNSUPPORTED. */
+  readonly video?: VideoRecorderPort;
 }
 
 export function requireArtifacts(host: BrowserHost): ArtifactFiles {

@@ -15,10 +15,15 @@ const STOP_OBSERVERS = [
   'about-blank.on_BrowserStopEvent',
   'downloads.on_BrowserStopEvent',
   'har-recording.on_BrowserStopEvent',
+  'recording.on_BrowserStopEvent',
 ];
 
 async function sessionFor(platform: Platform) {
-  const { session } = await startedFakeSession({ watchdogs: watchdogsFor(platform, { launcher }) });
+  // Every watchdog the config can turn on is on (recording is off by default).
+  const { session } = await startedFakeSession({
+    watchdogs: watchdogsFor(platform, { launcher }),
+    config: { record_video_dir: 'videos' },
+  });
   return session;
 }
 

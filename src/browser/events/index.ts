@@ -10,6 +10,7 @@ import * as dialogs from './dialogs.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
 import * as security from './security.events';
+import * as recording from './recording.events';
 import * as state from './state.events';
 import * as tabs from './tabs.events';
 
@@ -34,6 +35,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(config),
   ...definitionsOf(artifacts),
   ...definitionsOf(captcha),
+  ...definitionsOf(recording),
   ...definitionsOf(agent),
 ];
 

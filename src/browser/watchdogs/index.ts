@@ -12,6 +12,7 @@ import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
 import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
+import { recordingWatchdog } from './recording.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { securityWatchdog } from './security.watchdog';
 import { storageStateWatchdog } from './storage-state.watchdog';
@@ -47,5 +48,6 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     defaultActionWatchdog,
     harRecordingWatchdog,
     storageStateWatchdog,
+    recordingWatchdog,
   ];
 }

@@ -12,6 +12,7 @@ import { contentSettingsGranter } from '../../platform/extension/content-setting
 import { createChromeDownloadHost, OwnDownloadNames } from '../../platform/extension/download-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
+import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
 import { servePanelPorts } from '../../platform/extension/panel-port';
@@ -54,7 +55,13 @@ const session = new BrowserSession({
   endpoint: 'chrome.debugger',
   openTransport: () => Promise.resolve(new DebuggerTransport(router)),
   host: {
-    ...createChromeHost(chromeApi, router, createDownloadsFileSaver(downloadsApi), permissions),
+    ...createChromeHost(
+      chromeApi,
+      router,
+      createDownloadsFileSaver(downloadsApi),
+      permissions,
+      createOffscreenVideoPort(realOffscreenVideoApi(), downloadsApi, log.child('video')),
+    ),
     artifacts: createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts')),
     downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),
   },

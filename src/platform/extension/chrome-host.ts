@@ -1,4 +1,4 @@
-import type { BrowserHost, FileSaver, HostTab, TabControl } from '../../browser/host';
+import type { BrowserHost, FileSaver, HostTab, TabControl, VideoRecorderPort } from '../../browser/host';
 import type { PermissionGranter } from '../../browser/permissions/permission-granter';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { ChromeApi } from './chrome-api';
@@ -13,6 +13,7 @@ export function createChromeHost(
   router: TabRouter,
   files?: FileSaver,
   permissions?: PermissionGranter,
+  video?: VideoRecorderPort,
 ): BrowserHost {
   const tabControl: TabControl = {
     async listAll(): Promise<HostTab[]> {
@@ -61,5 +62,6 @@ export function createChromeHost(
     tabControl,
     ...(files === undefined ? {} : { files }),
     ...(permissions === undefined ? {} : { permissions }),
+    ...(video === undefined ? {} : { video }),
   };
 }

@@ -27,25 +27,28 @@ export function safeFileName(name: string): string {
  */
 export function createDownloadsFileSaver(downloads: DownloadsApi): FileSaver {
   return {
-    async save(fileName, base64, mimeType) {
-      const id = await downloads.download({
-        url: `data:${mimeType};base64,${base64}`,
-        filename: `${FOLDER}/${safeFileName(fileName)}`,
-        conflictAction: 'uniquify',
-        saveAs: false,
-      });
-      const deadline = Date.now() + WAIT_MS;
-      while (Date.now() < deadline) {
-        const [item] = await downloads.search({ id });
-        if (item?.state === 'complete') {
-          return item.filename;
-        }
-        if (item?.state === 'interrupted') {
-          throw new TabpilotError('INTERNAL', `Saving ${fileName} failed: ${item.error ?? 'interrupted'}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      }
-      throw new TabpilotError('TIMEOUT', `Saving ${fileName} did not finish within ${WAIT_MS / 1000} s`);
-    },
+    save: (fileName, base64, mimeType) => downloadInto(downloads, `data:${mimeType};base64,${base64}`, fileName),
   };
+}
+
+/** Downloads `url` into tabpilot/ under the downloads folder; resolves with the file's full path once written. */
+export async function downloadInto(downloads: DownloadsApi, url: string, fileName: string): Promise<string> {
+  const id = await downloads.download({
+    url,
+    filename: `${FOLDER}/${safeFileName(fileName)}`,
+    conflictAction: 'uniquify',
+    saveAs: false,
+  });
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const [item] = await downloads.search({ id });
+    if (item?.state === 'complete') {
+      return item.filename;
+    }
+    if (item?.state === 'interrupted') {
+      throw new TabpilotError('INTERNAL', `Saving ${fileName} failed: ${item.error ?? 'interrupted'}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new TabpilotError('TIMEOUT', `Saving ${fileName} did not finish within ${WAIT_MS / 1000} s`);
 }

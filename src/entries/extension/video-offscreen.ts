@@ -1,0 +1,78 @@
+import { errorMessageOf } from '../../shared/errors';
+import { consoleSink, createLogger } from '../../shared/logger';
+import { WebmEncoder } from '../../platform/extension/video/webm-encoder';
+import { VIDEO_PORT_NAME, type FromEncoder, type ToEncoder } from '../../platform/extension/video/video-messages';
+
+// The offscreen document that encodes screen recordings (WebCodecs exists here, not in the worker).
+const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot-video' });
+
+// One recording per port: frames are encoded in the order they come; the finished file is handed back
+// as a blob: URL the worker downloads, and released when the worker says the download is done.
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== VIDEO_PORT_NAME) {
+    return;
+  }
+  let encoder: WebmEncoder | undefined;
+  let work: Promise<void> = Promise.resolve();
+  let failure: string | undefined;
+  let url: string | undefined;
+  const post = (message: FromEncoder): void => port.postMessage(message);
+  const queue = (step: () => Promise<void>): void => {
+    work = work.then(step).catch((error: unknown) => {
+      failure ??= errorMessageOf(error);
+    });
+  };
+
+  port.onMessage.addListener((message: ToEncoder) => {
+    switch (message.type) {
+      case 'open':
+        try {
+          encoder = new WebmEncoder(message.width, message.height);
+          post({ type: 'ready' });
+        } catch (error) {
+          post({ type: 'error', message: errorMessageOf(error) });
+        }
+        return;
+      case 'frame':
+        queue(async () => {
+          if (failure === undefined) {
+            await encoder?.add(message.data, message.timestamp, message.duration);
+          }
+        });
+        return;
+      case 'finish':
+        queue(async () => {
+          if (encoder === undefined || failure !== undefined) {
+            post({ type: 'error', message: failure ?? 'no recording is open' });
+            return;
+          }
+          const bytes = await encoder.finish();
+          url = URL.createObjectURL(new Blob([bytes], { type: 'video/webm' }));
+          post({ type: 'finished', url, bytes: bytes.byteLength });
+        });
+        queue(() => {
+          if (failure !== undefined && url === undefined) {
+            post({ type: 'error', message: failure });
+          }
+          return Promise.resolve();
+        });
+        return;
+      case 'release':
+        if (url !== undefined) {
+          URL.revokeObjectURL(url);
+        }
+        port.disconnect();
+        return;
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    if (url !== undefined) {
+      URL.revokeObjectURL(url);
+    }
+    if (encoder !== undefined && url === undefined) {
+      encoder.cancel().catch((error: unknown) => {
+        log.warn('cancelling the recording failed', { error: errorMessageOf(error) });
+      });
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer, html, page } from '../harness/fixture-server';
+import { colourName, probeVideo, sampleColours } from '../harness/video-probe';
+
+export interface SavedRecording {
+  path: string;
+  frames: number;
+  duration_seconds: number;
+  width: number;
+  height: number;
+}
+
+/** What each recording-contract run needs from its driver besides the protocol. */
+export interface RecordingDriverHooks {
+  /** Payloads of the session's RecordingSavedEvents, oldest first, from its bus history. */
+  savedRecordings(driver: Driver): Promise<SavedRecording[]>;
+  /** The error events the session reported, to name a failure instead of a bare timeout. */
+  errors(driver: Driver): Promise<unknown[]>;
+  /** Checks where the file landed (Node: under the output folder; the extension: the profile's downloads). */
+  expectLocation(path: string): void;
+  /** Opens a second controlled tab and makes it the focused one, as a client would. */
+  openAndFocus(driver: Driver, url: string): Promise<string>;
+}
+
+const WIDTH = 640;
+const HEIGHT = 360;
+/** Long enough that a recorder that timed frames by arrival count (not by clock) would be far off. */
+const IDLE_SECONDS = 3;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Video recording over both transports: the focused tab is recorded to WebM as it happens, an idle
+ * stretch keeps its wall-clock length, the recording follows a tab switch, and the file is written
+ * when recording is turned off and when the session stops. Every check reads the real file with
+ * ffprobe/ffmpeg.
+ */
+export function defineRecordingContract(name: string, start: () => Promise<Driver>, hooks: RecordingDriverHooks): void {
+  describe(`recording contract over ${name}`, () => {
+    let driver: Driver;
+    const server = new FixtureServer();
+    const solid = (colour: string): string =>
+      page(colour, '', `<style>html,body{margin:0;height:100%;background:${colour}}</style>`);
+    server.route('/red', (_req, res) => html(res, solid('#ff0000')));
+    server.route('/blue', (_req, res) => html(res, solid('#0000ff')));
+
+    beforeAll(async () => {
+      await server.start();
+      driver = await start();
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    async function nextSaved(before: number): Promise<SavedRecording> {
+      try {
+        return await pollUntil(
+          async () => {
+            const saved = await hooks.savedRecordings(driver);
+            return saved.length > before ? saved[before] : undefined;
+          },
+          { timeoutMs: 30_000, intervalMs: 200, onTimeout: () => new Error('no RecordingSavedEvent') },
+        );
+      } catch (error) {
+        throw new Error(`${String(error)}; errors reported: ${JSON.stringify(await hooks.errors(driver))}`);
+      }
+    }
+
+    it('records an idle page for its wall-clock length, follows a tab switch, and writes WebM when turned off', async () => {
+      const first = await driver.openTab(server.url('/red'));
+      await driver.ok('switch', { tab_id: first });
+      const before = (await hooks.savedRecordings(driver)).length;
+      const startedAt = Date.now();
+      await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
+      // The red page paints nothing after its first frame: the recorder gets (almost) no screencast frames.
+      await sleep(IDLE_SECONDS * 1000);
+      const second = await hooks.openAndFocus(driver, server.url('/blue'));
+      expect(second).not.toBe(first);
+      await sleep(1500);
+      await driver.setConfig({ record_video_dir: null });
+      const stoppedAt = Date.now();
+      const saved = await nextSaved(before);
+      const wall = (stoppedAt - startedAt) / 1000;
+
+      hooks.expectLocation(saved.path);
+      expect(existsSync(saved.path)).toBe(true);
+      const probed = await probeVideo(saved.path);
+      expect(probed.codec).toBe('vp8');
+      expect({ width: probed.width, height: probed.height }).toEqual({ width: WIDTH, height: HEIGHT });
+      expect(probed.frames).toBeGreaterThan(0);
+      // Video time runs from when recording started (after the config took effect) to when it was turned
+      // off: within the wall-clock span, and short of it only by the start-up of the recorder.
+      expect(probed.duration).toBeLessThanOrEqual(wall + 0.25);
+      expect(probed.duration).toBeGreaterThan(wall - 1.5);
+      expect(Math.abs(probed.duration - saved.duration_seconds)).toBeLessThan(0.25);
+
+      // Sampled 4 times a second: red through the idle stretch, then blue once focus moved.
+      const colours = (await sampleColours(saved.path, 4)).map(colourName);
+      expect(colours[0]).toBe('red');
+      expect(colours.at(-1)).toBe('blue');
+      const firstBlue = colours.indexOf('blue');
+      expect(colours.slice(0, firstBlue).every((colour) => colour === 'red')).toBe(true);
+      expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
+      expect(firstBlue / 4).toBeGreaterThan(IDLE_SECONDS - 1.5);
+    });
+
+    it('writes the recording when the session stops', async () => {
+      await driver.openTab(server.url('/red'));
+      const before = (await hooks.savedRecordings(driver)).length;
+      await driver.setConfig({ record_video_dir: 'videos', record_video_size: null });
+      await sleep(1000);
+      await driver.ok('stop');
+      const saved = await nextSaved(before);
+      const probed = await probeVideo(saved.path);
+      expect(probed.frames).toBeGreaterThan(0);
+      expect(probed.duration).toBeGreaterThan(0.3);
+      // No size configured: the focused tab's viewport, even-sided.
+      expect(probed.width % 2).toBe(0);
+      expect(probed.width).toBeGreaterThan(300);
+    });
+  });
+}
