@@ -12,7 +12,7 @@ export interface BreakerView {
 }
 
 /**
- * The CDP circuit breaker (DESIGN §3) as bus middleware. Lifecycle events always run. Others run when
+ * The CDP circuit breaker as bus middleware. Lifecycle events always run. Others run when
  * connected; wait for a reconnect in progress (bounded), then fail DISCONNECTED; and fail NOT_ATTACHED
  * after a deliberate stop or before a start. browser-use skips the handler silently in that case.
  */

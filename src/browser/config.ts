@@ -13,7 +13,7 @@ import { VIDEO_CONFIG_SHAPE } from './config/video.config';
 import { AGENT_CONFIG } from './config/agent.config';
 
 /**
- * The one configuration object (DESIGN §6), snake_case like browser-use's profile. Every level is
+ * The one configuration object, snake_case like browser-use's profile. Every level is
  * strict: an unknown or invalid field is refused with its path named. Later parts add their fields here;
  * the panel and `describe` render it from its JSON Schema.
  */

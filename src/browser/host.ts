@@ -3,7 +3,7 @@ import type { PermissionGranter } from './permissions/permission-granter';
 import type { ArtifactFiles } from './artifacts/artifact-files';
 
 /**
- * BrowserHost: what CDP cannot do the same way everywhere (DESIGN §4). Each platform implements it
+ * BrowserHost: what CDP cannot do the same way everywhere. Each platform implements it
  * (platform/node, platform/extension); watchdogs and handlers see only this port.
  */
 

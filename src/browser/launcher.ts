@@ -1,4 +1,4 @@
-/** The port LocalBrowserWatchdog launches through; platform/node implements it (DESIGN §4). */
+/** The port LocalBrowserWatchdog launches through; platform/node implements it. */
 export interface LaunchOptions {
   headless: boolean | null;
   executablePath: string | null;

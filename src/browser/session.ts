@@ -59,7 +59,7 @@ export interface BrowserSessionOptions {
 }
 
 /**
- * One browser, one bus (DESIGN §4). Composes the bus, the SessionManager, the platform host and the
+ * One browser, one bus. Composes the bus, the SessionManager, the platform host and the
  * watchdogs; owns the connection and its reconnects. Turns SessionManager notifications into bus
  * events (TabCreated, TabClosed, AgentFocusChanged, TargetCrashed), so tabs opened by the page itself
  * are announced too.

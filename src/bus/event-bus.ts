@@ -60,7 +60,7 @@ export interface EmitOptions {
 }
 
 /**
- * The typed event bus (bubus semantics, DESIGN §2): one FIFO queue per bus, handlers of one event run
+ * The typed event bus (bubus semantics): one FIFO queue per bus, handlers of one event run
  * serially in registration order under the event's timeout, an event completes when its handlers and
  * every child they emitted have completed, and errors are never lost. Buses share nothing, so two
  * sessions never block each other.

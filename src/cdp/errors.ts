@@ -38,7 +38,7 @@ export class CdpConnectionClosedError extends TabpilotError {
   }
 }
 
-/** No answer within the call's timeout (a hung renderer answers nothing: platform facts §6). */
+/** No answer within the call's timeout (a hung renderer answers nothing). */
 export class CdpTimeoutError extends TabpilotError {
   constructor(method: string, timeoutMs: number) {
     super(

@@ -7,7 +7,7 @@ export interface FocusHost {
   /** Page targets with a ready session, oldest first. */
   readyPages(): TargetRecord[];
   hasReadyPage(targetId: string): boolean;
-  /** Where tabpilot owns the browser, focus recovery may open a blank page (DESIGN §4). */
+  /** Where tabpilot owns the browser, focus recovery may open a blank page. */
   ownsBrowser(): boolean;
   connected(): boolean;
   createPage(url: string): Promise<TargetRecord>;

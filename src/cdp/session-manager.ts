@@ -33,12 +33,12 @@ export interface SessionManagerOptions {
 const ROOT_AUTO_ATTACH_FILTER = [{ type: 'page', exclude: false }];
 
 /**
- * The single owner of targets, sessions and focus (DESIGN §4). Auto-attaches with `flatten: true` at
+ * The single owner of targets, sessions and focus. Auto-attaches with `flatten: true` at
  * the browser and inside every page and OOPIF, maps targets and sessions both ways, keeps a lifecycle
  * buffer per page, and recovers focus when the focused page goes away.
  *
  * Subscriptions made through `on` and `addSessionSetup` belong to the manager, not to a connection, so
- * they survive a reconnect by construction (browser-use loses them: reference §5.4).
+ * they survive a reconnect by construction (browser-use loses them).
  */
 export class SessionManager {
   readonly #log: Logger;

@@ -18,7 +18,7 @@ type AnyListener = (params: unknown, source: EventSource) => void;
 /**
  * The SessionManager's own CDP subscriptions: any number of listeners per event method, and per-session
  * setups. They belong to the manager, not to a connection, so they outlive a reconnect (cdp-use keeps
- * one callback per method, on the connection: reference §5.7).
+ * one callback per method, on the connection).
  */
 export class CdpSubscriptions {
   readonly #listeners = new Map<string, Set<AnyListener>>();

@@ -8,7 +8,7 @@ export interface TransportCapabilities {
   readonly browserDomain: boolean;
   /**
    * tabpilot owns the whole browser: every page is its to drive and focus recovery may open a blank tab.
-   * False in the extension, which works only in the tabs it was given (DESIGN §4).
+   * False in the extension, which works only in the tabs it was given.
    */
   readonly ownsBrowser: boolean;
   /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../shared/errors';
 
 /**
- * The command protocol (DESIGN §5), spoken by the side panel, the native host, the Node CLI and the MCP
+ * The command protocol, spoken by the side panel, the native host, the Node CLI and the MCP
  * server alike. Field names are snake_case; a tab is named by `tab_id`.
  *
  *   request   {"id": 1, "action": "navigate", "params": {"url": "https://example.com"}}

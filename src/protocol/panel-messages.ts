@@ -3,8 +3,7 @@ import { CommandRequest, CommandResponseSchema, EventMessageSchema } from './com
 import { NativeStatus } from './native-panel';
 
 /**
- * What the side panel and the service worker say to each other over their runtime port (style guide
- * §3.11). Both directions are zod discriminated unions, validated on receipt: the panel sends protocol
+ * What the side panel and the service worker say to each other over their runtime port. Both directions are zod discriminated unions, validated on receipt: the panel sends protocol
  * commands plus a few panel-only requests; the worker answers, and pushes the panel's live state
  * (status, timeline, settings) without being asked.
  */

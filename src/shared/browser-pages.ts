@@ -1,6 +1,6 @@
 /**
  * Pages of the browser itself: chrome:// and its kin, the Chrome Web Store, and extensions' pages
- * (tabpilot's own included). Chrome does not let an extension debug them (platform facts), so over
+ * (tabpilot's own included). Chrome does not let an extension debug them, so over
  * chrome.debugger a tab that shows one cannot be attached, and a controlled tab that goes to one is
  * detached. Its own pages it could debug, but tabpilot refuses to control those too.
  */

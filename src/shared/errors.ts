@@ -1,6 +1,6 @@
 /**
  * The error taxonomy. Every error that can reach a client carries one code from the closed set below;
- * the command protocol (DESIGN §5) sends exactly these codes on the wire.
+ * the command protocol sends exactly these codes on the wire.
  */
 export const ERROR_CODES = [
   'INVALID_JSON',

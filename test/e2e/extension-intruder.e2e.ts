@@ -14,7 +14,7 @@ interface Attempt {
 }
 
 /**
- * Only the extension's own pages may send commands (DESIGN §5). Another installed extension tries every
+ * Only the extension's own pages may send commands. Another installed extension tries every
  * way in: a port named like the panel's, and a one-shot message. The same port from our own panel page
  * is answered, so the refusal is about who asks.
  */

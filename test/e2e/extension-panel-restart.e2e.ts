@@ -5,7 +5,7 @@ import { FixtureServer } from './harness/fixture-server';
 import { PanelPage } from './harness/panel';
 
 /**
- * Chrome stops the worker whenever it likes (platform facts §7); the panel's port dies with it. The panel
+ * Chrome stops the worker whenever it likes; the panel's port dies with it. The panel
  * comes back by itself, the settings and the timeline are still there, and a command that was in flight
  * gets an error with a Retry, never silence.
  */

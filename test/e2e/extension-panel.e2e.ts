@@ -11,7 +11,7 @@ import { PanelPage } from './harness/panel';
 import { addFormPage, elementIndex } from './harness/panel-fixtures';
 
 /**
- * The side panel page, opened as a tab (platform facts §4) and driven as a person would: attach the
+ * The side panel page, opened as a tab and driven as a person would: attach the
  * current tab, run actions from forms built from `describe`, read the page as the model sees it, watch
  * the timeline, change settings, and press the emergency stop.
  */
@@ -481,7 +481,7 @@ describe('side panel', () => {
     expect(await inWorker('chrome.sidePanel.getPanelBehavior()')).toMatchObject({ openPanelOnActionClick: true });
     const windowId = await panel.eval<number>('chrome.windows.getCurrent().then((window) => window.id)');
     const known = new Set((await driver.client.targets()).map((target) => target.targetId));
-    // Opening needs a user gesture (platform facts §4), as the toolbar click gives it.
+    // Opening needs a user gesture, as the toolbar click gives it.
     await panel.session.send('Runtime.evaluate', {
       expression: `chrome.sidePanel.open({ windowId: ${windowId} })`,
       userGesture: true,

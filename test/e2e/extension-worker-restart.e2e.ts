@@ -10,7 +10,7 @@ interface TabsResult {
 
 /**
  * The worker is stopped (CDP Target.closeTarget on it, as Chrome does when it idles) while tabs are
- * attached. The debugger sessions survive it (platform facts §7b); the new worker resumes them, child
+ * attached. The debugger sessions survive it; the new worker resumes them, child
  * (OOPIF) sessions included, and restores the focus, so commands keep working.
  */
 describe('extension worker restart', () => {

@@ -7,7 +7,7 @@ import { TabpilotError } from '../../shared/errors';
 import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
 import { urlBlockedError, type BlockRecord, type NavigationGuard } from '../security/navigation-guard';
 
-/** The lifecycle names that satisfy each `wait_until` (browser-use §5.5, networkIdle counting for all). */
+/** The lifecycle names that satisfy each `wait_until` (networkIdle counting for all). */
 const ACCEPTED: Record<Exclude<WaitUntil, 'commit'>, readonly string[]> = {
   load: ['load', 'networkIdle'],
   domcontentloaded: ['DOMContentLoaded', 'load', 'networkIdle'],

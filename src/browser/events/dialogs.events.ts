@@ -3,7 +3,7 @@ import { defineEvent } from '../../bus/define-event';
 
 /**
  * A JavaScript dialog (alert, confirm, prompt, beforeunload) opened and was answered by the popups
- * watchdog. browser-use defines this event but never dispatches it (reference §4.3 ⚠); here it is
+ * watchdog. browser-use defines this event but never dispatches it; here it is
  * emitted for every dialog, after the answer, so a blocked page never waits for the bus.
  */
 export const DialogOpenedEvent = defineEvent('DialogOpenedEvent', {

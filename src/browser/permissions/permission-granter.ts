@@ -2,7 +2,7 @@ import type { SessionManager } from '../../cdp/session-manager';
 import { TabpilotError } from '../../shared/errors';
 
 /**
- * How a platform grants browser permissions to every site (DESIGN §4: Browser.grantPermissions in Node,
+ * How a platform grants browser permissions to every site (Browser.grantPermissions in Node,
  * chrome.contentSettings in the extension).
  */
 export interface PermissionGranter {

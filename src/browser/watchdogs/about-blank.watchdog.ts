@@ -5,7 +5,7 @@ import { TabClosedEvent } from '../events/tabs.events';
 /**
  * There is always a tab to work in, where tabpilot owns the browser (Node): when the last page closes
  * a blank one opens, so the browser does not exit with its last window. The extension never opens a tab
- * for this (DESIGN §4), so its entry does not register this watchdog. browser-use also paints a "DVD
+ * for this, so its entry does not register this watchdog. browser-use also paints a "DVD
  * screensaver" that fetches a remote image into every blank tab; we leave blank tabs blank.
  */
 export const aboutBlankWatchdog = defineWatchdog({

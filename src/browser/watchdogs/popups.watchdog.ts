@@ -22,7 +22,7 @@ function shouldAccept(type: Protocol.Page.DialogType, policy: TabpilotConfig['di
 
 /**
  * Answers JavaScript dialogs in every controlled tab and frame, so an alert never stalls the page or the
- * action that triggered it. Unlike browser-use (reference §4.3): the answer goes to the session that saw
+ * action that triggered it. Unlike browser-use: the answer goes to the session that saw
  * the dialog with no second guess; confirm() is dismissed unless the config says accept, so a
  * destructive "Delete?" is never approved behind the model's back; every dialog is announced as
  * DialogOpenedEvent; and the subscription belongs to the SessionManager, so it survives reconnects.

@@ -2,7 +2,7 @@
  * The in-page perception pass. Runs in tabpilot's isolated world (the page's scripts cannot see or
  * change it) and walks the document once: light DOM, open shadow roots and same-origin iframes, with the
  * layout reads a visibility filter needs and an accessible-name computation that never touches
- * `element.labels` (9.7 s cold on a big page: perf-facts). It returns the page as lines, already reduced,
+ * `element.labels` (9.7 s cold on a big page). It returns the page as lines, already reduced,
  * and keeps a registry of the elements it indexed so actions can find them again by id.
  *
  * Built with the actions' in-page half into one script by scripts/build-inpage.mjs (src/dom/generated/page-source.ts).

@@ -162,7 +162,7 @@ export function isControl(element: Element, tag: string, role: string | null): b
     case 'input': {
       const input = element as HTMLInputElement;
       // A hidden checkbox or radio is reached through the label that stands in for it (`labels` only on
-      // this rare path: it is slow on big pages, perf-facts).
+      // this rare path: it is slow on big pages).
       return input.type !== 'hidden' && (!isToggle(input) || painted(input) || (input.labels?.length ?? 0) === 0);
     }
     case 'label':

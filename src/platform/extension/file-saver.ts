@@ -23,7 +23,7 @@ export function safeFileName(name: string): string {
 
 /**
  * The extension has no file system: a file is a download of a data: URL into tabpilot/ under the user's
- * downloads folder (DESIGN §4). Resolves with the file's full path once it is written.
+ * downloads folder. Resolves with the file's full path once it is written.
  */
 export function createDownloadsFileSaver(downloads: DownloadsApi): FileSaver {
   return {

@@ -42,7 +42,7 @@ export interface PanelServices {
 }
 
 /**
- * Only the extension's own pages may send commands (DESIGN §5): a port is accepted when its sender
+ * Only the extension's own pages may send commands: a port is accepted when its sender
  * is this extension and its URL is one of our pages. Web pages cannot connect at all (there is no
  * externally_connectable) and other extensions arrive on onConnectExternal, which we do not serve.
  */

@@ -49,7 +49,7 @@ export function assertAttachable(tab: ChromeTab, ownOrigin: string): void {
   }
 }
 
-/** chrome.debugger rejects with an Error whose message is the CDP error as JSON (platform facts §2). */
+/** chrome.debugger rejects with an Error whose message is the CDP error as JSON. */
 export function toRouterError(error: unknown): RouterError {
   if (error instanceof RouterError) {
     return error;

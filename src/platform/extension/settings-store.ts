@@ -8,7 +8,7 @@ const STORAGE_KEY = 'tabpilot.config';
 export type SaveOutcome = { ok: true; config: TabpilotConfig } | { ok: false; error: SettingsError };
 
 /**
- * The extension's settings: the config object (DESIGN §6), kept in chrome.storage.local and applied to
+ * The extension's settings: the config object, kept in chrome.storage.local and applied to
  * the running session without a reload. The worker validates; the panel only edits.
  */
 export class SettingsStore {

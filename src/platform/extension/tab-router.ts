@@ -33,7 +33,7 @@ export interface TabRouterHooks {
 const REVERIFY_DELAY_MS = 300;
 
 /**
- * The browser-level CDP facade over chrome.debugger (DESIGN §4), pure logic over ChromeApi. It controls
+ * The browser-level CDP facade over chrome.debugger, pure logic over ChromeApi. It controls
  * only the tabs it was given (attach), the tabs it opens and the tabs those open; it emulates
  * `Target.*` at the browser level with chrome.tabs (which chrome.debugger refuses), gives each tab a
  * synthetic session id, routes child sessions as {tabId, sessionId}, answers Browser.getVersion itself
@@ -104,8 +104,8 @@ export class TabRouter {
   }
 
   /**
-   * Takes tabs back after a worker restart. The debugger session outlives the worker (platform facts
-   * §7b): a tab that still answers is adopted without attaching again; its child sessions are reset so
+   * Takes tabs back after a worker restart. The debugger session outlives the worker: a
+   * tab that still answers is adopted without attaching again; its child sessions are reset so
    * the new SessionManager is told about them afresh.
    */
   async resume(saved: PersistedTabs): Promise<void> {
@@ -333,7 +333,7 @@ export class TabRouter {
     if (this.#userCancelled || !this.#tabs.has(opened.sourceTabId)) {
       return;
     }
-    // A popup or target=_blank tab of a controlled tab is ours too (DESIGN §4).
+    // A popup or target=_blank tab of a controlled tab is ours too.
     const tabId = opened.tabId;
     this.attachTab(tabId).catch((error: unknown) =>
       this.#log.warn('could not attach an opened tab', { tabId, error: errorMessageOf(error) }),

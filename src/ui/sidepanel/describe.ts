@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { asSchema, type JsonSchema } from './schema';
 
-/** What the panel reads from `describe`'s result (the command protocol, DESIGN §5). */
+/** What the panel reads from `describe`'s result (the command protocol). */
 const DescribeResult = z.object({
   actions: z.array(z.object({ name: z.string(), description: z.string(), params_schema: z.unknown() })),
   config_schema: z.unknown(),

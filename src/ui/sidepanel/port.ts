@@ -22,8 +22,8 @@ const DISCONNECTED_MESSAGE = 'The extension worker stopped before answering (it 
 
 /**
  * The panel's one link to the service worker, and the only UI module that touches `chrome.*`: a
- * runtime port that comes back by itself when the worker restarts (a port does not survive it:
- * platform facts §7). Every message from the worker is validated (panel-messages.ts). A request in
+ * runtime port that comes back by itself when the worker restarts (a port does not survive
+ * it). Every message from the worker is validated (panel-messages.ts). A request in
  * flight when the port drops is answered with DISCONNECTED, never left hanging, so the panel can show
  * it and offer a retry.
  */

@@ -10,7 +10,7 @@ interface TabsResult {
 }
 
 /**
- * The core runtime's contract, run unchanged against both transports (DESIGN §4: one core over two
+ * The core runtime's contract, run unchanged against both transports (one core over two
  * transports). Every check looks through the command protocol or tabpilot's own session, never through a
  * second automation client on the test pages; timing is read from the fixture server's side.
  */

@@ -15,7 +15,7 @@ export interface Box {
 }
 
 /**
- * The side panel page opened as a tab (platform facts §4) and driven the way a person would: clicks,
+ * The side panel page opened as a tab and driven the way a person would: clicks,
  * typing (input events, which Preact listens to), hovering with the real mouse, and reading what it shows.
  */
 export class PanelPage {

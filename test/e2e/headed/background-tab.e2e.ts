@@ -13,7 +13,7 @@ interface StateResult {
 
 /**
  * A visible window (headed, under Xvfb) whose front tab is the person's; tabpilot works in a tab behind
- * it. Reading, clicking and typing there must never bring it to the front (DESIGN §4).
+ * it. Reading, clicking and typing there must never bring it to the front.
  */
 describe('headed: a background tab of a visible window', () => {
   const server = new FixtureServer();

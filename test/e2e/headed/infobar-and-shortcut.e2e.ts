@@ -5,12 +5,12 @@ import { FixtureServer } from '../harness/fixture-server';
 import { PanelPage } from '../harness/panel';
 import { findPrimaryButton, VirtualDisplay } from '../harness/virtual-display';
 
-/** The bar sits right above the page; it is 56 px high (platform facts §6). Above it, the toolbar. */
+/** The bar sits right above the page; it is 56 px high. Above it, the toolbar. */
 const INFOBAR_MAX_HEIGHT = 60;
 
 /**
  * Headed Chromium under Xvfb, without --silent-debugger-extension-api, so Chrome shows its "started
- * debugging this browser" bar (platform facts §6). The test presses the bar's real Cancel with the X
+ * debugging this browser" bar. The test presses the bar's real Cancel with the X
  * pointer: every tab is let go, the panel says why, and nothing attaches again until the person asks.
  * Then the keyboard emergency stop (manifest `commands`), pressed as real keys.
  */
