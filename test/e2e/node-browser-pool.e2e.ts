@@ -10,6 +10,7 @@ import type { CommandResponse } from '../../src/protocol/commands';
 import { pollUntil } from '../../src/shared/time';
 import type { ClientConnection } from '../../src/tools/command-server';
 import { Browserless } from './harness/browserless';
+import { McpTestClient } from './harness/mcp';
 import { FixtureServer } from './harness/fixture-server';
 
 const BIN = resolve(import.meta.dirname, '../../bin/tabpilot.mjs');
@@ -135,6 +136,25 @@ describe('tabpilot on a browser pool (browserless)', () => {
     const refused = await anonymous.starting;
     expect(refused).toMatchObject({ code: 'FORBIDDEN' });
     expect((refused as Error).message).toMatch(/HTTP 401.*check the token/);
+  });
+
+  it('serves MCP from a pool: tabpilot mcp --cdp-url with the http:// URL and its token navigates and reads', async () => {
+    const mcp = await new McpTestClient(['--cdp-url', pool.http('/')], 'pool-mcp').connect();
+    try {
+      const opened = await mcp.ok('navigate', { url: fixtures.url('/a.html') });
+      expect(opened.text).toContain(fixtures.url('/a.html'));
+      const state = await mcp.ok('state');
+      expect(state.text).toContain('Page A');
+      // The token stays out of what the server logs and answers.
+      expect(mcp.stderr + opened.text + state.text).not.toContain(TOKEN);
+    } finally {
+      await mcp.close();
+    }
+    // The pool frees the server's browser once its connection ends; the next tests count the pool's browsers.
+    await pollUntil(async () => ((await pool.pressure()).running === 0 ? true : undefined), {
+      timeoutMs: 20_000,
+      onTimeout: () => new Error("the pool kept the MCP server's browser after it quit"),
+    });
   });
 
   it('drives four sessions on a pool of two from one process: queued past 15 s, a full pool retried and refused, one browser and one bus each', async () => {
