@@ -6,6 +6,7 @@ describe('the CDP error classifier', () => {
     ['Cannot find context with specified id', 'context-gone'],
     ['Execution context was destroyed.', 'context-gone'],
     ['Cannot find default execution context', 'context-gone'],
+    ['Inspected target navigated or closed', 'context-gone'],
     ['Could not find object with given id', 'object-gone'],
     ['Node with given id does not belong to the document', 'node-gone'],
     ['No node with given id found', 'node-gone'],

@@ -64,7 +64,8 @@ export class CdpUnsupportedError extends TabpilotError {
  * What a CDP error means for the caller, from the browser's message (CDP error codes are too coarse:
  * most failures are -32000). The one place such messages are matched.
  * - `target-gone`: the session or target is gone (a closed tab, a detached frame).
- * - `context-gone`: an execution context id from before a navigation (or of a detached frame).
+ * - `context-gone`: an execution context id from before a navigation (or of a detached frame), or a call
+ *   whose document navigated while it ran (a click that submitted a form, verified as the page leaves).
  * - `object-gone`: a Runtime object id whose context or group was released.
  * - `node-gone`: a DOM node id or backend node id that is not in the document (it navigated or changed).
  * - `unsupported`: the method is not available through this transport.
@@ -74,7 +75,7 @@ export type CdpErrorKind = 'target-gone' | 'context-gone' | 'object-gone' | 'nod
 const KIND_PATTERNS: ReadonlyArray<[Exclude<CdpErrorKind, 'other'>, RegExp]> = [
   [
     'context-gone',
-    /Cannot find context with specified id|Execution context was destroyed|Cannot find default execution context/i,
+    /Cannot find context with specified id|Execution context was destroyed|Cannot find default execution context|Inspected target navigated or closed/i,
   ],
   ['object-gone', /Could not find object with given id/i],
   [

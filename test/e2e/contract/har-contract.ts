@@ -213,7 +213,12 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
     });
 
     it('refuses a HAR path outside the output folder, naming the field, and writes nothing there', async () => {
-      await hooks.configure(driver, { record_har_path: '../outside.har' });
+      // The config change is awaited until every watchdog acted on it, so whoever saved it hears the refusal.
+      const refusal = await hooks.configure(driver, { record_har_path: '../outside.har' }).then(
+        () => 'applied',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(refusal).toMatch(/record_har_path: .*outside/);
       const failure = await pollUntil(
         async () => {
           const history = JSON.parse(await hooks.history(driver)) as Array<{
