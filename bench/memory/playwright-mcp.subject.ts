@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { LaunchedBrowser } from '../../src/browser/launcher';
 import { BrowserClient, launchTestBrowser } from '../../test/e2e/harness/browser';
 import { pageHeap } from './page-heap';
-import { NodeProcess } from './probe';
+import { answerById, NodeProcess } from './probe';
 import { MIXED_KINDS, reading, type BenchUrls, type MemorySubject } from './sequence';
 
 interface ToolAnswer {
@@ -35,15 +34,7 @@ export class PlaywrightMcpSubject implements MemorySubject {
     this.#client = client;
     this.#process = process;
     this.#outputDir = outputDir;
-    const lines = createInterface({ input: process.child.stdout as NodeJS.ReadableStream });
-    lines.on('line', (line) => {
-      const message = JSON.parse(line) as { id?: number; result?: ToolAnswer; error?: { message: string } };
-      const waiter = message.id === undefined ? undefined : this.#waiting.get(message.id);
-      if (waiter !== undefined && message.id !== undefined) {
-        this.#waiting.delete(message.id);
-        waiter(message);
-      }
-    });
+    answerById(process.child.stdout as NodeJS.ReadableStream, this.#waiting);
   }
 
   static async start(): Promise<PlaywrightMcpSubject> {

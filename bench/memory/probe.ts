@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { CdpConnection } from '../../src/cdp/connection';
@@ -78,4 +79,19 @@ export class NodeProcess {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Hands each JSON line a child writes on stdout to the waiter registered for its `id` (and forgets the
+ * waiter); lines without a waiter (notifications, logs) are skipped.
+ */
+export function answerById<T>(stdout: NodeJS.ReadableStream, waiting: Map<number, (message: T) => void>): void {
+  createInterface({ input: stdout }).on('line', (line) => {
+    const message = JSON.parse(line) as T & { id?: number };
+    const waiter = message.id === undefined ? undefined : waiting.get(message.id);
+    if (waiter !== undefined && message.id !== undefined) {
+      waiting.delete(message.id);
+      waiter(message);
+    }
+  });
 }

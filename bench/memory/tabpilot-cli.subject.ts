@@ -1,9 +1,8 @@
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import type { LaunchedBrowser } from '../../src/browser/launcher';
 import { BrowserClient, launchTestBrowser } from '../../test/e2e/harness/browser';
 import { pageHeap } from './page-heap';
-import { NodeProcess } from './probe';
+import { answerById, NodeProcess } from './probe';
 import { reading, reduceResponse, tabpilotMixed, type BenchUrls, type MemorySubject, type Reduced } from './sequence';
 
 /**
@@ -24,15 +23,7 @@ export class TabpilotCliSubject implements MemorySubject {
     this.#browser = browser;
     this.#client = client;
     this.#process = process;
-    const lines = createInterface({ input: process.child.stdout as NodeJS.ReadableStream });
-    lines.on('line', (line) => {
-      const message = JSON.parse(line) as { id?: number } & Parameters<typeof reduceResponse>[0];
-      const waiter = message.id === undefined ? undefined : this.#waiting.get(message.id);
-      if (waiter !== undefined && message.id !== undefined) {
-        this.#waiting.delete(message.id);
-        waiter(message);
-      }
-    });
+    answerById(process.child.stdout as NodeJS.ReadableStream, this.#waiting);
   }
 
   static async start(): Promise<TabpilotCliSubject> {
