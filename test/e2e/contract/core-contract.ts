@@ -315,8 +315,13 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
         );
       const byAction = await driver.openTab(server.url('/a.html?closed-by-action'));
       await driver.ok('close', { tab_id: byAction });
-      // A page may close only a window a script opened: a popup of the opener page closes itself.
-      await driver.openTab(server.url(`/opener.html?target=${encodeURIComponent('/b.html?closes-itself')}`));
+      // A page may close only a window a script opened: a popup of the opener page closes itself. The opener
+      // opens through navigate, so it is controlled before its load handler opens the popup (a tab opened as a
+      // person would and attached after may have opened it already, and its popup is then nobody's).
+      await driver.ok('navigate', {
+        url: server.url(`/opener.html?target=${encodeURIComponent('/b.html?closes-itself')}`),
+        new_tab: true,
+      });
       const bySelf = await pollUntil(
         async () =>
           (await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.url.endsWith('/b.html?closes-itself'))?.tab_id,
