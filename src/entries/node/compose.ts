@@ -11,6 +11,7 @@ import { ClientGate } from '../../tools/client-gate';
 import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { answerInPageStop } from '../../tools/in-page-stop';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
@@ -53,5 +54,6 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
   gate.install();
   server.useGate(gate);
+  answerInPageStop({ session, server, log: log.child('in-page-stop') });
   return { session, server };
 }
