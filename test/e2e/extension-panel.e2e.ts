@@ -133,7 +133,7 @@ describe('side panel', () => {
       result: { url: server.url('/panel-form.html') },
     });
     const before = await panel.shown('action-output');
-    await panel.type('[data-field="timeout_ms"] input', 'soon');
+    await panel.type('[data-field="timeout_ms"] input', '0');
     await panel.click('#run-action');
     const refused = await panel.response('action-output', before);
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS', details: { field: 'timeout_ms' } } });
@@ -347,13 +347,15 @@ describe('side panel', () => {
 
   it('sets the URL policy from Settings: a malformed pattern is refused naming the entry, a good one holds at once', async () => {
     await panel.view('settings');
-    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1/path"]');
+    // A list is edited as a list: Add gives an empty entry to type in.
+    await panel.click('[data-field="prohibited_domains"] .list-add');
+    await panel.type('[data-field="prohibited_domains"] .list-item input', '127.0.0.1/path');
     await panel.click('#save-settings');
     expect(await panel.waitForText('#settings-result', 'prohibited_domains')).toMatch(
       /prohibited_domains\.0: malformed domain pattern/,
     );
     expect(await inWorker('globalThis.tabpilot.session.config.prohibited_domains')).toEqual([]);
-    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1"]');
+    await panel.type('[data-field="prohibited_domains"] .list-item input', '127.0.0.1');
     await panel.click('#save-settings');
     await panel.waitForText('#settings-result', 'Saved and applied');
     try {
@@ -370,7 +372,7 @@ describe('side panel', () => {
       expect(server.requests.slice(seen).some((record) => record.host.startsWith('127.0.0.1'))).toBe(false);
     } finally {
       await panel.view('settings');
-      await panel.type('[data-field="prohibited_domains"] textarea', '[]');
+      await panel.click('[data-field="prohibited_domains"] .list-item button');
       await panel.click('#save-settings');
       await panel.waitForText('#settings-result', 'Saved and applied');
     }

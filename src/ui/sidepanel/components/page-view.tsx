@@ -37,7 +37,7 @@ export function PageView(props: {
   const { described, port } = props;
   const focused = props.status?.tabs.find((tab) => tab.focused);
 
-  const refresh = async (whole = wholePage): Promise<void> => {
+  const refresh = async (whole = wholePage): Promise<PageState | undefined> => {
     setRetry(() => () => void refresh(whole));
     setBusy(true);
     const answer = await port.request('state', {
@@ -53,6 +53,7 @@ export function PageView(props: {
     } else {
       setResponse(answer);
     }
+    return parsed;
   };
 
   // The action took the tab to another page: read that one once it is there.
@@ -87,8 +88,12 @@ export function PageView(props: {
     if (answer.ok) {
       setSelected(undefined);
       setOptions(undefined);
-      await refresh();
+      const after = await refresh();
       setResponse(answer);
+      if (after !== undefined && after.url !== page?.url) {
+        // Read on the page the action led to already.
+        setActedOn(undefined);
+      }
     } else {
       setActedOn(undefined);
     }
@@ -116,7 +121,10 @@ export function PageView(props: {
           class="primary"
           disabled={busy || noTab}
           aria-describedby={noTab ? 'refresh-blocked' : undefined}
-          onClick={() => void refresh()}
+          onClick={() => {
+            setActedOn(undefined);
+            void refresh();
+          }}
         >
           {page === undefined ? 'Read the page' : 'Refresh'}
         </button>
