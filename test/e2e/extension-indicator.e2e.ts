@@ -62,5 +62,18 @@ defineIndicatorContract('the extension (chrome.debugger)', () => ExtensionDriver
           : undefined,
       { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the indicator outlived the stop') },
     );
+    // Attaching again ends the stopped state, and the tab shows the indicator again.
+    await ext.ok('attach', { tab_id: tabId });
+    await pollUntil(
+      async () => ((await ext.inWorker<string>('chrome.action.getBadgeText({})')) === '1' ? true : undefined),
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the badge still says stopped') },
+    );
+    await pollUntil(
+      async () =>
+        (await evaluate<boolean>(page, `document.querySelector('tabpilot-control-indicator') !== null`))
+          ? true
+          : undefined,
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the indicator did not come back') },
+    );
   },
 });

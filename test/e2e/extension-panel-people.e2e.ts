@@ -425,8 +425,5 @@ describe('side panel for people', () => {
         onTimeout: () => new Error('the bar still shows a running action'),
       },
     );
-    // Attaching again ends the stopped state.
-    await panel.click('#attach');
-    expect((await waitForBadge('1')).title).toBe('tabpilot: controlling 1 tab');
   });
 });
