@@ -68,6 +68,20 @@ describe('tabpilot mcp --launch', () => {
     expect(JSON.stringify(tools)).not.toContain(String(Number.MAX_SAFE_INTEGER));
   });
 
+  it('works in the browser’s own tab, in front: every screenshot of a page at rest is answered', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const tabs = await mcp.ok('tabs');
+    // One tab, the browser's first, taken at start: not a hidden background tab beside a blank one
+    // (a hidden tab renders no frames, and every second capture of it waited for one until its timeout).
+    const listed = tabs.text.split('\n').filter((line) => line.startsWith('Tab '));
+    expect(listed, tabs.text).toHaveLength(1);
+    expect(listed[0]).toContain(server.url('/mcp/form.html'));
+    for (let shot = 0; shot < 3; shot++) {
+      const answer = await mcp.ok('screenshot');
+      expect(answer.result.content.some((block) => block.type === 'image')).toBe(true);
+    }
+  });
+
   it('navigates, reads the state, clicks and types, each answer naming the tab', async () => {
     const navigated = await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
     const tab = /^Tab (\w+) is at /.exec(navigated.text)?.[1];

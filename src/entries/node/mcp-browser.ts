@@ -35,6 +35,7 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
   }
   const inner = serverChannel(server, { id: options.client, kind: 'mcp' });
   if (options.cdpUrl === undefined) {
+    await adoptFirstTab(inner, options.log);
     return {
       request: (action, params) => inner.request(action, params),
       close: async () => {
@@ -87,4 +88,25 @@ function openedTabs(action: string, params: Record<string, unknown>, result: unk
     tabs.push(record['opened_tab_id']);
   }
   return tabs;
+}
+
+/**
+ * In a Chromium of its own the server works in the tab the browser opened, in front. Left alone, its
+ * first navigate would open a tab of its own in the background (a client's tabs open so, beside the
+ * person's): a hidden tab renders no frames, so every second screenshot of it waited for one until its
+ * timeout, and pages that wait for an animation frame or for being seen never went on.
+ */
+async function adoptFirstTab(channel: CommandChannel, log: Logger): Promise<void> {
+  const tabs = await channel.request('tabs', {});
+  const first = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs[0] : undefined;
+  if (first === undefined) {
+    log.warn('no tab to work in at start: the first navigate opens one', {
+      error: tabs.ok ? 'the browser has no tab' : tabs.error.message,
+    });
+    return;
+  }
+  const taken = await channel.request('switch', { tab_id: first.tab_id, activate: true });
+  if (!taken.ok) {
+    log.warn('could not take the first tab', { tab_id: first.tab_id, error: taken.error.message });
+  }
 }
