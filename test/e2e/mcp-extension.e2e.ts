@@ -45,6 +45,11 @@ describe('tabpilot mcp --extension: through the native host into the extension',
       `globalThis.tabpilot.session.bus.history().filter((view) => view.type === ${JSON.stringify(type)} && (view.source ?? '').includes(${JSON.stringify(client)})).map((view) => ({ type: view.type, source: view.source, status: view.status, handlers: view.handlers.map((h) => ({ status: h.status, error: h.error })) }))`,
     );
 
+  const setApproval = (on: boolean): Promise<unknown> =>
+    chain.inWorker(
+      `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { enabled: true, approve_new_clients: ${on} } })`,
+    );
+
   beforeAll(async () => {
     addMcpPages(server);
     await server.start();
@@ -154,6 +159,55 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     // The client's chain is free: the 30 s wait no longer holds it.
     const tabs = await beta.ok('tabs');
     expect(tabs.text).toMatch(/\w/);
+  });
+
+  it('with approve_new_clients on, a new MCP server is asked for at start; allowed in the panel its held call runs, refused its calls say so', async () => {
+    await setApproval(true);
+    const panel = await PanelPage.open(chain.client);
+    const servers: McpTestClient[] = [];
+    try {
+      const approved = await start('approved');
+      servers.push(approved);
+      // Asked as soon as the client is initialized, before the agent's first call.
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:approved"][data-approval="pending"] [data-action="allow"]')`,
+        'Allow for the MCP server, before any tool call',
+      );
+      let answered = false;
+      const navigating = approved.call('navigate', { url: server.url('/a.html') }).finally(() => (answered = true));
+      await pollUntil(
+        async () =>
+          (await workerEvents('NavigateToUrlEvent', 'mcp:approved')).length === 0 && !answered ? true : undefined,
+        {
+          timeoutMs: 5_000,
+          intervalMs: 50,
+          onTimeout: () => new Error('the navigate ran before the person allowed it'),
+        },
+      );
+      await panel.click('[data-client="mcp:approved"] [data-action="allow"]');
+      const navigated = await navigating;
+      expect(navigated.isError, textOf(navigated)).not.toBe(true);
+      expect(textOf(navigated)).toContain(server.url('/a.html'));
+      expect(await workerEvents('NavigateToUrlEvent', 'mcp:approved')).toHaveLength(1);
+
+      const refused = await start('refused');
+      servers.push(refused);
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:refused"] [data-action="refuse"]')`,
+        'Refuse for the second MCP server',
+      );
+      await panel.click('[data-client="mcp:refused"] [data-action="refuse"]');
+      const answer = await refused.call('navigate', { url: server.url('/b.html') });
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer)).toMatch(
+        /\(FORBIDDEN\): The person did not allow mcp:refused.*\nNext: The person refused this client in the tabpilot side panel/s,
+      );
+      expect(await workerEvents('NavigateToUrlEvent', 'mcp:refused')).toEqual([]);
+    } finally {
+      await Promise.all(servers.map((one) => one.close()));
+      await setApproval(false);
+      await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
+    }
   });
 
   it('the host killed mid-call: the call is answered DISCONNECTED with a next step, and the next call goes through the new host', async () => {
