@@ -36,8 +36,8 @@ describe('tabpilot mcp --extension: through the native host into the extension',
   let beta: McpTestClient;
   let alphaTab: string;
 
-  const start = (name: string): Promise<McpTestClient> =>
-    new McpTestClient(['--extension'], name, { TABPILOT_STATE_DIR: chain.stateDir }).connect();
+  const start = (name: string, args: string[] = []): Promise<McpTestClient> =>
+    new McpTestClient(['--extension', ...args], name, { TABPILOT_STATE_DIR: chain.stateDir }).connect();
 
   /** The worker's bus history: what reached the extension's own event bus, by client. */
   const workerEvents = (type: string, client: string): Promise<WorkerEventView[]> =>
@@ -139,6 +139,57 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     const refused = await beta.call('refresh', { tab_id: alphaTab });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/FORBIDDEN.*\nNext: That tab belongs to another client \(mcp:alpha\)/s);
+  });
+
+  it('two servers under one MCP client name are one client, sharing its focused tab; --client gives a server a client of its own', async () => {
+    const [first, second, own] = await Promise.all([
+      start('twin'),
+      start('twin'),
+      start('twin', ['--client', 'twin-2']),
+    ]);
+    try {
+      const navigated = await first.ok('navigate', { url: server.url('/mcp/form.html') });
+      const tab = tabOf(navigated.text);
+      // No tab_id: the second server's call goes to the client's focused tab, the one the first opened.
+      const state = await second.ok('state');
+      expect(state.text.startsWith(`Tab ${tab}: MCP form`)).toBe(true);
+      const separate = await own.ok('navigate', { url: server.url('/a.html') });
+      expect(tabOf(separate.text)).not.toBe(tab);
+      const refused = await own.call('refresh', { tab_id: tab });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/That tab belongs to another client \(mcp:twin\)/);
+      expect(own.stderr).toContain('connected to the tabpilot host as mcp:twin-2');
+    } finally {
+      await Promise.all([first.close(), second.close(), own.close()]);
+    }
+  });
+
+  it('evaluate is listed but refused while the extension’s settings forbid it, with what to do', async () => {
+    const refused = await alpha.call('evaluate', { code: '1 + 1' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(
+      /^evaluate failed in tab \w+ \(FORBIDDEN\): .*\nNext: The person controls this setting/s,
+    );
+  });
+
+  it('an MCP server killed mid-call leaves nothing running in the extension', async () => {
+    const doomed = await start('doomed');
+    const call = doomed.call('wait', { seconds: 30 }).catch((error: unknown) => error);
+    await pollUntil(
+      async () =>
+        (await workerEvents('WaitEvent', 'mcp:doomed')).some((view) => view.status === 'started') ? true : undefined,
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the wait never reached the extension') },
+    );
+    const pid = doomed.transport.pid;
+    expect(pid).not.toBeNull();
+    process.kill(pid ?? 0, 'SIGKILL');
+    const ended = await pollUntil(
+      async () => (await workerEvents('WaitEvent', 'mcp:doomed')).find((view) => view.status === 'completed'),
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the killed server’s wait kept running') },
+    );
+    expect(ended.handlers[0]).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+    await call;
+    await doomed.close();
   });
 
   it('a cancelled call is cancelled on the extension’s bus, and the next call runs at once', async () => {

@@ -68,6 +68,18 @@ describe('tabpilot mcp --launch', () => {
     expect(JSON.stringify(tools)).not.toContain(String(Number.MAX_SAFE_INTEGER));
   });
 
+  it('lists evaluate when the config allows it (the tool list is read before any browser starts)', async () => {
+    const allowed = mcpConfigFile({ allow_evaluate: true });
+    const other = await new McpTestClient(['--launch', '--headless', '--config', allowed.path]).connect();
+    try {
+      const { tools } = await other.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    } finally {
+      await other.close();
+      rmSync(allowed.dir, { recursive: true, force: true });
+    }
+  });
+
   it('works in the browser’s own tab, in front: every screenshot of a page at rest is answered', async () => {
     await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
     const tabs = await mcp.ok('tabs');
