@@ -80,6 +80,32 @@ describe('tabpilot mcp --launch', () => {
     }
   });
 
+  it('--tools picks tool groups; an unknown group is refused at start, naming the groups', async () => {
+    const picked = await new McpTestClient(['--launch', '--headless', '--tools', 'tabs,files']).connect();
+    try {
+      const { tools } = await picked.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(
+        ACTIONS.filter((action) => action.category === 'tabs' || action.category === 'files').map(
+          (action) => action.name,
+        ),
+      );
+    } finally {
+      await picked.close();
+    }
+    const refused = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--tools', 'tabs,nope'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('exit', (code) => done({ code, stderr }));
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      '--tools: unknown group "nope" (the groups are page, tabs, content, files, session)',
+    );
+  });
+
   it('works in the browser’s own tab, in front: every screenshot of a page at rest is answered', async () => {
     await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
     const tabs = await mcp.ok('tabs');
