@@ -119,6 +119,14 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     }
   });
 
+  it('takes every screenshot of its background tab, a page at rest, one after another', async () => {
+    for (let shot = 0; shot < 3; shot++) {
+      const answer = await alpha.ok('screenshot');
+      expect(answer.text).toMatch(new RegExp(`^Tab ${alphaTab}: screenshot`));
+      expect(answer.result.content.some((block) => block.type === 'image')).toBe(true);
+    }
+  });
+
   it('answers a bad argument as isError with what to do next', async () => {
     const bad = await alpha.call('click', { index: 'twelve' });
     expect(bad.isError).toBe(true);

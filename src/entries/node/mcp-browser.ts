@@ -45,7 +45,8 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
     };
   }
   const own = new Set<string>();
-  const opened = await inner.request('navigate', { url: 'about:blank', new_tab: true });
+  // Without new_tab: a client with no tab gets one of its own from the gate, in a window of its own.
+  const opened = await inner.request('navigate', { url: 'about:blank' });
   if (opened.ok) {
     own.add((opened.result as { tab_id: string }).tab_id);
   } else {
@@ -91,10 +92,8 @@ function openedTabs(action: string, params: Record<string, unknown>, result: unk
 }
 
 /**
- * In a Chromium of its own the server works in the tab the browser opened, in front. Left alone, its
- * first navigate would open a tab of its own in the background (a client's tabs open so, beside the
- * person's): a hidden tab renders no frames, so every second screenshot of it waited for one until its
- * timeout, and pages that wait for an animation frame or for being seen never went on.
+ * In a Chromium of its own the server works in the tab the browser opened, in front, instead of leaving
+ * it blank beside a tab of its own that its first navigate would open.
  */
 async function adoptFirstTab(channel: CommandChannel, log: Logger): Promise<void> {
   const tabs = await channel.request('tabs', {});
