@@ -8,6 +8,9 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
 import { ACTIONS } from '../../src/tools/actions';
 import { FixtureServer } from './harness/fixture-server';
+import { TEST_FLAGS } from './harness/browser';
+import { ChallengeServer, challengeFlags } from './harness/challenge-server';
+import { addChallengePages } from './harness/guard-pages';
 import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
@@ -16,11 +19,18 @@ import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, tex
  */
 describe('tabpilot mcp --launch', () => {
   const server = new FixtureServer();
-  const config = mcpConfigFile();
+  const challenges = new ChallengeServer();
+  // The captcha vendors' hosts resolve to the loopback challenge server; a captcha holds an action 1 s.
+  const config = mcpConfigFile({
+    launch: { args: [...TEST_FLAGS, ...challengeFlags()] },
+    captcha: { enabled: true, wait_timeout_ms: 1000, poll_ms: 100 },
+  });
   let mcp: McpTestClient;
 
   beforeAll(async () => {
     addMcpPages(server);
+    await challenges.start();
+    addChallengePages(server, challenges);
     await server.start();
     mcp = await new McpTestClient([
       '--launch',
@@ -35,6 +45,7 @@ describe('tabpilot mcp --launch', () => {
   afterAll(async () => {
     await mcp?.close();
     await server.stop();
+    await challenges.stop();
     rmSync(config.dir, { recursive: true, force: true });
   });
 
@@ -247,6 +258,25 @@ describe('tabpilot mcp --launch', () => {
     expect(reports.length).toBeGreaterThanOrEqual(2);
     expect(reports[1]?.progress).toBeGreaterThan(reports[0]?.progress ?? Infinity);
     expect(reports[0]?.message).toMatch(/^Wait: still running after \d+ s/);
+  });
+
+  // Last: the captcha stays, and the tab refuses every action until a person solves it.
+  it('says a captcha waits for a person, and what to tell them', async () => {
+    const navigated = await mcp.ok('navigate', { url: server.url('/g/hcaptcha.html') });
+    const tab = /^Tab (\w+)/.exec(navigated.text)?.[1];
+    const state = await pollUntil(
+      async () => {
+        const seen = await mcp.ok('state');
+        const tabs = (seen.result.structuredContent as { tabs: Array<{ tab_id: string; status: string }> }).tabs;
+        return tabs.find((one) => one.tab_id === tab)?.status === 'needs_person' ? seen : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, onTimeout: () => new Error('the hCaptcha was never detected') },
+    );
+    const held = await mcp.call('click', { index: indexIn(state.text, 'Continue') });
+    expect(held.isError).toBe(true);
+    expect(textOf(held)).toMatch(
+      /^click failed in tab \w+ \(PERSON_NEEDED\): .*hCaptcha.*\nNext: The page is waiting for a person \(a captcha or challenge page\): tell the person to solve it/s,
+    );
   });
 });
 
