@@ -104,6 +104,9 @@ async function measurePage(
   // Untimed first visit: a server that starts its browser at the first call pays that here.
   await subject.navigate(url);
   const navigate = await repeat(options.runs, () => subject.navigate(url));
+  const whole =
+    subject.wholePageSnapshot === undefined ? undefined : await repeat(options.runs, subject.wholePageSnapshot);
+  // The default snapshot last: the click takes its reference from it.
   const snapshot = await repeat(options.runs, () => subject.snapshot());
   const screenshot = await repeat(options.runs, () => subject.screenshot());
   const ref = subject.refOf(snapshot.last.text);
@@ -113,6 +116,9 @@ async function measurePage(
   return {
     answers: [
       answerRow(page, subject.name, subject.snapshotTool, snapshot.last),
+      ...(whole === undefined
+        ? []
+        : [answerRow(page, subject.name, `${subject.snapshotTool} (whole page)`, whole.last)]),
       answerRow(page, subject.name, subject.screenshotTool, screenshot.last),
       answerRow(page, subject.name, 'click', click.last),
       answerRow(page, subject.name, 'navigate', navigate.last),
@@ -120,6 +126,9 @@ async function measurePage(
     timings: [
       timingRow(page, subject.name, 'navigate', navigate.ms),
       timingRow(page, subject.name, `snapshot (${subject.snapshotTool})`, snapshot.ms),
+      ...(whole === undefined
+        ? []
+        : [timingRow(page, subject.name, `snapshot (${subject.snapshotTool}, whole page)`, whole.ms)]),
       timingRow(page, subject.name, `screenshot (${subject.screenshotTool})`, screenshot.ms),
       timingRow(
         page,

@@ -18,6 +18,11 @@ export interface McpSubject {
   readonly screenshotTool: string;
   navigate(url: string): Promise<TimedAnswer>;
   snapshot(): Promise<TimedAnswer>;
+  /**
+   * A snapshot of the whole page, where the default one is not: tabpilot's state shows the viewport and
+   * 1000 px around it; Playwright MCP's and chrome-devtools-mcp's snapshots are the whole page already.
+   */
+  wholePageSnapshot?: () => Promise<TimedAnswer>;
   screenshot(): Promise<TimedAnswer>;
   /** The click target's reference in this server's own snapshot (an index, a ref, a uid). */
   refOf(snapshot: string): string;
@@ -69,6 +74,7 @@ export async function startTabpilot(workDir: string): Promise<McpSubject> {
     screenshotTool: 'screenshot',
     navigate: (url) => client.call('navigate', { url }),
     snapshot: () => client.call('state', {}),
+    wholePageSnapshot: () => client.call('state', { viewport_expansion: -1 }),
     screenshot: () => client.call('screenshot', {}),
     refOf: (snapshot) => refFrom(snapshot, /\[(\d+)\][^\n]*Bench click target/, 'tabpilot'),
     click: (ref) => client.call('click', { index: Number(ref) }),
