@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { HostClient } from '../../src/platform/node/native/host-client';
 import type { CommandResponse } from '../../src/protocol/commands';
-import { evaluate } from '../../test/e2e/harness/browser';
 import { BIN, NativeChain } from '../../test/e2e/harness/native';
 import { answerById } from '../memory/probe';
 import type { PageServer } from '../page-server';
@@ -131,13 +130,14 @@ export async function benchChain(pages: PageServer, options: { rounds: number; c
       await path.request('navigate', { url: pages.url('form') });
       targets.push(await clickIndex(path));
     }
-    const countOf = async (tab: string): Promise<number> => {
-      const targetId = await chain.inWorker<string>(
-        `globalThis.tabpilot.session.tabIds.targetFor(${JSON.stringify(tab)})`,
-      );
-      const session = await chain.client.attach(targetId);
-      return evaluate<number>(session, 'window.__benchClicks');
-    };
+    // Read through the extension's own debugger session: no second automation client on a measured page.
+    const countOf = (tab: string): Promise<number> =>
+      chain.inWorker<number>(`(async () => {
+        const session = globalThis.tabpilot.session;
+        const page = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tab)}));
+        const answer = await page.send('Runtime.evaluate', { expression: 'window.__benchClicks', returnByValue: true });
+        return answer.result.value;
+      })()`);
     const before = await Promise.all(targets.map((target) => countOf(target.tab)));
     const samples = paths.map(() => ({ click: [] as number[], tabs: [] as number[] }));
     for (let round = 0; round < options.rounds; round++) {
