@@ -20,13 +20,14 @@ import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-cata
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
 
-export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--client NAME] | --launch [--headless | --headed] | --cdp-url URL]
-               [--tools page,tabs,content,files,session] [--slim] [--config FILE] [--output-dir DIR]
-               [--answer-chars N]
+export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--client NAME] | --launch [--headless | --headed]
+               | --cdp-url URL] [--tools page,tabs,content,files,session] [--slim] [--config FILE]
+               [--output-dir DIR] [--answer-chars N]
       An MCP server on stdio for coding agents. By default (--extension) it drives your own browser
       through the tabpilot extension and its native host, as the client mcp:<the agent's name> with
-      tabs of its own (--client NAME: mcp:NAME instead, so two servers of one app get a client each); --launch runs a Chromium of its own, --cdp-url attaches to a running one (a
-      browser pool included). --tools picks tool groups, --slim a minimal set.`;
+      tabs of its own (--client NAME: mcp:NAME instead, so two servers of one app are two clients);
+      --launch runs a Chromium of its own, --cdp-url attaches to a running one (a browser pool
+      included). --tools picks tool groups, --slim a minimal set.`;
 
 interface McpCliOptions {
   mode: BrowserMode;
