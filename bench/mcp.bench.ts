@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { benchChain, type ChainRow } from './mcp/chain';
 import { startChromeDevtoolsMcp, startPlaywrightMcp, startTabpilot, type McpSubject } from './mcp/servers';
 import { sizeOf, type TimedAnswer } from './mcp/timed-client';
+import { errorMessageOf } from '../src/shared/errors';
 import type { PageServer } from './page-server';
 import { median, percentile, round } from './stats';
 
@@ -82,17 +83,32 @@ function timingRow(page: string, server: string, op: string, samples: number[], 
   };
 }
 
-async function repeat(times: number, call: () => Promise<TimedAnswer>): Promise<{ ms: number[]; last: TimedAnswer }> {
+interface Repeated {
+  ms: number[];
+  last: TimedAnswer | undefined;
+  /** The calls that answered an error (a server's own per-call limit on a loaded machine): reported, not timed. */
+  failures: string[];
+}
+
+async function repeat(times: number, call: () => Promise<TimedAnswer>): Promise<Repeated> {
   const ms: number[] = [];
+  const failures: string[] = [];
   let last: TimedAnswer | undefined;
   for (let i = 0; i < times; i++) {
-    last = await call();
-    ms.push(last.ms);
+    try {
+      last = await call();
+      ms.push(last.ms);
+    } catch (error) {
+      failures.push(errorMessageOf(error).split('\n')[0] ?? '');
+    }
   }
-  if (last === undefined) {
-    throw new Error('at least one call is needed');
-  }
-  return { ms, last };
+  return { ms, last, failures };
+}
+
+function validity(repeated: Repeated, check = 'yes'): string {
+  return repeated.failures.length === 0
+    ? check
+    : `NO: ${repeated.failures.length} failed (${repeated.failures[0]?.slice(0, 120) ?? ''})`;
 }
 
 async function measurePage(
@@ -109,33 +125,38 @@ async function measurePage(
   // The default snapshot last: the click takes its reference from it.
   const snapshot = await repeat(options.runs, () => subject.snapshot());
   const screenshot = await repeat(options.runs, () => subject.screenshot());
-  const ref = subject.refOf(snapshot.last.text);
-  const before = await subject.benchClicks();
-  const click = await repeat(options.clicks, () => subject.click(ref));
-  const counted = (await subject.benchClicks()) - before;
+  let click: Repeated = { ms: [], last: undefined, failures: ['no snapshot to take the reference from'] };
+  let counted = 0;
+  if (snapshot.last !== undefined) {
+    const ref = subject.refOf(snapshot.last.text);
+    const before = await subject.benchClicks();
+    click = await repeat(options.clicks, () => subject.click(ref));
+    counted = (await subject.benchClicks()) - before;
+  }
+  const answers: Array<[string, Repeated | undefined]> = [
+    [subject.snapshotTool, snapshot],
+    [`${subject.snapshotTool} (whole page)`, whole],
+    [subject.screenshotTool, screenshot],
+    ['click', click],
+    ['navigate', navigate],
+  ];
   return {
-    answers: [
-      answerRow(page, subject.name, subject.snapshotTool, snapshot.last),
-      ...(whole === undefined
-        ? []
-        : [answerRow(page, subject.name, `${subject.snapshotTool} (whole page)`, whole.last)]),
-      answerRow(page, subject.name, subject.screenshotTool, screenshot.last),
-      answerRow(page, subject.name, 'click', click.last),
-      answerRow(page, subject.name, 'navigate', navigate.last),
-    ],
+    answers: answers.flatMap(([tool, repeated]) =>
+      repeated?.last === undefined ? [] : [answerRow(page, subject.name, tool, repeated.last)],
+    ),
     timings: [
-      timingRow(page, subject.name, 'navigate', navigate.ms),
-      timingRow(page, subject.name, `snapshot (${subject.snapshotTool})`, snapshot.ms),
+      timingRow(page, subject.name, 'navigate', navigate.ms, validity(navigate)),
       ...(whole === undefined
         ? []
-        : [timingRow(page, subject.name, `snapshot (${subject.snapshotTool}, whole page)`, whole.ms)]),
-      timingRow(page, subject.name, `screenshot (${subject.screenshotTool})`, screenshot.ms),
+        : [timingRow(page, subject.name, `snapshot (${subject.snapshotTool}, whole page)`, whole.ms, validity(whole))]),
+      timingRow(page, subject.name, `snapshot (${subject.snapshotTool})`, snapshot.ms, validity(snapshot)),
+      timingRow(page, subject.name, `screenshot (${subject.screenshotTool})`, screenshot.ms, validity(screenshot)),
       timingRow(
         page,
         subject.name,
         'click (by its own snapshot ref)',
         click.ms,
-        counted === options.clicks ? 'yes' : `NO: the page counted ${counted} of ${options.clicks}`,
+        validity(click, counted === click.ms.length ? 'yes' : `NO: the page counted ${counted} of ${click.ms.length}`),
       ),
     ],
   };

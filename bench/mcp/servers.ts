@@ -85,10 +85,15 @@ export async function startTabpilot(workDir: string): Promise<McpSubject> {
 
 /**
  * Playwright MCP (`@playwright/mcp`, pinned) with its defaults (a full snapshot after each action, saved
- * to a file and linked; 500 ms of settling after each action), on the system Chromium.
+ * to a file and linked; 500 ms of settling after each action) but a longer limit per call, on the system
+ * Chromium.
  */
 export async function startPlaywrightMcp(workDir: string): Promise<McpSubject> {
   const out = join(workDir, 'playwright-mcp');
+  // Playwright gives a tool call 30 s, which its navigate of the huge page (load, settle, a full snapshot)
+  // passes on a loaded machine: 5 minutes each, through an init page (the one hook MCP offers for it).
+  const initPage = join(workDir, 'playwright-timeout.cjs');
+  writeFileSync(initPage, 'module.exports = { default: async ({ page }) => page.setDefaultTimeout(300000) };\n');
   const client = await TimedMcpClient.start(
     'Playwright MCP',
     [
@@ -103,6 +108,8 @@ export async function startPlaywrightMcp(workDir: string): Promise<McpSubject> {
       `${VIEWPORT.width}x${VIEWPORT.height}`,
       '--output-dir',
       out,
+      '--init-page',
+      initPage,
     ],
     { cwd: workDir },
   );
