@@ -14,6 +14,7 @@ import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
+import { isDocument, isShadowRoot } from './realm';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
@@ -135,7 +136,10 @@ function visitNode(
   if (node.nodeType === TEXT_NODE) {
     if (visible) {
       const text = textOf(node as Text, walk.options.maxTextLength);
-      const shown = text.length > 1 ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
+      // A lone character is noise between elements (a separator, a bullet) but the whole label of a
+      // control (a keypad's 7, a close button's ×).
+      const keep = text.length > 1 || (text.length === 1 && walk.inControl);
+      const shown = keep ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
         walk.lines.push([0, depth, shown]);
       }
@@ -404,11 +408,11 @@ export function collect(
   const started = performance.now();
   const state = worldState();
   rotateState(state, stateKey);
-  const doc = root instanceof Document ? root : (root.ownerDocument ?? document);
+  const doc = isDocument(root) ? root : (root.ownerDocument ?? document);
   const view = doc.defaultView ?? window;
   const scroller = doc.scrollingElement ?? doc.documentElement;
   resetLabelCache();
-  const modal = root instanceof Document ? root.querySelector('dialog:modal') : null;
+  const modal = isDocument(root) ? root.querySelector('dialog:modal') : null;
   const walk: Walk = {
     options,
     clip: null,
@@ -423,11 +427,11 @@ export function collect(
     hidden: null,
     inControl: false,
   };
-  if (root instanceof ShadowRoot) {
+  if (isShadowRoot(root)) {
     walk.stats.shadowRoots++;
     walkChildren(walk, root, options.baseDepth, true, [0, 0], null);
   } else {
-    const start = root instanceof Document ? root.documentElement : root;
+    const start = isDocument(root) ? root.documentElement : root;
     if (start !== null) {
       walkChildren(walk, start, options.baseDepth, true, [0, 0], null);
     }
@@ -440,7 +444,7 @@ export function collect(
     metrics: {
       url: doc.location?.href ?? '',
       title: doc.title,
-      pending: root instanceof Document ? pendingRequests(view) : [],
+      pending: isDocument(root) ? pendingRequests(view) : [],
       viewportWidth: view.innerWidth,
       viewportHeight: view.innerHeight,
       pageWidth: scroller?.scrollWidth ?? view.innerWidth,
