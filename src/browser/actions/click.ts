@@ -77,7 +77,8 @@ export async function clickElement(
           locate: () => locatePointer(ctx, handle, LOCATE),
           recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
           move: (point) => moveTo(point.input.session, point.input.x, point.input.y, null, handle.pageSession),
-          send: (point) => clickAt(point.input.session, point.input.x, point.input.y, options),
+          send: (point, pointerThere) =>
+            clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
         },
         located,
       ));

@@ -88,8 +88,11 @@ export interface GestureSteps {
   recheck: () => Promise<Located>;
   /** Moves the pointer to the point (no button held). */
   move: (point: Point) => Promise<void>;
-  /** Sends the gesture itself at the point (for a click: move, press, release). */
-  send: (point: Point) => Promise<void>;
+  /**
+   * Sends the gesture itself at the point (for a click: move, press, release); `pointerThere`: the
+   * pointer is already at the point, so no move is needed first.
+   */
+  send: (point: Point, pointerThere: boolean) => Promise<void>;
 }
 
 function samePoint(a: Point, b: Point): boolean {
@@ -163,7 +166,7 @@ export async function sendVerified(
   if (located.kind !== 'point') {
     return { located, retried: moved };
   }
-  await steps.send(located);
+  await steps.send(located, moved === null);
   const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
   if (delivery.kind === 'reached') {
     return { located, retried: moved };
@@ -185,7 +188,7 @@ async function retryOnce(
   if (located.kind !== 'point') {
     return { located, retried: hit };
   }
-  await steps.send(located);
+  await steps.send(located, false);
   const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
   if (delivery.kind === 'missed') {
     throw new TabpilotError(
