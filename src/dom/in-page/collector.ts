@@ -84,6 +84,8 @@ interface Walk {
   hidden: HiddenReason | null;
   /** Inside a control (or a label): screen-reader text here names it, and is kept. */
   inControl: boolean;
+  /** The innermost indexed or greyed control around this point (its whole text may be one character). */
+  control: Element | null;
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -105,6 +107,10 @@ function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
   return (
     clip === null || (bottom >= clip.top && top <= clip.bottom && rect.right >= clip.left && rect.left <= clip.right)
   );
+}
+
+function isWholeText(control: Element | null, text: string): boolean {
+  return control !== null && (control.textContent ?? '').trim() === text;
 }
 
 function textOf(node: Text, max: number): string {
@@ -136,9 +142,9 @@ function visitNode(
   if (node.nodeType === TEXT_NODE) {
     if (visible) {
       const text = textOf(node as Text, walk.options.maxTextLength);
-      // A lone character is noise between elements (a separator, a bullet) but the whole label of a
-      // control (a keypad's 7, a close button's ×).
-      const keep = text.length > 1 || (text.length === 1 && walk.inControl);
+      // A lone character is noise (a separator, a bullet, an icon glyph beside a label) unless it is
+      // all the text of its control (a keypad's 7, a close button's ×).
+      const keep = text.length > 1 || (text.length === 1 && isWholeText(walk.control, text));
       const shown = keep ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
         walk.lines.push([0, depth, shown]);
@@ -183,11 +189,12 @@ function visitElement(
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
-  const { paint, hidden, inControl } = walk;
+  const { paint, hidden, inControl, control } = walk;
   visitElementIn(walk, element, depth, parentVisible, offset, inClickable);
   walk.paint = paint;
   walk.hidden = hidden;
   walk.inControl = inControl;
+  walk.control = control;
 }
 
 function visitElementIn(
@@ -285,6 +292,9 @@ function visitElementIn(
   const clickable = interactive && PROPAGATING_ROLES.has(role ?? '') ? rect : inClickable;
   if (reached || tag === 'label') {
     walk.inControl = true;
+  }
+  if (reached) {
+    walk.control = element;
   }
   if (shown && near) {
     notePaint(walk, element, rect);
@@ -426,6 +436,7 @@ export function collect(
     paint: CANVAS,
     hidden: null,
     inControl: false,
+    control: null,
   };
   if (isShadowRoot(root)) {
     walk.stats.shadowRoots++;
