@@ -1,3 +1,4 @@
+import { installRunAction } from '../../agent/run-action';
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { watchdogsFor } from '../../browser/watchdogs/index';
@@ -11,6 +12,7 @@ import { ClientGate } from '../../tools/client-gate';
 import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { answerInPageStop } from '../../tools/in-page-stop';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
@@ -50,8 +52,21 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   running.session = session;
   const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
   // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
-  const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
+  // A client's tab in a window of its own: a background tab beside another client's would be hidden.
+  const gate = new ClientGate(session, server.registry, {
+    leases: new ClientLeases(),
+    ownWindows: true,
+    log: log.child('gate'),
+  });
   gate.install();
   server.useGate(gate);
+  installRunAction(server, {
+    apiKey: (provider) => {
+      const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
+      return Promise.resolve(key === undefined || key === '' ? null : key);
+    },
+    log: log.child('agent'),
+  });
+  answerInPageStop({ session, server, log: log.child('in-page-stop') });
   return { session, server };
 }
