@@ -107,7 +107,8 @@ async function enterOption(
   if (!walk.stopped || chosen === undefined) {
     return { missing: inListOrder(walk.visited) };
   }
-  await pressKey(handle, 'Enter');
+  // Enter on an option a multi-select already holds would deselect it: such a pick closes the list.
+  await (chosen.option.selected ? closeList(ctx, handle) : pressKey(handle, 'Enter'));
   return { chosen: chosen.option };
 }
 
@@ -133,15 +134,15 @@ async function selectNativeOption(handle: ElementHandle, text: string): Promise<
  * Picks an option by its exact text or value (case and surrounding spaces ignored). A native select is
  * set the way frameworks accept (native setter, input and change); an ARIA option gets a trusted click,
  * as a person would choose it, or (a list whose options cannot be clicked) the keys. Then the control is
- * read back: one that does not hold the option fails UNSUPPORTED. An option a multi-select already
- * holds is left as it is (a click would deselect it).
+ * read back: one that does not hold the option fails UNSUPPORTED. An option the list already marks
+ * selected is left as it is (in a multi-select a click would deselect it).
  */
 export async function selectDropdownOption(
   ctx: RoutineContext,
   handle: ElementHandle,
   text: string,
 ): Promise<DropdownSelection> {
-  const { info } = await openList(ctx, handle);
+  const { info, opened } = await openList(ctx, handle);
   if (info.kind === 'select') {
     return selectNativeOption(handle, text);
   }
@@ -161,8 +162,11 @@ export async function selectDropdownOption(
     if (option.disabled) {
       throw new TabpilotError('INVALID_PARAMS', `Option "${option.text}" of ${handle.label} is disabled`);
     }
-    if (!(option.selected && info.multiple)) {
+    if (!option.selected) {
       await clickOption(ctx, handle, option);
+    } else if (!info.multiple && opened) {
+      // It holds the option already (a click on it would deselect it in a multi-select): leave it so.
+      await closeList(ctx, handle);
     }
   }
   const selection = info.kind === 'menu' ? [option] : await verifyPicked(ctx, handle, option);
