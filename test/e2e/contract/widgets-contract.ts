@@ -250,6 +250,10 @@ export function defineWidgetsContract(name: string, start: () => Promise<Driver>
       const state = await open('/widgets/radix.html');
       const trigger = byName(state, 'Radix fruit');
       expect(trigger.role).toBe('combobox');
+      // A button that opens a list takes no text: refused with a typed error, the widget untouched.
+      const typed = await failure('input', { index: trigger.index, text: 'Fig' });
+      expect(typed.error).toMatchObject({ code: 'INVALID_PARAMS', details: { reason: 'not-editable' } });
+      await holds('radix-select', '');
       expect(texts(await driver.ok<Listed>('dropdown_options', { index: trigger.index }))).toEqual(FRUITS);
       await driver.ok('select_dropdown', { index: trigger.index, text: 'Fig' });
       await holds('radix-select', 'fig');
