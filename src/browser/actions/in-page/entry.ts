@@ -9,6 +9,7 @@ import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { activeOption, dropdownSettled, dropdownShows, selectNativeExact } from './dropdown-state';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
+import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
@@ -45,6 +46,9 @@ export const api: ValueApi & HandleApi = {
   setFiles,
   filesOf,
   clearFiles,
+  collectIndexedDb,
+  restoreIndexedDb,
+  restoreIndexedDbAtStart,
   hitAt,
   focusInfo,
   frameHit,
