@@ -156,16 +156,21 @@ export async function selectDropdownOption(
     option = entered.chosen;
   } else {
     option = info.options.find((candidate) => matches(candidate, text));
-    if (option === undefined) {
-      throw noOption(handle, text, info.options);
-    }
-    if (option.disabled) {
-      throw new TabpilotError('INVALID_PARAMS', `Option "${option.text}" of ${handle.label} is disabled`);
+    if (option === undefined || option.disabled) {
+      const refusal =
+        option === undefined
+          ? noOption(handle, text, info.options)
+          : new TabpilotError('INVALID_PARAMS', `Option "${option.text}" of ${handle.label} is disabled`);
+      if (opened) {
+        await closeList(ctx, handle);
+      }
+      throw refusal;
     }
     if (!option.selected) {
       await clickOption(ctx, handle, option);
     } else if (!info.multiple && opened) {
-      // It holds the option already (a click on it would deselect it in a multi-select): leave it so.
+      // The list marks it selected already: nothing to click (in a multi-select a click would deselect
+      // it); a single-select's list opened for this is closed again.
       await closeList(ctx, handle);
     }
   }
@@ -192,7 +197,7 @@ async function exactNative(handle: ElementHandle, values: readonly string[]): Pr
     case 'reverted':
       throw new TabpilotError(
         'UNSUPPORTED',
-        `${handle.label}: the page holds ${optionList(outcome.now.map((text) => ({ index: 0, text, value: text, selected: true, disabled: false })))} after the selection was set`,
+        `${handle.label}: the page holds ${outcome.now.length === 0 ? 'nothing' : outcome.now.map((text) => `"${text}"`).join(', ')} after the selection was set`,
         { details: { reason: 'not-selected', holds: outcome.now } },
       );
   }

@@ -151,6 +151,11 @@ export function defineWidgetsContract(name: string, start: () => Promise<Driver>
         selection: [{ text: 'Cherry', value: 'cherry' }],
       });
       await holds('mui-select', 'cherry');
+      // An option it does not have is refused, and the list opened to look for it is closed again: the
+      // click that follows is not taken by its backdrop.
+      const missing = await failure('select_dropdown', { index: select.index, text: 'Durian' });
+      expect(missing.error.code).toBe('INVALID_PARAMS');
+      expect(missing.error.message).toContain('"Honeydew"');
       await driver.ok('click', { index: select.index });
       // The state comes while the menu still grows open: the click waits for it to stand still.
       const { element: option } = await stateWith('Elderberry');
