@@ -12,6 +12,7 @@ import { ClientGate } from '../../tools/client-gate';
 import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { answerInPageStop } from '../../tools/in-page-stop';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
@@ -51,7 +52,12 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   running.session = session;
   const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
   // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
-  const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
+  // A client's tab in a window of its own: a background tab beside another client's would be hidden.
+  const gate = new ClientGate(session, server.registry, {
+    leases: new ClientLeases(),
+    ownWindows: true,
+    log: log.child('gate'),
+  });
   gate.install();
   server.useGate(gate);
   installRunAction(server, {
@@ -61,5 +67,6 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     },
     log: log.child('agent'),
   });
+  answerInPageStop({ session, server, log: log.child('in-page-stop') });
   return { session, server };
 }
