@@ -3,6 +3,7 @@
  * shows a chosen option, whether a closed popup has gone, and a native multi-select set to exactly a set.
  */
 import type { ActiveOption, NativeExactOutcome } from '../in-page-api';
+import { isInput, isTextArea } from '../../../dom/in-page/realm';
 import { composedParent, deepActiveElement, nextTask, setNative } from './describe';
 import { ariaListOf, ariaOptionData, matches, nativeOptions, nativeSelectOf } from './dropdown';
 
@@ -40,7 +41,7 @@ export function activeOption(this: Element): ActiveOption | null {
 /** The text a control shows: its own value and visible text, outside any list or option it holds. */
 function shownText(container: Element): string {
   const parts: string[] = [];
-  if (container instanceof HTMLInputElement || container instanceof HTMLTextAreaElement) {
+  if (isInput(container) || isTextArea(container)) {
     parts.push(container.value);
   }
   for (const field of Array.from(container.querySelectorAll('input, textarea'))) {

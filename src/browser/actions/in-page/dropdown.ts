@@ -4,6 +4,7 @@
  * what it controls or owns, inside it, or (a list opened in a portal) a shown list labelled by it.
  */
 import type { DropdownInfo, DropdownOption, NativeSelectOutcome } from '../in-page-api';
+import { isLabel, isSelect } from '../../../dom/in-page/realm';
 import { describeElement, nextTask, setNative } from './describe';
 
 const SEARCH_DEPTH = 4;
@@ -35,14 +36,11 @@ function within(element: Element, depth: number, match: (candidate: Element) => 
 }
 
 export function nativeSelectOf(element: Element): HTMLSelectElement | null {
-  if (element instanceof HTMLLabelElement && element.control instanceof HTMLSelectElement) {
+  // Realm-safe checks: an element of a same-origin iframe is not an instance of this frame's classes.
+  if (isLabel(element) && isSelect(element.control)) {
     return element.control;
   }
-  return within(
-    element,
-    SEARCH_DEPTH,
-    (candidate) => candidate instanceof HTMLSelectElement,
-  ) as HTMLSelectElement | null;
+  return within(element, SEARCH_DEPTH, (candidate) => isSelect(candidate)) as HTMLSelectElement | null;
 }
 
 function byIdList(element: Element, attribute: string): Element | null {
