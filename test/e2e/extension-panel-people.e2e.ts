@@ -409,6 +409,20 @@ describe('side panel for people', () => {
     }
   });
 
+  it('clears a result once another client moves its tab to another page, saying so', async () => {
+    await panel.view('actions');
+    await panel.select('#action-select', 'navigate');
+    await panel.type('[data-field="url"] input', server.url('/b.html'));
+    const before = await panel.shown('action-output');
+    await panel.click('#run-action');
+    expect(await panel.response('action-output', before)).toMatchObject({ ok: true });
+    await panel.waitForText('#action-output-summary', 'Navigated to');
+    expect(await claude('navigate', { url: server.url('/c.html?moved-on') })).toMatchObject({ ok: true });
+    const stale = await panel.waitForText('#action-output-stale', 'the page has changed since');
+    expect(stale).toMatch(/^✓ Navigated to .*b\.html/);
+    expect(await panel.exists('#action-output-view')).toBe(false);
+  });
+
   it('stops a running client from the bar, and the bar and the toolbar badge say so', async () => {
     await claudeStart('held-2', 'navigate', { url: server.crossUrl('/held.html?again'), timeout_ms: 60_000 });
     await panel.waitForText('#now', 'mcp:claude-code is navigating to');

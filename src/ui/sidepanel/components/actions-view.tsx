@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CommandResponse } from '../../../protocol/commands';
 import type { PanelStatus } from '../../../protocol/panel-messages';
 import { actionLabel, groupedActions, hiddenParams } from '../action-labels';
 import type { ActionInfo, Described } from '../describe';
 import { addressProblem } from '../address';
 import { successLine } from '../result-words';
+import { followResult, pageOfResult, trackResult, type ResultTracking } from '../result-page';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
 import { ResponseView } from './response-view';
@@ -21,6 +22,13 @@ export function ActionsView(props: {
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
   const [summary, setSummary] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [tracking, setTracking] = useState<ResultTracking | undefined>(undefined);
+  const { status } = props;
+  // A result stands for the tab and page it was about: once the person's tab or page changes, it is cleared.
+  useEffect(
+    () => setTracking((current) => (current === undefined ? current : followResult(current, status))),
+    [status],
+  );
   if (props.described === undefined) {
     return <p class="muted">Loading the actions…</p>;
   }
@@ -34,6 +42,7 @@ export function ActionsView(props: {
     const answer = await props.port.request(action.name, sent);
     setSummary(answer.ok ? successLine(action.name, sent, answer.result, performance.now() - started) : undefined);
     setResponse(answer);
+    setTracking(trackResult(pageOfResult(answer.ok ? answer.result : undefined, props.status), props.status));
     setBusy(false);
   };
   const schema = withoutParams(action.schema, hiddenParams(action.name));
@@ -100,14 +109,21 @@ export function ActionsView(props: {
           </p>
         )}
       </form>
-      <ResponseView
-        id="action-output"
-        response={response}
-        summary={summary}
-        busy={busy}
-        busyText={`Running ${actionLabel(action.name)}…`}
-        onRetry={() => void run(params)}
-      />
+      {tracking?.stale === true && response !== undefined && !busy ? (
+        <p class="muted" id="action-output-stale" role="status">
+          {response?.ok === true ? `✓ ${summary ?? 'done'}` : `${actionLabel(action.name)} failed`}: a result of another
+          page or tab, cleared as the page has changed since.
+        </p>
+      ) : (
+        <ResponseView
+          id="action-output"
+          response={response}
+          summary={summary}
+          busy={busy}
+          busyText={`Running ${actionLabel(action.name)}…`}
+          onRetry={() => void run(params)}
+        />
+      )}
     </section>
   );
 }

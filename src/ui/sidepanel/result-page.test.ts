@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { PanelStatus } from '../../protocol/panel-messages';
+import { followResult, pageOfResult, trackResult } from './result-page';
+
+function status(focused: string, tabs: Record<string, string>): PanelStatus {
+  return {
+    focused_tab_id: focused,
+    tabs: Object.entries(tabs).map(([tab_id, url]) => ({
+      tab_id,
+      target_id: `T${tab_id}`,
+      url,
+      title: '',
+      focused: tab_id === focused,
+      window_id: 1,
+      status: 'ok',
+      status_reason: null,
+      owner: null,
+    })),
+  } as unknown as PanelStatus;
+}
+
+describe('a result and the page it was about', () => {
+  it('takes the page a navigate names, and waits for a status that lags behind it', () => {
+    const before = status('A', { A: 'https://a.test/old' });
+    const page = pageOfResult({ tab_id: 'A', url: 'https://a.test/new#top' }, before);
+    expect(page).toEqual({ tabId: 'A', url: 'https://a.test/new' });
+    let tracking = trackResult(page, before);
+    expect(tracking).toMatchObject({ caughtUp: false, stale: false });
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/new' }));
+    expect(tracking).toMatchObject({ caughtUp: true, stale: false });
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/new#section' }));
+    expect(tracking.stale).toBe(false);
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/elsewhere' }));
+    expect(tracking.stale).toBe(true);
+    // Coming back does not make an old result current again.
+    expect(followResult(tracking, status('A', { A: 'https://a.test/new' })).stale).toBe(true);
+  });
+
+  it('takes the focused page for a result that names none, and goes stale on another tab', () => {
+    const now = status('A', { A: 'https://a.test/', B: 'https://b.test/' });
+    const tracking = trackResult(pageOfResult({ clicked: true }, now), now);
+    expect(tracking).toMatchObject({ caughtUp: true, stale: false });
+    expect(followResult(tracking, status('B', { A: 'https://a.test/', B: 'https://b.test/' })).stale).toBe(true);
+  });
+
+  it('never goes stale without a page to compare', () => {
+    const tracking = trackResult(pageOfResult({}, undefined), undefined);
+    expect(followResult(tracking, status('A', { A: 'https://a.test/' })).stale).toBe(false);
+  });
+});
