@@ -1,5 +1,6 @@
 import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
+import { isDialogOpenError } from '../guards/dialog-condition';
 import type { ElementHandle, RoutineContext } from './element';
 import type { GuardKind } from './in-page-api';
 import { callInFrame, callOn } from './in-page-call';
@@ -79,6 +80,28 @@ export type Gesture = 'click' | 'hover';
 const GUARD_OF: Record<Gesture, GuardKind> = { click: 'press', hover: 'move' };
 
 /**
+ * One gesture and its verdict. A JavaScript dialog that opens meanwhile (left open for handle_dialog)
+ * cuts the page's commands short: the page acted on the input, so it counts as received.
+ */
+async function sendAndCheck(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  kind: GuardKind,
+  send: () => Promise<void>,
+): Promise<Delivery> {
+  try {
+    await send();
+    return await deliveryOf(ctx, handle, kind);
+  } catch (error) {
+    if (isDialogOpenError(error)) {
+      ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
+      return { kind: 'reached' };
+    }
+    throw error;
+  }
+}
+
+/**
  * Sends a gesture at a located point and checks that the element received it. A miss was stopped by
  * the guard (presses; a move cannot be taken back, but nothing acts on a hover that missed): after a
  * rendered frame the element is located again and the gesture sent once more; a second miss fails
@@ -96,8 +119,8 @@ export async function sendVerified(
   let located: Located = first;
   let retried: string | null = null;
   while (located.kind === 'point') {
-    await send(located);
-    const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
+    const point = located;
+    const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => send(point));
     if (delivery.kind === 'reached') {
       break;
     }
