@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchActions } from './actions.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
+import { benchExtract } from './extract.bench';
 import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
 import { benchNative } from './native.bench';
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
       'video-framerates': { type: 'string', default: '10' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,security,video').split(','));
+  const only = new Set(
+    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,memory,security,video').split(','),
+  );
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -64,6 +67,16 @@ async function main(): Promise<void> {
       console.table(perception.timings);
       console.table(perception.sizes);
       results['perception'] = perception;
+    }
+    if (only.has('extract')) {
+      process.stdout.write(
+        `Extract: the hand-written HTML-to-markdown converter vs turndown + GFM, in the page, median and p90 of ${runs}, and checks of each output\n`,
+      );
+      const extract = await benchExtract(pages, { runs, pageNames: (values.pages ?? '').split(',') });
+      console.table(extract.timings);
+      console.table(extract.quality);
+      console.table([extract.bundle]);
+      results['extract'] = extract;
     }
     if (only.has('agent')) {
       process.stdout.write(
