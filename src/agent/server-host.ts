@@ -21,10 +21,11 @@ const EVENTS = {
  * The agent as one more client of a CommandServer (kind `agent`, id the run's): its actions take the
  * road every client's do (the gate, the registry, the action's watchdog), its events and the events its
  * actions cause carry the source `agent:<run_id>`, and everything it shows the model is redacted as
- * every client's output is.
+ * every client's output is. With `actAs` (a run a client that keeps its own tabs started), it acts as
+ * that client instead, in that client's tabs.
  */
-export function serverHost(server: CommandServer, runId: string): AgentHost {
-  const client: ClientInfo = { id: runId, kind: 'agent' };
+export function serverHost(server: CommandServer, runId: string, actAs?: ClientInfo): AgentHost {
+  const client: ClientInfo = actAs ?? { id: runId, kind: 'agent' };
   const context = server.contextFor(client);
   const bus = server.session.bus;
   const secretNames = [

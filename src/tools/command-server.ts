@@ -17,7 +17,8 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
-import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
+import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
+import type { ServerAction } from './server-action';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -77,6 +78,7 @@ export class CommandServer {
   readonly #connections = new Set<ClientConnection>();
   #gate: ActionGate | undefined;
   #secrets: { source: unknown; secrets: Secret[] } = { source: undefined, secrets: [] };
+  readonly #serverActions = new Map<string, ServerAction>();
 
   constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
     this.session = session;
@@ -134,6 +136,29 @@ export class CommandServer {
     this.#gate = gate;
   }
 
+  /** Serves an action of a layer above the tools (see ServerAction); its name must be new. */
+  addServerAction(action: ServerAction): void {
+    if (this.#serverActions.has(action.name) || this.registry.get(action.name) !== undefined) {
+      throw new Error(`the action ${action.name} is served already`);
+    }
+    this.#serverActions.set(action.name, action);
+  }
+
+  serverAction(name: string): ServerAction | undefined {
+    return this.#serverActions.get(name);
+  }
+
+  /** The server actions, described as the registry's are. */
+  describeServerActions(): ActionDescription[] {
+    return [...this.#serverActions.values()].map((action) => ({
+      name: action.name,
+      description: action.description,
+      category: action.category,
+      hints: action.hints,
+      params_schema: z.toJSONSchema(action.params, { io: 'input' }),
+    }));
+  }
+
   /** Runs a registry action for a client, through the gate when there is one. */
   runAction(action: string, params: unknown, ctx: ActionContext): Promise<unknown> {
     const gate = this.#gate;
@@ -146,6 +171,7 @@ export class CommandServer {
     return {
       actions: [
         ...this.registry.describe(),
+        ...this.describeServerActions(),
         ...CLIENT_ACTIONS.map((action) => ({
           name: action.name,
           description: action.description,
@@ -325,8 +351,12 @@ export class ClientConnection {
       case 'describe':
         parseClientParams(action, DescribeParams, params);
         return this.#server.describe();
-      default:
-        return this.#server.runAction(action, params, { ...this.#context, signal });
+      default: {
+        const served = this.#server.serverAction(action);
+        return served === undefined
+          ? this.#server.runAction(action, params, { ...this.#context, signal })
+          : served.run(parseClientParams(action, served.params, params), { client: this.client, signal });
+      }
     }
   }
 

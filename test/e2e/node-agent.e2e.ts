@@ -5,6 +5,7 @@ import { serverHost } from '../../src/agent/server-host';
 import { defaultConfig, parseConfig, type TabpilotConfig } from '../../src/browser/config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
+import type { EventMessage, ServerMessage } from '../../src/protocol/commands';
 import type { ClientConnection, CommandServer } from '../../src/tools/command-server';
 import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
 import { TEST_FLAGS } from './harness/browser';
@@ -193,6 +194,102 @@ describe.each(['openai', 'anthropic'] as const)('a three-step task over the %s w
     for (const request of model.requests) {
       expect(JSON.stringify(request.body)).not.toContain(AGENT_SECRET);
     }
+  });
+});
+
+describe('the run action: a protocol client starts a run and reads its steps as events', () => {
+  const messages: ServerMessage[] = [];
+  let client: ClientConnection;
+  let other: ClientConnection;
+  const configured = async (agent: Record<string, unknown>): Promise<void> => {
+    await session.applyConfig({ ...session.config, agent: { ...session.config.agent, ...agent } });
+  };
+
+  beforeAll(async () => {
+    client = server.connect({ id: 'script', kind: 'native' }, { send: (message) => messages.push(message) });
+    other = server.connect({ id: 'other', kind: 'native' }, { send: () => undefined });
+  });
+  afterAll(async () => {
+    client.close();
+    other.close();
+    await configured({ model: null, base_url: null, provider: 'openai' });
+  });
+
+  it('refuses a run until a model is set, naming the field', async () => {
+    await configured({ model: null });
+    const refused = await client.handle({ id: 'no-model', action: 'run', params: { task: 'anything' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS', details: { field: 'agent.model' } } });
+    const empty = await client.handle({ id: 'no-task', action: 'run', params: { task: ' ' } });
+    expect(empty).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+    const described = await client.handle({ id: 'describe', action: 'describe', params: {} });
+    const names = ((described.ok ? described.result : {}) as { actions: Array<{ name: string }> }).actions.map(
+      (action) => action.name,
+    );
+    expect(names).toContain('run');
+  });
+
+  it("does the task in the client's own tab and answers the run's result; the steps come as events", async () => {
+    await configured({ provider: 'openai', model: 'fake-model', base_url: model.baseUrl });
+    model.useScript(signUpScript);
+    expect(
+      await client.handle({
+        id: 'sub',
+        action: 'subscribe',
+        params: { events: ['AgentStepEvent', 'AgentRunFinishedEvent'] },
+      }),
+    ).toMatchObject({ ok: true });
+    // The client's own tab (a native client keeps its tabs): the agent acts there, as the client.
+    const opened = await client.handle({ id: 'open', action: 'navigate', params: { url: pages.url('/agent/start') } });
+    expect(opened.ok).toBe(true);
+    const ownTab = opened.ok ? (opened.result as { tab_id: string }).tab_id : '';
+    const answer = await client.handle({
+      id: 'run-1',
+      action: 'run',
+      params: { task: 'Sign up as Ada with my password, then tell me what the site says.' },
+    });
+    expect(answer).toMatchObject({
+      ok: true,
+      result: { reason: 'done', success: true, text: 'Signed up: Thanks, Ada!', steps: 3 },
+    });
+    const runId = answer.ok ? (answer.result as { run_id: string }).run_id : '';
+    const events = messages.filter(
+      (message): message is EventMessage =>
+        'event' in message && (message.data as { run_id?: string }).run_id === runId,
+    );
+    expect(events.map((event) => event.event)).toEqual([
+      'AgentStepEvent',
+      'AgentStepEvent',
+      'AgentStepEvent',
+      'AgentRunFinishedEvent',
+    ]);
+    const clicks = session.bus
+      .history()
+      .filter((view) => view.type === 'ClickElementEvent' && view.source === 'native:script');
+    expect(clicks).toHaveLength(1);
+    const tabs = await client.handle({ id: 'tabs', action: 'tabs', params: {} });
+    expect(
+      tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string; url: string; focused: boolean }> }).tabs : [],
+    ).toContainEqual(
+      expect.objectContaining({
+        tab_id: ownTab,
+        owner: 'script',
+        url: expect.stringContaining(pages.url('/agent/thanks?')),
+      }),
+    );
+  });
+
+  it('runs one task at a time, and a cancelled run is answered CANCELLED', async () => {
+    model.useScript(() => ({ kind: 'hang' }));
+    const before = model.requests.length;
+    const running = client.handle({ id: 'run-2', action: 'run', params: { task: 'wait for ever' } });
+    await expect.poll(() => model.requests.length, { timeout: 30_000 }).toBe(before + 1);
+    const second = await other.handle({ id: 'run-3', action: 'run', params: { task: 'another' } });
+    expect(second).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await client.handle({ id: 'cancel', action: 'cancel', params: { request_id: 'run-2' } })).toMatchObject({
+      ok: true,
+      result: { cancelled: true },
+    });
+    await expect(running).resolves.toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
   });
 });
 

@@ -195,6 +195,10 @@ export interface InPageValueFunctions {
   isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };
   elementInfo: { args: []; result: ElementInfo };
+  collectIndexedDb: { args: []; result: IndexedDbOutcome<SavedDatabase[]> };
+  restoreIndexedDb: { args: [databases: SavedDatabase[]]; result: IndexedDbOutcome<number> };
+  /** Run by an init script at a document's start (not through the bridge). */
+  restoreIndexedDbAtStart: { args: [origin: string, databases: SavedDatabase[]]; result: boolean };
 }
 
 /** In-page functions that return an element (the core gets a handle to it in the same world). */
@@ -208,3 +212,40 @@ export interface InPageHandleFunctions {
   /** Elements matching a CSS selector in the world's document (the actor's query). */
   querySelectorAll: [selector: string];
 }
+
+/** A value in Playwright's tagged serialization (storageState's `valueEncoded` / `keyEncoded`). */
+export type EncodedValue =
+  | string
+  | number
+  | boolean
+  | null
+  | { v: 'undefined' | 'null' | 'NaN' | 'Infinity' | '-Infinity' | '-0' }
+  | { d: string }
+  | { u: string }
+  | { bi: string }
+  | { r: { p: string; f: string } }
+  | { e: { n: string; m: string; s: string } }
+  | { ta: { b: string; k: string } }
+  | { ab: { b: string } }
+  | { ref: number }
+  | { a: EncodedValue[]; id: number }
+  | { o: Array<{ k: string; v: EncodedValue }>; id: number }
+  | { m: Array<{ k: EncodedValue; v: EncodedValue }>; id: number }
+  | { s: EncodedValue[]; id: number };
+
+/** One IndexedDB database of an origin, exactly as Playwright's storageState writes it. */
+export interface SavedDatabase {
+  name: string;
+  version: number;
+  stores: Array<{
+    name: string;
+    autoIncrement: boolean;
+    keyPath?: string;
+    keyPathArray?: string[];
+    records: Array<{ key?: unknown; keyEncoded?: EncodedValue; value?: unknown; valueEncoded?: EncodedValue }>;
+    indexes: Array<{ name: string; keyPath?: string; keyPathArray?: string[]; multiEntry: boolean; unique: boolean }>;
+  }>;
+}
+
+/** What reading or writing an origin's IndexedDB came to: the databases, or why not (a Blob value, a blocked delete). */
+export type IndexedDbOutcome<T> = { ok: true; value: T } | { ok: false; error: string };

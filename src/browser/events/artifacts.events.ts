@@ -62,6 +62,8 @@ const StorageStateCounts = z.strictObject({
   path: z.string(),
   cookies_count: z.number(),
   origins_count: z.number(),
+  /** IndexedDB databases saved or loaded (0 unless asked for, or in the file). */
+  databases_count: z.number(),
   /** Controlled tabs whose page was left alone (crashed or not responding): their localStorage is not in it. */
   skipped_target_ids: z.array(z.string()),
 });
@@ -70,11 +72,17 @@ const StorageStateCounts = z.strictObject({
 export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
   payload: {
     path: z.string().min(1).nullable().default(null).describe('The file; default the config storage_state'),
+    indexed_db: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Also save the IndexedDB databases of those origins, as Playwright's storageState({ indexedDB: true }) does",
+      ),
   },
   result: StorageStateCounts,
   timeoutMs: 45_000,
   description:
-    "Save the browser's cookies and the localStorage of the origins open in controlled tabs to a file in Playwright's storageState format (Node: a path under output_dir; the extension: Downloads/tabpilot). The file is written whole or not at all.",
+    "Save the browser's cookies and the localStorage (and, when asked, the IndexedDB) of the origins open in controlled tabs to a file in Playwright's storageState format (Node: a path under output_dir; the extension: Downloads/tabpilot). The file is written whole or not at all.",
 });
 
 /** Loads a storage-state file (or its content): cookies into the browser, storage into each origin. */
@@ -86,10 +94,13 @@ export const LoadStorageStateEvent = defineEvent('LoadStorageStateEvent', {
       .optional()
       .describe("The storage state itself, in Playwright's format, for a client that holds the file's content"),
   },
-  result: StorageStateCounts,
+  result: StorageStateCounts.extend({
+    /** Origins with IndexedDB databases and no page open: restored when the first page of theirs opens. */
+    pending_origins: z.array(z.string()),
+  }),
   timeoutMs: 45_000,
   description:
-    "Load a storage-state file (Playwright's format, or one tabpilot saved), or its content as state: cookies into the browser, localStorage into the pages of each origin, now and when they open. A malformed file is refused whole.",
+    "Load a storage-state file (Playwright's format, or one tabpilot saved), or its content as state: cookies into the browser, localStorage and IndexedDB into the pages of each origin, now and when they open. A malformed file is refused whole.",
 });
 
 export const StorageStateSavedEvent = defineEvent('StorageStateSavedEvent', {

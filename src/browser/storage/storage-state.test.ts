@@ -20,21 +20,41 @@ describe('parseStorageState', () => {
         'f.json',
         'path',
       ),
-    ).toEqual({ cookies: [cookie], origins: [{ origin: 'https://a.test', localStorage: [] }] });
+    ).toEqual({ cookies: [cookie], origins: [{ origin: 'https://a.test', localStorage: [], indexedDB: [] }] });
   });
 
-  it('refuses a file with IndexedDB databases whole, naming the origin, rather than drop them', () => {
+  it("keeps IndexedDB databases in Playwright's shape, and refuses a malformed one whole, naming it", () => {
+    const database = {
+      name: 'db',
+      version: 2,
+      stores: [
+        {
+          name: 'tokens',
+          autoIncrement: false,
+          keyPath: 'id',
+          records: [{ value: { id: 1 } }, { valueEncoded: { d: '2030-01-01T00:00:00.000Z' } }],
+          indexes: [{ name: 'by-kind', keyPathArray: ['kind', 'id'], multiEntry: false, unique: true }],
+        },
+      ],
+    };
     const withDatabase = {
       cookies: [cookie],
       origins: [
         { origin: 'https://a.test', localStorage: [] },
-        { origin: 'https://b.test', localStorage: [], indexedDB: [{ name: 'db', version: 1, stores: [] }] },
+        { origin: 'https://b.test', localStorage: [], indexedDB: [database] },
       ],
     };
-    expect(() => parseStorageState(withDatabase, 'f.json', 'path')).toThrow(
+    expect(parseStorageState(withDatabase, 'f.json', 'path').origins[1]).toEqual({
+      origin: 'https://b.test',
+      localStorage: [],
+      indexedDB: [database],
+    });
+    const versionless = structuredClone(withDatabase);
+    versionless.origins[1]!.indexedDB![0]!.version = 0;
+    expect(() => parseStorageState(versionless, 'f.json', 'path')).toThrow(
       expect.objectContaining({
-        code: 'UNSUPPORTED',
-        message: expect.stringMatching(/^path: f\.json .*origins\.1\.indexedDB/),
+        code: 'INVALID_PARAMS',
+        message: expect.stringMatching(/^path: f\.json is not a storage state at origins\.1\.indexedDB\.0\.version/),
       }),
     );
   });

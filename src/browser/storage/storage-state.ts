@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { z } from 'zod';
 import { strictUtf8 } from '../../shared/bytes';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
+import type { EncodedValue, SavedDatabase } from '../actions/in-page-api';
 
 /** Playwright's storageState format (browser.newContext({ storageState }) reads it; browser-use too). */
 const NameValue = z.object({ name: z.string(), value: z.string() });
@@ -16,16 +17,44 @@ const Cookie = z.object({
   secure: z.boolean(),
   sameSite: z.enum(['Strict', 'Lax', 'None']),
 });
+/** A record's value as Playwright writes it: kept as it is, or in its tagged form (checked in the page). */
+const Encoded = z.custom<EncodedValue>((value) => value !== undefined, 'a value in Playwright\'s serialization');
+const KeyPath = { keyPath: z.string().optional(), keyPathArray: z.array(z.string()).optional() };
+const Database = z.object({
+  name: z.string().min(1),
+  version: z.number().int().positive(),
+  stores: z.array(
+    z.object({
+      name: z.string(),
+      autoIncrement: z.boolean(),
+      ...KeyPath,
+      records: z.array(
+        z.object({
+          key: z.unknown().optional(),
+          keyEncoded: Encoded.optional(),
+          value: z.unknown().optional(),
+          valueEncoded: Encoded.optional(),
+        }),
+      ),
+      indexes: z.array(z.object({ name: z.string(), ...KeyPath, multiEntry: z.boolean(), unique: z.boolean() })),
+    }),
+  ),
+});
 const Origin = z.object({
   origin: z.string().min(1),
   localStorage: z.array(NameValue),
-  /** Playwright's opt-in IndexedDB copy, which tabpilot does not load: a file with databases is refused. */
-  indexedDB: z.array(z.unknown()).optional(),
+  /** Playwright's opt-in copy of the origin's IndexedDB databases (`storageState({ indexedDB: true })`). */
+  indexedDB: z.array(Database).optional(),
 });
 const StorageStateFile = z.object({ cookies: z.array(Cookie), origins: z.array(Origin) });
+export interface StorageOrigin {
+  origin: string;
+  localStorage: Array<{ name: string; value: string }>;
+  indexedDB?: SavedDatabase[];
+}
 export interface StorageState {
   cookies: StorageCookie[];
-  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+  origins: StorageOrigin[];
 }
 export type StorageCookie = z.infer<typeof Cookie>;
 
@@ -43,17 +72,13 @@ export function parseStorageState(value: unknown, source: string, field: string)
       },
     );
   }
-  const withDatabases = parsed.data.origins.findIndex((origin) => (origin.indexedDB ?? []).length > 0);
-  if (withDatabases >= 0) {
-    throw new TabpilotError(
-      'UNSUPPORTED',
-      `${field}: ${source} holds IndexedDB databases (origins.${withDatabases}.indexedDB), which tabpilot does not load; save it without indexedDB. Nothing was loaded`,
-      { details: { field } },
-    );
-  }
   return {
     cookies: parsed.data.cookies,
-    origins: parsed.data.origins.map((origin) => ({ origin: origin.origin, localStorage: origin.localStorage })),
+    origins: parsed.data.origins.map((origin) => ({
+      origin: origin.origin,
+      localStorage: origin.localStorage,
+      ...(origin.indexedDB === undefined ? {} : { indexedDB: origin.indexedDB }),
+    })),
   };
 }
 

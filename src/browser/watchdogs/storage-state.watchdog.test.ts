@@ -94,6 +94,7 @@ describe('storage-state watchdog', () => {
       path: 'state.json',
       cookies_count: 1,
       origins_count: 1,
+      databases_count: 0,
       skipped_target_ids: [hung.targetId],
     });
     expect(evaluatedOn(hung.targetId)).toBe(0);

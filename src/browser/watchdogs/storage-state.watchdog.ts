@@ -19,10 +19,30 @@ import {
   localStorageScript,
   parseStorageState,
   parseStorageStateBytes,
+  type StorageOrigin,
   type StorageState,
 } from '../storage/storage-state';
+import { IndexedDbRestorer } from '../storage/indexed-db-restore';
+import type { SavedDatabase } from '../actions/in-page-api';
+import { callInFrame } from '../actions/in-page-call';
 
 const CONFIG_FIELD = 'storage_state';
+
+const databasesIn = (state: StorageState): number =>
+  state.origins.reduce((sum, origin) => sum + (origin.indexedDB ?? []).length, 0);
+
+/** An origin's IndexedDB databases, read through its page (a value no storage state can hold is refused, naming it). */
+async function readDatabases(session: CdpSession, origin: string): Promise<SavedDatabase[]> {
+  const outcome = await callInFrame(session, 'collectIndexedDb');
+  if (!outcome.ok) {
+    throw new TabpilotError(
+      outcome.error.includes('cannot hold') ? 'UNSUPPORTED' : 'INTERNAL',
+      `IndexedDB of ${origin}: ${outcome.error}; nothing was saved`,
+      { details: { origin } },
+    );
+  }
+  return outcome.value;
+}
 
 /**
  * A page that answers: not crashed, main thread not stuck (a challenge page answers). The storage state is
@@ -56,8 +76,8 @@ function cookieSession(session: BrowserSessionView, live: readonly string[]): Cd
 
 /**
  * StorageStateWatchdog: save_storage_state / load_storage_state in Playwright's storageState format
- * (cookies with every attribute, origins with their localStorage), so one file moves between tabpilot,
- * Playwright and browser-use. The config's `storage_state` is loaded on connect and saved on stop (the
+ * (cookies with every attribute, origins with their localStorage, and their IndexedDB when asked), so one
+ * file moves between tabpilot, Playwright and browser-use. The config's `storage_state` is loaded on connect and saved on stop (the
  * session asks for that save before it disconnects). A save
  * writes a temporary file and renames it (a kill mid-write leaves the old file whole); a file that is not
  * valid JSON or not a storage state is refused whole, naming it, before anything is loaded. Unlike
@@ -71,7 +91,8 @@ export const storageStateWatchdog = defineWatchdog({
   emits: [LoadStorageStateEvent, StorageStateSavedEvent, StorageStateLoadedEvent],
   setup: (ctx) => {
     let loads = 0;
-    const disposers: Array<() => void> = [];
+    const databases = new IndexedDbRestorer(ctx.session.targets, ctx.log);
+    const disposers: Array<() => void> = [() => databases.dispose()];
     ctx.signal.addEventListener('abort', () => disposers.splice(0).forEach((dispose) => dispose()), { once: true });
 
     const pathOf = (path: string | null): { path: string; field: string } => {
@@ -87,32 +108,48 @@ export const storageStateWatchdog = defineWatchdog({
       return { path: configured, field: CONFIG_FIELD };
     };
 
-    const read = async (live: readonly string[]): Promise<StorageState> => {
+    const read = async (live: readonly string[], withDatabases: boolean): Promise<StorageState> => {
       const page = cookieSession(ctx.session, live);
       const { cookies } = await page.send('Storage.getCookies', {});
-      const origins = new Map<string, StorageState['origins'][number]>();
+      const origins = new Map<string, StorageOrigin>();
       for (const targetId of live) {
         const session = ctx.session.targets.sessionFor(targetId);
-        const { result } =
-          session === undefined
-            ? { result: { value: null } }
-            : await session.send('Runtime.evaluate', { expression: READ_LOCAL_STORAGE, returnByValue: true });
-        const origin = result.value as StorageState['origins'][number] | null;
-        if (origin !== null && origin.localStorage.length > 0) {
+        if (session === undefined) {
+          continue;
+        }
+        const { result } = await session.send('Runtime.evaluate', {
+          expression: READ_LOCAL_STORAGE,
+          returnByValue: true,
+        });
+        const origin = result.value as StorageOrigin | null;
+        if (origin === null || origins.has(origin.origin)) {
+          continue;
+        }
+        if (withDatabases) {
+          origin.indexedDB = await readDatabases(session, origin.origin);
+        }
+        if (origin.localStorage.length > 0 || (origin.indexedDB ?? []).length > 0) {
           origins.set(origin.origin, origin);
         }
       }
       return { cookies: cookies.map(cookieFromCdp), origins: [...origins.values()] };
     };
 
-    const apply = async (state: StorageState, live: readonly string[]): Promise<void> => {
+    const apply = async (state: StorageState, live: readonly string[]): Promise<string[]> => {
       const page = cookieSession(ctx.session, live);
       if (state.cookies.length > 0) {
         await page.send('Network.setCookies', { cookies: state.cookies.map(cookieToCdp) });
       }
       loads += 1;
       const mark = `${Date.now()}-${loads}`;
+      const pending: string[] = [];
       for (const origin of state.origins) {
+        if (origin.indexedDB !== undefined && (await databases.restore(origin.origin, origin.indexedDB, live)) === 'pending') {
+          pending.push(origin.origin);
+        }
+        if (origin.localStorage.length === 0) {
+          continue;
+        }
         const script = localStorageScript(origin.origin, origin.localStorage, mark);
         // Documents opening later (every page session, now and after), and the pages already there.
         disposers.push(
@@ -133,6 +170,7 @@ export const storageStateWatchdog = defineWatchdog({
           }
         }
       }
+      return pending;
     };
 
     return {
@@ -158,7 +196,7 @@ export const storageStateWatchdog = defineWatchdog({
       SaveStorageStateEvent: async (event, hctx) => {
         const { path, field } = pathOf(event.payload.path);
         const { live, skipped } = pagesOf(ctx.session);
-        const state = await read(live);
+        const state = await read(live, event.payload.indexed_db);
         const location = await requireArtifacts(ctx.session.host).writeFile(
           path,
           utf8(`${JSON.stringify(state, null, 2)}\n`),
@@ -166,7 +204,7 @@ export const storageStateWatchdog = defineWatchdog({
         );
         const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
         hctx.emit(StorageStateSavedEvent, counts);
-        return { ...counts, skipped_target_ids: skipped };
+        return { ...counts, databases_count: databasesIn(state), skipped_target_ids: skipped };
       },
       LoadStorageStateEvent: async (event, hctx) => {
         let state: StorageState;
@@ -181,10 +219,10 @@ export const storageStateWatchdog = defineWatchdog({
           state = parseStorageStateBytes(await files.readFile(path, field), location, field);
         }
         const { live, skipped } = pagesOf(ctx.session);
-        await apply(state, live);
+        const pending = await apply(state, live);
         const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
         hctx.emit(StorageStateLoadedEvent, counts);
-        return { ...counts, skipped_target_ids: skipped };
+        return { ...counts, databases_count: databasesIn(state), skipped_target_ids: skipped, pending_origins: pending };
       },
     };
   },

@@ -1,3 +1,4 @@
+import { installRunAction } from '../../agent/run-action';
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { watchdogsFor } from '../../browser/watchdogs/index';
@@ -53,5 +54,12 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
   gate.install();
   server.useGate(gate);
+  installRunAction(server, {
+    apiKey: (provider) => {
+      const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
+      return Promise.resolve(key === undefined || key === '' ? null : key);
+    },
+    log: log.child('agent'),
+  });
   return { session, server };
 }

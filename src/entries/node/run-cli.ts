@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { Agent, type AgentStepReport } from '../../agent/agent';
-import { AiSdkModel } from '../../agent/ai-sdk-model';
+import { modelFromConfig } from '../../agent/model-from-config';
 import { serverHost } from '../../agent/server-host';
 import type { TabpilotConfig } from '../../browser/config';
 import { loadConfig } from '../../platform/node/config-file';
@@ -121,18 +121,9 @@ export async function runAgentCli(argv: string[]): Promise<number> {
   logSecrets = secretsOf(config.sensitive_data);
   const envKey = settings.provider === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : process.env['OPENAI_API_KEY'];
   const apiKey = options.apiKey ?? (envKey === undefined || envKey === '' ? null : envKey);
-  const model = new AiSdkModel({
-    provider: settings.provider,
-    model: settings.model,
-    baseUrl: settings.base_url,
-    apiKey,
-    mode: settings.tool_calling,
-    maxOutputTokens: settings.max_output_tokens,
-    requestTimeoutMs: settings.request_timeout_ms,
-    retry: { maxRetries: settings.max_retries, baseMs: settings.retry_base_ms, maxWaitMs: settings.retry_max_wait_ms },
-    onRetry: (message, delayMs, attempt) =>
-      process.stderr.write(`  model attempt ${attempt} failed (${message}); retrying in ${delayMs} ms\n`),
-  });
+  const model = modelFromConfig({ ...settings, model: settings.model }, apiKey, (message, delayMs, attempt) =>
+    process.stderr.write(`  model attempt ${attempt} failed (${message}); retrying in ${delayMs} ms\n`),
+  );
 
   const { session, server } = composeNodeSession({
     config,

@@ -53,6 +53,80 @@ fetch('/state/echo').then((response) => response.text()).then((fetched) => {
 });
 </script>`);
   });
+  // IndexedDB with what a real app keeps: an in-line keyed store with an index, and out-of-line keys
+  // (an array key) holding values JSON cannot carry (a Date, a Map of bytes).
+  server.route('/state/idb-set.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><title>setting</title><script>
+const who = location.search.slice(1);
+const open = indexedDB.open('app', 3);
+open.onupgradeneeded = () => {
+  const tokens = open.result.createObjectStore('tokens', { keyPath: 'id' });
+  tokens.createIndex('by-kind', 'kind', { unique: false });
+  open.result.createObjectStore('kv');
+};
+open.onsuccess = () => {
+  const db = open.result;
+  const tx = db.transaction(['tokens', 'kv'], 'readwrite');
+  tx.objectStore('tokens').put({ id: 1, kind: 'auth', token: 't-' + who, expires: new Date(Date.UTC(2030, 0, 1)) });
+  tx.objectStore('kv').put(new Map([['bytes', new Uint8Array([1, 2, 3])]]), ['a', 1]);
+  tx.objectStore('kv').put({ n: 1 }, 'plain');
+  tx.oncomplete = () => { db.close(); document.title = 'set'; };
+};
+</script>`);
+  });
+  server.route('/state/idb-write.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><title>writing</title><script>
+const open = indexedDB.open('app');
+open.onsuccess = () => {
+  const db = open.result;
+  const tx = db.transaction('tokens', 'readwrite');
+  tx.objectStore('tokens').put({ id: 1, kind: 'auth', token: 't-page', expires: new Date(0) });
+  tx.oncomplete = () => { db.close(); document.title = 'written'; };
+};
+</script>`);
+  });
+  server.route('/state/idb-check.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><title>check</title><script>
+const report = (value) => { document.title = JSON.stringify(value); };
+{
+  const open = indexedDB.open('app');
+  // No such database: leave none behind.
+  open.onupgradeneeded = () => { open.transaction.abort(); report({ missing: true }); };
+  open.onsuccess = () => {
+    const db = open.result;
+    const tx = db.transaction(['tokens', 'kv'], 'readonly');
+    const out = { version: db.version };
+    tx.objectStore('tokens').index('by-kind').get('auth').onsuccess = (e) => {
+      const row = e.target.result;
+      out.token = row.token;
+      out.expires = row.expires instanceof Date ? row.expires.toISOString() : String(row.expires);
+    };
+    tx.objectStore('kv').get(['a', 1]).onsuccess = (e) => {
+      const map = e.target.result;
+      out.bytes = map instanceof Map ? Array.from(map.get('bytes')) : null;
+    };
+    tx.objectStore('kv').get('plain').onsuccess = (e) => { out.plain = e.target.result; };
+    tx.oncomplete = () => { db.close(); report(out); };
+  };
+}
+</script>`);
+  });
+  server.route('/state/idb-blob.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end(`<!doctype html><title>setting</title><script>
+const open = indexedDB.open('files', 1);
+open.onupgradeneeded = () => open.result.createObjectStore('avatars');
+open.onsuccess = () => {
+  const db = open.result;
+  const tx = db.transaction('avatars', 'readwrite');
+  tx.objectStore('avatars').put(new Blob(['png']), 'me');
+  tx.oncomplete = () => { db.close(); document.title = 'set'; };
+};
+</script>`);
+  });
 }
 
 /**
@@ -203,6 +277,104 @@ export function defineStorageStateContract(
       const outside = await driver.send('save_storage_state', { path: '../outside.json' });
       expect(outside).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
       expect(outside.ok ? '' : outside.error.message).toMatch(/^path: /);
+    });
+
+    /** Navigates the tab to a page and waits for the title it sets when its script is done. */
+    const visit = async (url: string, title: (value: string) => boolean): Promise<string> => {
+      await driver.ok('navigate', { url });
+      return pollUntil(
+        async () => {
+          const value = await driver.evaluateInTab<string>(tab, 'document.title');
+          return title(value) ? value : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 50, onTimeout: () => new Error(`${url} did not finish its script`) },
+      );
+    };
+    const databaseSeen = async (url: string): Promise<Record<string, unknown>> =>
+      JSON.parse(await visit(url, (value) => value.startsWith('{'))) as Record<string, unknown>;
+    const restored = (who: string) => ({
+      version: 3,
+      token: `t-${who}`,
+      expires: '2030-01-01T00:00:00.000Z',
+      bytes: [1, 2, 3],
+      plain: { n: 1 },
+    });
+
+    it("saves IndexedDB when asked, in the form Playwright's newContext({ storageState }) restores", async () => {
+      await visit(server.url('/state/idb-set.html?tabpilot'), (value) => value === 'set');
+      const without = await driver.ok<{ databases_count: number }>('save_storage_state', {
+        path: 'states/no-databases.json',
+      });
+      expect(without.databases_count).toBe(0);
+      const saved = await driver.ok<{ databases_count: number }>('save_storage_state', {
+        path: 'states/databases.json',
+        indexed_db: true,
+      });
+      expect(saved.databases_count).toBe(1);
+      const written = (name: string) =>
+        pollUntil(
+          () => {
+            try {
+              return JSON.parse(readFileSync(hooks.fileOf(name), 'utf8')) as {
+                origins: Array<{ origin: string; indexedDB?: Array<{ name: string; version: number }> }>;
+              };
+            } catch {
+              // Not written yet (the extension's download completes a moment later).
+              return undefined;
+            }
+          },
+          { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`${name} was not written`) },
+        );
+      expect((await written('states/no-databases.json')).origins.every((origin) => origin.indexedDB === undefined)).toBe(
+        true,
+      );
+      const file = await written('states/databases.json');
+      expect(file.origins.find((origin) => origin.origin === new URL(server.url('/')).origin)?.indexedDB).toMatchObject([
+        { name: 'app', version: 3 },
+      ]);
+      const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
+      try {
+        const context = await browser.newContext({ storageState: hooks.fileOf('states/databases.json') });
+        const page = await context.newPage();
+        await page.goto(server.url('/state/idb-check.html'));
+        await page.waitForFunction(() => document.title.startsWith('{'));
+        expect(JSON.parse(await page.title())).toEqual(restored('tabpilot'));
+      } finally {
+        await browser.close();
+      }
+    });
+
+    it('loads IndexedDB Playwright saved: into an origin as its first page opens, then into an open page at once', async () => {
+      const file = hooks.fileOf('states/databases-from-playwright.json');
+      const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(server.crossUrl('/state/idb-set.html?playwright'));
+        await page.waitForFunction(() => document.title === 'set');
+        await context.storageState({ path: file, indexedDB: true });
+      } finally {
+        await browser.close();
+      }
+      await driver.ok('navigate', { url: 'about:blank' });
+      const loaded = await hooks.load(driver, file);
+      expect(loaded).toMatchObject({ databases_count: 1, pending_origins: [new URL(server.crossUrl('/')).origin] });
+      expect(await databaseSeen(server.crossUrl('/state/idb-check.html'))).toEqual(restored('playwright'));
+      // The restore ran once: what the page writes after it stays.
+      await visit(server.crossUrl('/state/idb-write.html'), (value) => value === 'written');
+      expect(await databaseSeen(server.crossUrl('/state/idb-check.html'))).toMatchObject({ token: 't-page' });
+      // With a page of the origin open, the databases are replaced at once.
+      const again = await hooks.load(driver, file);
+      expect(again).toMatchObject({ databases_count: 1, pending_origins: [] });
+      expect(await databaseSeen(server.crossUrl('/state/idb-check.html'))).toEqual(restored('playwright'));
+    });
+
+    it('refuses to save a Blob in IndexedDB rather than write it empty, naming where it is', async () => {
+      await visit(server.url('/state/idb-blob.html'), (value) => value === 'set');
+      const refused = await driver.send('save_storage_state', { path: 'states/blob.json', indexed_db: true });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED' } });
+      expect(refused.ok ? '' : refused.error.message).toMatch(/database files: store avatars holds a Blob/);
+      await driver.evaluateInTab(tab, `new Promise((done) => { indexedDB.deleteDatabase('files').onsuccess = done; })`);
     });
 
     hooks.more?.({ driver: () => driver, server, seen, set });

@@ -7,6 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
+import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
 import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
@@ -38,6 +39,9 @@ export const api: ValueApi & HandleApi = {
   setFiles,
   filesOf,
   clearFiles,
+  collectIndexedDb,
+  restoreIndexedDb,
+  restoreIndexedDbAtStart,
   hitAt,
   focusInfo,
   frameHit,

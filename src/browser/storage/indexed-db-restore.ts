@@ -1,0 +1,113 @@
+import type { SessionManager } from '../../cdp/session-manager';
+import { PAGE_GLOBAL, PAGE_SOURCE } from '../../dom/generated/page-source';
+import { TabpilotError } from '../../shared/errors';
+import { bestEffort, type Logger } from '../../shared/logger';
+import type { IndexedDbOutcome, SavedDatabase } from '../actions/in-page-api';
+import { callInFrame } from '../actions/in-page-call';
+
+/** The world the start-of-document restore runs in: tabpilot's, apart from the page bridge's. */
+const WORLD = '__tabpilot_storage';
+
+function originOf(url: string): string | null {
+  const origin = URL.canParse(url) ? new URL(url).origin : 'null';
+  return origin === 'null' ? null : origin;
+}
+
+function failed(origin: string, outcome: IndexedDbOutcome<unknown>): TabpilotError | undefined {
+  if (outcome.ok) {
+    return undefined;
+  }
+  const blocked = outcome.error.includes('keeps database');
+  return new TabpilotError(blocked ? 'TIMEOUT' : 'INTERNAL', `IndexedDB of ${origin}: ${outcome.error}`, {
+    details: { origin },
+  });
+}
+
+interface Pending {
+  dispose: () => void;
+  scripts: Map<string, string>;
+}
+
+/**
+ * Puts saved IndexedDB databases into their origins. An origin open in a controlled tab gets them at
+ * once, through that page. An origin not open gets them in the first top-level document of it that opens
+ * in any controlled tab, by a script that runs at the document's start, before the page's own scripts
+ * open their databases (a database the page opens or deletes later waits for the restore's requests,
+ * which came first). The script runs as the document commits, before Chromium reports the commit
+ * (Page.frameNavigated); on that report the script is taken away, so later documents keep what the page
+ * wrote.
+ */
+export class IndexedDbRestorer {
+  readonly #targets: SessionManager;
+  readonly #log: Logger;
+  readonly #pending = new Map<string, Pending>();
+  #listening: (() => void) | undefined;
+
+  constructor(targets: SessionManager, log: Logger) {
+    this.#targets = targets;
+    this.#log = log;
+  }
+
+  /** Restores one origin's databases: now when a live page has that origin (answering its failure), else when one opens. */
+  async restore(origin: string, databases: SavedDatabase[], live: readonly string[]): Promise<'now' | 'pending'> {
+    this.#drop(origin);
+    const page = live.find((targetId) => originOf(this.#targets.target(targetId)?.url ?? '') === origin);
+    const session = page === undefined ? undefined : this.#targets.sessionFor(page);
+    if (session !== undefined) {
+      const error = failed(origin, await callInFrame(session, 'restoreIndexedDb', databases));
+      if (error !== undefined) {
+        throw error;
+      }
+      return 'now';
+    }
+    this.#listen();
+    const source = `${PAGE_SOURCE};globalThis.${PAGE_GLOBAL}.restoreIndexedDbAtStart(${JSON.stringify(origin)}, ${JSON.stringify(databases)});`;
+    const scripts = new Map<string, string>();
+    const dispose = this.#targets.addSessionSetup(async (target, record) => {
+      if (record.type === 'page') {
+        const { identifier } = await target.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD });
+        scripts.set(record.targetId, identifier);
+      }
+    });
+    this.#pending.set(origin, { dispose, scripts });
+    return 'pending';
+  }
+
+  /** Takes every waiting restore away (the session stops). */
+  dispose(): void {
+    for (const origin of [...this.#pending.keys()]) {
+      this.#drop(origin);
+    }
+    this.#listening?.();
+    this.#listening = undefined;
+  }
+
+  #listen(): void {
+    this.#listening ??= this.#targets.on('Page.frameNavigated', ({ frame }) => {
+      const origin = frame.parentId === undefined ? originOf(frame.url) : null;
+      if (origin !== null && this.#pending.has(origin)) {
+        this.#log.info('IndexedDB restored as its origin opened', { origin });
+        this.#drop(origin);
+      }
+    });
+  }
+
+  #drop(origin: string): void {
+    const pending = this.#pending.get(origin);
+    if (pending === undefined) {
+      return;
+    }
+    this.#pending.delete(origin);
+    pending.dispose();
+    for (const [targetId, identifier] of pending.scripts) {
+      const session = this.#targets.sessionFor(targetId);
+      if (session !== undefined) {
+        void bestEffort(
+          session.send('Page.removeScriptToEvaluateOnNewDocument', { identifier }),
+          this.#log,
+          'removing the IndexedDB restore script',
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import type { ActionCategory, ActionHints, ClientInfo } from './registry';
+
+/**
+ * An action a layer above the tools serves itself, beside the registry's (the built-in agent's `run`).
+ * It is not a bus event: it may run for minutes while its own work (the agent's actions) takes the bus
+ * like any client's, which a long event at the head of the bus's one queue would hold back. Its params
+ * are checked against `params` before `run` is called; the client's `cancel` aborts `signal`.
+ */
+export interface ServerAction<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: S;
+  readonly category: ActionCategory;
+  readonly hints: ActionHints;
+  run(params: z.output<S>, caller: { client: ClientInfo; signal: AbortSignal }): Promise<unknown>;
+}
