@@ -90,6 +90,13 @@ describe('popups watchdog', () => {
     expect(answers).toEqual(['confirm:dismissed']);
   });
 
+  it('answers beforeunload at once even when auto_answer is off: the navigation that asked waits for it', async () => {
+    const { browser, page, session, answers } = await dialogSetup(false);
+    browser.emitOn(page, 'Page.javascriptDialogOpening', { ...PROMPT, type: 'beforeunload', message: '' });
+    await expect.poll(() => answers).toEqual(['beforeunload:accepted']);
+    expect(session.conditions.get(page.targetId, 'dialog')).toBeUndefined();
+  });
+
   it('answers at once when auto_answer is on, and holds nothing', async () => {
     const { browser, page, session, answers } = await dialogSetup(true);
     browser.emitOn(page, 'Page.javascriptDialogOpening', { ...PROMPT, type: 'confirm', message: 'Delete?' });

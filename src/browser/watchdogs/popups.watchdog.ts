@@ -38,10 +38,10 @@ interface HeldDialog {
  * never approved behind the model's back; every dialog is announced as DialogOpenedEvent; and the
  * subscription belongs to the SessionManager, so it survives reconnects.
  *
- * With dialogs.auto_answer off a dialog stays open until handle_dialog (or a person) answers it: its tab
- * holds a dialog condition (the state shows the dialog, actions are refused naming it) and its page's
- * commands fail at once instead of hanging, the ones already sent included, so the action that opened
- * the dialog returns.
+ * With dialogs.auto_answer off a dialog other than beforeunload stays open until handle_dialog (or a
+ * person) answers it: its tab holds a dialog condition (the state shows the dialog, actions are refused
+ * naming it) and its page's commands fail at once instead of hanging, the ones already sent included,
+ * so the action that opened the dialog returns.
  */
 export const popupsWatchdog = defineWatchdog({
   name: 'popups',
@@ -129,7 +129,9 @@ export const popupsWatchdog = defineWatchdog({
         url: params.url,
         frame_id: params.frameId ?? null,
       };
-      if (ctx.session.config.dialogs.auto_answer) {
+      // "Leave site?" is asked while the navigation that caused it waits, and a client's commands run in
+      // order, so a held one could only be answered after that navigation timed out: it is answered at once.
+      if (ctx.session.config.dialogs.auto_answer || params.type === 'beforeunload') {
         autoAnswer(params, source.session, targetId, dialog);
       } else {
         hold(source.session, targetId, frameTargetId, dialog);
