@@ -11,6 +11,7 @@ import { HistoryConfigShape } from './config/history.config';
 import { GUARDS_CONFIG } from './config/guards.config';
 import { VIDEO_CONFIG_SHAPE } from './config/video.config';
 import { AGENT_CONFIG } from './config/agent.config';
+import { INDICATOR_CONFIG } from './config/indicator.config';
 
 /**
  * The one configuration object, snake_case like browser-use's profile. Every level is
@@ -161,6 +162,7 @@ export const TabpilotConfig = z.strictObject({
   ...GUARDS_CONFIG,
   ...VIDEO_CONFIG_SHAPE,
   ...AGENT_CONFIG,
+  ...INDICATOR_CONFIG,
 });
 
 export type TabpilotConfig = z.output<typeof TabpilotConfig>;

@@ -73,6 +73,8 @@ export const PanelStatus = z.strictObject({
   attached: z.boolean(),
   /** The person pressed Cancel on the debugging bar; nothing re-attaches until they attach again. */
   user_cancelled: z.boolean(),
+  /** Someone pressed Stop (the panel's, the keyboard's, a tab's in-page one) and nothing is attached since. */
+  stopped: z.boolean(),
   tabs: z.array(PanelTab),
   focused_tab_id: z.string().nullable(),
 });

@@ -16,6 +16,8 @@ const STOP_OBSERVERS = [
   'downloads.on_BrowserStopEvent',
   'har-recording.on_BrowserStopEvent',
   'recording.on_BrowserStopEvent',
+  // Takes the in-page indicator down before the tabs watchdog lets the tab go; answers nothing.
+  'control-indicator.on_ReleaseTabEvent',
 ];
 
 async function sessionFor(platform: Platform) {

@@ -69,14 +69,34 @@ describe('side panel look', () => {
     await server.stop();
   });
 
-  async function checkLook(theme: 'light' | 'dark'): Promise<void> {
+  /**
+   * `width` is the panel's width on screen in device px; `zoom` the browser zoom, which makes the CSS
+   * width width / zoom and every CSS px zoom device px (Chrome's zoom of the panel page).
+   */
+  async function checkLook(theme: 'light' | 'dark', width = SIDE_PANEL_WIDTH, zoom = 1): Promise<void> {
     await panel.session.send('Emulation.setEmulatedMedia', {
       features: [{ name: 'prefers-color-scheme', value: theme }],
     });
-    const image = await panel.screenshot();
-    writeFileSync(resolve(OUT_DIR, `side-panel-${theme}.png`), encodePng(image));
-    expect(image.width).toBe(SIDE_PANEL_WIDTH);
-    expect(await panel.eval<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(SIDE_PANEL_WIDTH);
+    await panel.session.send('Emulation.setDeviceMetricsOverride', {
+      width: Math.round(width / zoom),
+      height: Math.round(800 / zoom),
+      deviceScaleFactor: zoom,
+      mobile: false,
+    });
+    const cssWidth = Math.round(width / zoom);
+    await panel.waitFor(`window.innerWidth === ${cssWidth}`, `the panel at ${cssWidth} CSS px`);
+    const shot = await panel.screenshot();
+    writeFileSync(resolve(OUT_DIR, `side-panel-${theme}-${width}px-${zoom * 100}pct.png`), encodePng(shot));
+    expect(shot.width).toBe(width);
+    expect(await panel.eval<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(cssWidth);
+    // Boxes are in CSS px; the picture in device px.
+    const image: RgbaImage = shot;
+    const scaled = (box: Box): Box => ({
+      x: box.x * zoom,
+      y: box.y * zoom,
+      width: box.width * zoom,
+      height: box.height * zoom,
+    });
 
     const background = pixelAt(image, 2, image.height - 2);
     if (theme === 'dark') {
@@ -85,7 +105,15 @@ describe('side panel look', () => {
       expect(luminance(background)).toBeGreaterThan(0.9);
     }
     for (const selector of KEY_ELEMENTS) {
-      const box = await panel.box(selector);
+      let cssBox = await panel.box(selector);
+      let picture = image;
+      if (cssBox !== null && (cssBox.y + cssBox.height) * zoom > image.height) {
+        // Zoomed in, the panel is taller than the screen: a person scrolls to it (the bar stays on top).
+        await panel.eval(`document.querySelector(${JSON.stringify(selector)}).scrollIntoView({ block: 'center' })`);
+        picture = await panel.screenshot();
+        cssBox = await panel.box(selector);
+      }
+      const box = cssBox === null ? null : scaled(cssBox);
       expect(box, selector).not.toBeNull();
       if (box === null) {
         continue;
@@ -93,17 +121,21 @@ describe('side panel look', () => {
       expect(box.width * box.height, `${selector} has a size`).toBeGreaterThan(0);
       expect(box.x, `${selector} left edge`).toBeGreaterThanOrEqual(0);
       expect(box.y, `${selector} top edge`).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width, `${selector} right edge`).toBeLessThanOrEqual(SIDE_PANEL_WIDTH);
-      expect(box.y + box.height, `${selector} bottom edge`).toBeLessThanOrEqual(image.height);
-      expect(bestContrast(image, box, pixelAt(image, box.x + 1, box.y + 1)), `${selector} is readable`).toBeGreaterThan(
-        3,
-      );
+      expect(box.x + box.width, `${selector} right edge`).toBeLessThanOrEqual(width + 0.5);
+      expect(box.y + box.height, `${selector} bottom edge`).toBeLessThanOrEqual(picture.height);
+      expect(
+        bestContrast(picture, box, pixelAt(picture, box.x + 1, box.y + 1)),
+        `${selector} is readable`,
+      ).toBeGreaterThan(3);
     }
-    const stop = await panel.box('#stop');
-    const attach = await panel.box('#attach');
-    if (stop === null || attach === null) {
+    await panel.eval('window.scrollTo(0, 0)');
+    const stopBox = await panel.box('#stop');
+    const attachBox = await panel.box('#attach');
+    if (stopBox === null || attachBox === null) {
       throw new Error('the stop and attach buttons must be there');
     }
+    const stop = scaled(stopBox);
+    const attach = scaled(attachBox);
     expect(isRed(pixelAt(image, stop.x + 3, stop.y + stop.height / 2)), 'the stop button is red').toBe(true);
     expect(isBlue(pixelAt(image, attach.x + 3, attach.y + attach.height / 2)), 'the attach button is blue').toBe(true);
   }
@@ -114,5 +146,16 @@ describe('side panel look', () => {
 
   it('shows its key controls, readable, in the dark theme', async () => {
     await checkLook('dark');
+  });
+
+  it('fits the widest side panel (500 px) in both themes', async () => {
+    await checkLook('light', 500);
+    await checkLook('dark', 500);
+  });
+
+  it('stays usable at 200% zoom, at both widths, in both themes', async () => {
+    await checkLook('light', SIDE_PANEL_WIDTH, 2);
+    await checkLook('dark', SIDE_PANEL_WIDTH, 2);
+    await checkLook('light', 500, 2);
   });
 });

@@ -221,7 +221,7 @@ describe('side panel for people', () => {
 
     await panel.select('#action-select', 'navigate');
     await panel.type('[data-field="url"] input', server.url('/b.html'));
-    await panel.type('[data-field="timeout_ms"] input', 'soon');
+    await panel.type('[data-field="timeout_ms"] input', '0');
     before = await panel.shown('action-output');
     await panel.click('#run-action');
     expect(await panel.response('action-output', before)).toMatchObject({
@@ -415,7 +415,8 @@ describe('side panel for people', () => {
     await panel.click('#stop');
     expect(await claudeAnswer('held-2')).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     await panel.waitForText('#now', 'Stopped. Nothing runs until you attach a tab again.');
-    expect((await waitForBadge('')).title).toBe('tabpilot: idle, no tab controlled');
+    // Stopped, not idle: the toolbar says a stop let go of everything until a tab is attached again.
+    expect((await waitForBadge('stop')).title).toBe('tabpilot: stopped, every tab let go; attach a tab to start again');
     await pollUntil(
       async () =>
         (await panel.eval<string>(`document.getElementById('now').dataset.running`)) === '0' ? true : undefined,

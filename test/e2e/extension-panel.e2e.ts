@@ -133,7 +133,7 @@ describe('side panel', () => {
       result: { url: server.url('/panel-form.html') },
     });
     const before = await panel.shown('action-output');
-    await panel.type('[data-field="timeout_ms"] input', 'soon');
+    await panel.type('[data-field="timeout_ms"] input', '0');
     await panel.click('#run-action');
     const refused = await panel.response('action-output', before);
     expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS', details: { field: 'timeout_ms' } } });
@@ -189,16 +189,18 @@ describe('side panel', () => {
 
     const colour = await elementIndex(panel, '"Colour"');
     await panel.click(`#elements li[data-index="${colour}"]`);
-    before = await panel.shown('page-output');
-    await panel.click('#element-actions [data-action="dropdown_options"]');
-    expect(await panel.response('page-output', before)).toMatchObject({ ok: true });
+    // The options are read as the select is chosen, its current value preselected; choosing is one step.
     await panel.waitFor(
       `[...document.querySelectorAll('#element-option option')].some((option) => option.value === 'blue')`,
       'the options to show',
     );
-    await panel.select('#element-option', 'blue');
+    const current = await panel.eval<string>(`document.getElementById('element-option').value`);
+    expect(current).not.toBe('');
+    expect(await driver.evaluateInTab(formTab, `document.getElementById('colour').selectedOptions[0].text`)).toBe(
+      current,
+    );
     before = await panel.shown('page-output');
-    await panel.click('#element-actions [data-action="select_dropdown"]');
+    await panel.select('#element-option', 'blue');
     expect(await panel.response('page-output', before)).toMatchObject({ ok: true });
     expect(await driver.evaluateInTab(formTab, `document.getElementById('colour').value`)).toBe('blue');
   });
@@ -345,13 +347,15 @@ describe('side panel', () => {
 
   it('sets the URL policy from Settings: a malformed pattern is refused naming the entry, a good one holds at once', async () => {
     await panel.view('settings');
-    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1/path"]');
+    // A list is edited as a list: Add gives an empty entry to type in.
+    await panel.click('[data-field="prohibited_domains"] .list-add');
+    await panel.type('[data-field="prohibited_domains"] .list-item input', '127.0.0.1/path');
     await panel.click('#save-settings');
     expect(await panel.waitForText('#settings-result', 'prohibited_domains')).toMatch(
       /prohibited_domains\.0: malformed domain pattern/,
     );
     expect(await inWorker('globalThis.tabpilot.session.config.prohibited_domains')).toEqual([]);
-    await panel.type('[data-field="prohibited_domains"] textarea', '["127.0.0.1"]');
+    await panel.type('[data-field="prohibited_domains"] .list-item input', '127.0.0.1');
     await panel.click('#save-settings');
     await panel.waitForText('#settings-result', 'Saved and applied');
     try {
@@ -368,7 +372,7 @@ describe('side panel', () => {
       expect(server.requests.slice(seen).some((record) => record.host.startsWith('127.0.0.1'))).toBe(false);
     } finally {
       await panel.view('settings');
-      await panel.type('[data-field="prohibited_domains"] textarea', '[]');
+      await panel.click('[data-field="prohibited_domains"] .list-item button');
       await panel.click('#save-settings');
       await panel.waitForText('#settings-result', 'Saved and applied');
     }

@@ -7,6 +7,7 @@ import * as connection from './connection.events';
 import * as captcha from './captcha.events';
 import * as content from './content.events';
 import * as dialogs from './dialogs.events';
+import * as indicator from './indicator.events';
 import * as lifecycle from './lifecycle.events';
 import * as navigation from './navigation.events';
 import * as security from './security.events';
@@ -37,6 +38,7 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(captcha),
   ...definitionsOf(recording),
   ...definitionsOf(agent),
+  ...definitionsOf(indicator),
 ];
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

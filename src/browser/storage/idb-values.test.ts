@@ -51,7 +51,13 @@ describe("IndexedDB values in Playwright's storageState form", () => {
 
   it("reads what Playwright's serializer wrote", () => {
     // An object with a Date, as Playwright 1.65 writes it for valueEncoded.
-    const encoded = { o: [{ k: 'expires', v: { d: '2030-01-01T00:00:00.000Z' } }, { k: 'n', v: 3 }], id: 1 };
+    const encoded = {
+      o: [
+        { k: 'expires', v: { d: '2030-01-01T00:00:00.000Z' } },
+        { k: 'n', v: 3 },
+      ],
+      id: 1,
+    };
     expect(loadValue(encoded)).toEqual({ expires: new Date('2030-01-01T00:00:00.000Z'), n: 3 });
   });
 

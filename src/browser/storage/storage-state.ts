@@ -18,7 +18,7 @@ const Cookie = z.object({
   sameSite: z.enum(['Strict', 'Lax', 'None']),
 });
 /** A record's value as Playwright writes it: kept as it is, or in its tagged form (checked in the page). */
-const Encoded = z.custom<EncodedValue>((value) => value !== undefined, 'a value in Playwright\'s serialization');
+const Encoded = z.custom<EncodedValue>((value) => value !== undefined, "a value in Playwright's serialization");
 const KeyPath = { keyPath: z.string().optional(), keyPathArray: z.array(z.string()).optional() };
 const Database = z.object({
   name: z.string().min(1),

@@ -3,6 +3,7 @@ import type { BrowserLauncher } from '../launcher';
 import { aboutBlankWatchdog } from './about-blank.watchdog';
 import { captchaWatchdog } from './captcha.watchdog';
 import { contentWatchdog } from './content.watchdog';
+import { controlIndicatorWatchdog } from './control-indicator.watchdog';
 import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
@@ -39,6 +40,8 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     securityWatchdog,
     permissionsWatchdog,
     navigationWatchdog,
+    // Before the tabs watchdog: a release takes the indicator down while the tab's session still answers.
+    controlIndicatorWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

@@ -144,7 +144,10 @@ export const storageStateWatchdog = defineWatchdog({
       const mark = `${Date.now()}-${loads}`;
       const pending: string[] = [];
       for (const origin of state.origins) {
-        if (origin.indexedDB !== undefined && (await databases.restore(origin.origin, origin.indexedDB, live)) === 'pending') {
+        if (
+          origin.indexedDB !== undefined &&
+          (await databases.restore(origin.origin, origin.indexedDB, live)) === 'pending'
+        ) {
           pending.push(origin.origin);
         }
         if (origin.localStorage.length === 0) {
@@ -222,7 +225,12 @@ export const storageStateWatchdog = defineWatchdog({
         const pending = await apply(state, live);
         const counts = { path: location, cookies_count: state.cookies.length, origins_count: state.origins.length };
         hctx.emit(StorageStateLoadedEvent, counts);
-        return { ...counts, databases_count: databasesIn(state), skipped_target_ids: skipped, pending_origins: pending };
+        return {
+          ...counts,
+          databases_count: databasesIn(state),
+          skipped_target_ids: skipped,
+          pending_origins: pending,
+        };
       },
     };
   },

@@ -17,6 +17,8 @@ import { pendingRequests } from './pending-requests';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
+// tabpilot's own in-page indicator of a controlled tab: not the page's.
+SKIP.add('tabpilot-control-indicator');
 /** Elements that may carry a shadow root (attachShadow's allow list) besides custom elements. */
 const SHADOW_CAPABLE = new Set([
   'article',

@@ -14,10 +14,12 @@ import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
+import { answerInPageStop } from '../../tools/in-page-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
 import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
 import { showBadge } from '../../platform/extension/toolbar-badge';
+import { StopMemory } from '../../platform/extension/stop-memory';
 import { createSessionSaver, loadSession } from '../../platform/extension/persistence';
 import { realChromeApi, storageArea } from '../../platform/extension/real-chrome';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
@@ -91,11 +93,13 @@ logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
 const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
+const stops = new StopMemory();
 const hub = new PanelHub(
   () =>
     readPanelStatus({
       controlled: () => router.controlled(),
       userCancelled: () => router.userCancelled,
+      stopped: () => stops.stopped(router.controlled().length),
       focusedTargetId: () => session.targets.focusedTargetId,
       tabIdOf: (targetId) => session.tabIdOf(targetId),
       page: (targetId) => session.targets.target(targetId),
@@ -105,6 +109,14 @@ const hub = new PanelHub(
       owner: (targetId) => native.gate.leases.owner(targetId),
     }),
   log.child('panels'),
+);
+session.bus.on(
+  BrowserStoppedEvent,
+  () => {
+    stops.noteStopped();
+    hub.statusChanged();
+  },
+  { name: 'background.on_BrowserStoppedEvent' },
 );
 // Native clients: the tab leases in front of the CommandServer, the port to the native host.
 const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, log });
@@ -195,6 +207,21 @@ servePanelPorts(browser.runtime, {
     }
   },
   log: log.child('panel-port'),
+});
+
+// Stop pressed on a tab's in-page indicator: the same emergency stop as the panel's.
+answerInPageStop({
+  session,
+  server,
+  log: log.child('in-page-stop'),
+  stop: (connection, targetId, id) =>
+    emergencyStop({
+      connection,
+      timeline,
+      origin: `Stop in tab ${session.tabIdOf(targetId)}`,
+      controlledCount: () => router.controlled().length,
+      id,
+    }),
 });
 
 // The keyboard emergency stop (manifest `commands`); it works with the panel closed too.

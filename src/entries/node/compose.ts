@@ -12,6 +12,7 @@ import { ClientGate } from '../../tools/client-gate';
 import { ClientLeases } from '../../tools/client-leases';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { answerInPageStop } from '../../tools/in-page-stop';
 
 export interface NodeSessionOptions {
   config: TabpilotConfig;
@@ -61,5 +62,6 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     },
     log: log.child('agent'),
   });
+  answerInPageStop({ session, server, log: log.child('in-page-stop') });
   return { session, server };
 }

@@ -68,7 +68,7 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     server: new CommandServer(session, createDefaultRegistry()),
     ready: Promise.resolve(),
     hub: new PanelHub(
-      () => Promise.resolve({ attached: false, user_cancelled: false, tabs: [], focused_tab_id: null }),
+      () => Promise.resolve({ attached: false, user_cancelled: false, stopped: false, tabs: [], focused_tab_id: null }),
       silentLogger,
     ),
     timeline,

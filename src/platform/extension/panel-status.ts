@@ -5,6 +5,8 @@ import type { ChromeTab } from './chrome-api';
 export interface StatusSources {
   controlled(): ReadonlyArray<{ tabId: number; targetId: string }>;
   userCancelled(): boolean;
+  /** A stop let go of every tab and nothing was attached since. */
+  stopped(): boolean;
   focusedTargetId(): string | undefined;
   tabIdOf(targetId: string): string;
   page(targetId: string): { url: string; title: string } | undefined;
@@ -39,6 +41,7 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
   return {
     attached: tabs.length > 0,
     user_cancelled: sources.userCancelled(),
+    stopped: tabs.length === 0 && sources.stopped(),
     tabs,
     focused_tab_id: focused?.tab_id ?? null,
   };

@@ -17,8 +17,8 @@ function tab(overrides: Partial<PanelTab> = {}): PanelTab {
   };
 }
 
-function status(tabs: PanelTab[], userCancelled = false): PanelStatus {
-  return { attached: tabs.length > 0, user_cancelled: userCancelled, tabs, focused_tab_id: null };
+function status(tabs: PanelTab[], userCancelled = false, stopped = false): PanelStatus {
+  return { attached: tabs.length > 0, user_cancelled: userCancelled, stopped, tabs, focused_tab_id: null };
 }
 
 describe('toolbar badge', () => {
@@ -35,6 +35,11 @@ describe('toolbar badge', () => {
       title: 'tabpilot: a tab needs you (Login)',
     });
     expect(badgeFor(status([], true))).toMatchObject({ state: 'cancelled', text: 'off' });
+    expect(badgeFor(status([], false, true))).toMatchObject({
+      state: 'stopped',
+      text: 'stop',
+      title: 'tabpilot: stopped, every tab let go; attach a tab to start again',
+    });
   });
 
   it('sets the text, colour and title on the action', async () => {

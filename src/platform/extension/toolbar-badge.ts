@@ -8,8 +8,8 @@ export interface ToolbarAction {
 }
 
 export interface BadgeLook {
-  /** idle, controlling (N tabs), needs_you (a tab waits for the person or is broken), cancelled. */
-  state: 'idle' | 'controlling' | 'needs_you' | 'cancelled';
+  /** idle, controlling (N tabs), needs_you (a tab waits for the person or is broken), cancelled, stopped. */
+  state: 'idle' | 'controlling' | 'needs_you' | 'cancelled' | 'stopped';
   text: string;
   color: string;
   title: string;
@@ -18,6 +18,7 @@ export interface BadgeLook {
 const BLUE = '#0b57d0';
 const AMBER = '#b35900';
 const GREY = '#5f6368';
+const RED = '#b3261e';
 
 /** What the toolbar button shows for a status: the state at a glance, without opening the panel. */
 export function badgeFor(status: PanelStatus): BadgeLook {
@@ -32,6 +33,14 @@ export function badgeFor(status: PanelStatus): BadgeLook {
       text: 'off',
       color: GREY,
       title: "tabpilot: stopped from Chrome's debugging bar; attach a tab to start again",
+    };
+  }
+  if (status.stopped && status.tabs.length === 0) {
+    return {
+      state: 'stopped',
+      text: 'stop',
+      color: RED,
+      title: 'tabpilot: stopped, every tab let go; attach a tab to start again',
     };
   }
   const count = status.tabs.length;

@@ -5,6 +5,7 @@ import { activityOf, clientName, lastClientIn, runningActions, timelineLine } fr
 const STATUS: PanelStatus = {
   attached: true,
   user_cancelled: false,
+  stopped: false,
   focused_tab_id: 'ab12',
   tabs: [
     {

@@ -3,7 +3,14 @@ import { asSchema, type JsonSchema } from './schema';
 
 /** What the panel reads from `describe`'s result (the command protocol). */
 const DescribeResult = z.object({
-  actions: z.array(z.object({ name: z.string(), description: z.string(), params_schema: z.unknown() })),
+  actions: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      category: z.string().optional(),
+      params_schema: z.unknown(),
+    }),
+  ),
   config_schema: z.unknown(),
   events: z.array(z.string()).optional(),
 });
@@ -11,6 +18,8 @@ const DescribeResult = z.object({
 export interface ActionInfo {
   name: string;
   description: string;
+  /** page, tabs, content, files or session: how the panel groups the actions. */
+  category: string | undefined;
   schema: JsonSchema;
 }
 
@@ -29,6 +38,7 @@ export function parseDescribe(result: unknown): Described | undefined {
   const actions = parsed.data.actions.map((action) => ({
     name: action.name,
     description: action.description,
+    category: action.category,
     schema: asSchema(action.params_schema),
   }));
   const byName = new Map(actions.map((action) => [action.name, action]));

@@ -10,6 +10,8 @@ const PageElement = z.object({
   role: z.string().nullable().optional(),
   name: z.string().optional(),
   attributes: z.record(z.string(), z.string()).optional(),
+  /** Where it was in the top-level viewport, in CSS px, when the state was taken. */
+  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
 });
 export type PageElement = z.infer<typeof PageElement>;
 
@@ -18,6 +20,14 @@ const PageState = z.object({
   title: z.string(),
   screenshot: z.string().nullable().optional(),
   elements: z.array(PageElement).optional(),
+  page_info: z
+    .object({
+      viewport_width: z.number(),
+      viewport_height: z.number(),
+      pixels_above: z.number(),
+      pixels_below: z.number(),
+    })
+    .optional(),
 });
 export type PageState = z.infer<typeof PageState>;
 
@@ -88,4 +98,55 @@ export function optionTexts(result: unknown): string[] {
       (item as { text?: unknown; label?: unknown } | null)?.text ?? (item as { label?: unknown } | null)?.label;
     return typeof text === 'string' ? [text] : [];
   });
+}
+
+/** An element's current value or checked state in words, as the page has it now; empty when it has none. */
+export function elementState(element: PageElement): string {
+  const attributes = element.attributes ?? {};
+  const parts: string[] = [];
+  if (attributes['checked'] !== undefined) {
+    parts.push(attributes['checked'] === 'true' ? 'checked' : 'not checked');
+  }
+  if (attributes['value'] !== undefined) {
+    parts.push(`value "${attributes['value']}"`);
+  }
+  if (attributes['files'] !== undefined) {
+    parts.push(`files ${attributes['files']}`);
+  }
+  if (attributes['disabled'] === 'true') {
+    parts.push('disabled');
+  }
+  return parts.join(', ');
+}
+
+/** Whether an element matches the filter text: its index, tag, role, name, state or attributes. */
+export function matchesFilter(element: PageElement, filter: string): boolean {
+  const wanted = filter.trim().toLowerCase();
+  if (wanted === '') {
+    return true;
+  }
+  const haystack = [
+    `[${element.index}]`,
+    describeElement(element),
+    elementState(element),
+    ...Object.entries(element.attributes ?? {}).map(([key, value]) => `${key}=${value}`),
+  ]
+    .join(' ')
+    .toLowerCase();
+  return haystack.includes(wanted);
+}
+
+/** How much of the page the elements cover, in words: what is shown and where the rest is. */
+export function coverageLine(page: PageState, shown: number, wholePage: boolean): string {
+  const total = page.elements?.length ?? 0;
+  const count = shown === total ? `${total} elements shown` : `${shown} of ${total} elements shown`;
+  if (wholePage) {
+    return `${count}, from the whole page`;
+  }
+  const below = Math.round(page.page_info?.pixels_below ?? 0);
+  const above = Math.round(page.page_info?.pixels_above ?? 0);
+  const rest = [above > 0 ? `${above} px above` : '', below > 0 ? `${below} px below` : ''].filter(Boolean);
+  return rest.length === 0
+    ? `${count}: the whole page is in view`
+    : `${count}, near the view; the page goes on ${rest.join(' and ')}: read the whole page or scroll for more`;
 }

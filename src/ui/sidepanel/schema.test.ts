@@ -8,7 +8,9 @@ describe('JSON Schema fields', () => {
     expect(shapeOf({ type: 'integer', minimum: 1 }).kind).toBe('integer');
     expect(shapeOf({ type: 'object', properties: { a: {} } }).kind).toBe('object');
     expect(shapeOf({ type: 'object', additionalProperties: { type: 'number' } }).kind).toBe('record');
-    expect(shapeOf({ type: 'array', items: { type: 'string' } }).kind).toBe('json');
+    // A list of simple values is edited as a list; a list of objects stays JSON.
+    expect(shapeOf({ type: 'array', items: { type: 'string' } }).kind).toBe('list');
+    expect(shapeOf({ type: 'array', items: { type: 'object', properties: { a: {} } } }).kind).toBe('json');
     expect(shapeOf({}).kind).toBe('json');
   });
 

@@ -20,7 +20,7 @@ export interface JsonSchema {
   maximum?: number;
 }
 
-export type FieldKind = 'boolean' | 'enum' | 'string' | 'number' | 'integer' | 'object' | 'record' | 'json';
+export type FieldKind = 'boolean' | 'enum' | 'string' | 'number' | 'integer' | 'object' | 'record' | 'list' | 'json';
 
 export interface FieldShape {
   kind: FieldKind;
@@ -69,7 +69,16 @@ export function shapeOf(input: JsonSchema): FieldShape {
   if (type === 'object' && typeof schema.additionalProperties === 'object') {
     return { kind: 'record', schema, nullable };
   }
+  if (type === 'array' && schema.items !== undefined && isSimple(schema.items)) {
+    return { kind: 'list', schema, nullable };
+  }
   return { kind: 'json', schema, nullable };
+}
+
+/** A list item a one-line input can hold: a string, a number, or one of a few strings. */
+function isSimple(items: JsonSchema): boolean {
+  const kind = shapeOf(items).kind;
+  return kind === 'string' || kind === 'number' || kind === 'integer' || kind === 'enum';
 }
 
 /** A sensible empty value for a new entry of this schema (a record's new key). */
@@ -88,6 +97,8 @@ export function emptyValueOf(schema: JsonSchema): unknown {
     case 'object':
     case 'record':
       return {};
+    case 'list':
+      return [];
     case 'number':
     case 'integer':
     case 'json':

@@ -325,13 +325,13 @@ export function defineStorageStateContract(
           },
           { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`${name} was not written`) },
         );
-      expect((await written('states/no-databases.json')).origins.every((origin) => origin.indexedDB === undefined)).toBe(
-        true,
-      );
+      expect(
+        (await written('states/no-databases.json')).origins.every((origin) => origin.indexedDB === undefined),
+      ).toBe(true);
       const file = await written('states/databases.json');
-      expect(file.origins.find((origin) => origin.origin === new URL(server.url('/')).origin)?.indexedDB).toMatchObject([
-        { name: 'app', version: 3 },
-      ]);
+      expect(file.origins.find((origin) => origin.origin === new URL(server.url('/')).origin)?.indexedDB).toMatchObject(
+        [{ name: 'app', version: 3 }],
+      );
       const browser = await chromium.launch(PLAYWRIGHT_LAUNCH);
       try {
         const context = await browser.newContext({ storageState: hooks.fileOf('states/databases.json') });

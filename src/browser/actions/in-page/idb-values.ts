@@ -127,7 +127,10 @@ function encode(value: unknown, seen: Map<object, number>, next: { id: number })
   seen.set(value, id);
   if (tag === '[object Map]') {
     return {
-      m: [...(value as Map<unknown, unknown>)].map(([k, v]) => ({ k: encode(k, seen, next), v: encode(v, seen, next) })),
+      m: [...(value as Map<unknown, unknown>)].map(([k, v]) => ({
+        k: encode(k, seen, next),
+        v: encode(v, seen, next),
+      })),
       id,
     };
   }

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { CommandResponse } from '../../../protocol/commands';
 import type { PanelStatus } from '../../../protocol/panel-messages';
+import { actionLabel, groupedActions, hiddenParams } from '../action-labels';
 import type { ActionInfo, Described } from '../describe';
+import { addressProblem } from '../address';
 import { successLine } from '../result-words';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
@@ -34,7 +36,9 @@ export function ActionsView(props: {
     setResponse(answer);
     setBusy(false);
   };
-  const blocked = whyNot(action, params, props.status);
+  const schema = withoutParams(action.schema, hiddenParams(action.name));
+  const problem = typeof params['url'] === 'string' ? addressProblem(params['url']) : undefined;
+  const blocked = problem ?? whyNot(action, params, props.status);
   const errorField = response?.ok === false ? (response.error.details?.['field'] as string | undefined) : undefined;
   return (
     <section class="actions-view">
@@ -49,16 +53,21 @@ export function ActionsView(props: {
             setResponse(undefined);
           }}
         >
-          {props.described.actions.map((candidate) => (
-            <option key={candidate.name} value={candidate.name}>
-              {candidate.name}
-            </option>
+          {groupedActions(props.described.actions).map((group) => (
+            <optgroup key={group.label} label={group.label}>
+              {group.actions.map((candidate) => (
+                <option key={candidate.name} value={candidate.name}>
+                  {actionLabel(candidate.name)} ({candidate.name})
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </label>
       <p class="field-help">{action.description}</p>
       <form
         id="action-form"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void run(params);
@@ -67,7 +76,7 @@ export function ActionsView(props: {
         <SchemaFields
           key={action.name}
           path=""
-          schema={action.schema}
+          schema={schema}
           value={params}
           errorField={errorField}
           onChange={(next) => setParams(asRecord(next))}
@@ -79,10 +88,14 @@ export function ActionsView(props: {
           disabled={busy || blocked !== undefined}
           aria-describedby={blocked === undefined ? undefined : 'run-blocked'}
         >
-          Run {action.name}
+          Run: {actionLabel(action.name)}
         </button>
         {blocked !== undefined && (
-          <p id="run-blocked" class="muted hint">
+          <p
+            id="run-blocked"
+            class={problem === undefined ? 'muted hint' : 'error-line'}
+            role={problem === undefined ? undefined : 'alert'}
+          >
             {blocked}
           </p>
         )}
@@ -92,7 +105,7 @@ export function ActionsView(props: {
         response={response}
         summary={summary}
         busy={busy}
-        busyText={`Running ${action.name}…`}
+        busyText={`Running ${actionLabel(action.name)}…`}
         onRetry={() => void run(params)}
       />
     </section>
@@ -113,4 +126,13 @@ function whyNot(
     return undefined;
   }
   return `No tab is controlled, so ${action.name} has nothing to act in: attach a tab first (Attach current tab at the top).`;
+}
+
+/** The params schema without the fields the form leaves out. */
+function withoutParams(schema: ActionInfo['schema'], hidden: readonly string[]): ActionInfo['schema'] {
+  if (hidden.length === 0 || schema.properties === undefined) {
+    return schema;
+  }
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => !hidden.includes(key)));
+  return { ...schema, properties, required: schema.required?.filter((key) => !hidden.includes(key)) };
 }

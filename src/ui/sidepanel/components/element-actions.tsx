@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Described } from '../describe';
 import { fileContent } from '../file-bytes';
 import { actionsFor, describeElement, type ElementActionName, type PageElement } from '../page-state';
@@ -18,12 +18,19 @@ export function ElementActions(props: {
   options: string[] | undefined;
   loadOptions: () => void;
 }): preact.JSX.Element {
-  const [text, setText] = useState('');
-  const [option, setOption] = useState('');
-  const [uploadError, setUploadError] = useState('');
   const { element, described } = props;
+  const current = element.attributes?.['value'] ?? '';
+  const [text, setText] = useState(element.tag.toLowerCase() === 'select' ? '' : current);
+  const [uploadError, setUploadError] = useState('');
   const index = element.index;
   const available = (action: string): boolean => described.has(action);
+  const selectable = actionsFor(element).includes('select_dropdown') && available('dropdown_options');
+  // The options are read as soon as a select is chosen: picking one is then the one step left.
+  useEffect(() => {
+    if (selectable && props.options === undefined) {
+      props.loadOptions();
+    }
+  }, [index]);
   const upload = async (input: HTMLInputElement): Promise<void> => {
     setUploadError('');
     try {
@@ -78,32 +85,34 @@ export function ElementActions(props: {
             return (
               <div key={action} class="row">
                 {props.options === undefined ? (
-                  <button
-                    type="button"
-                    data-action="dropdown_options"
-                    disabled={!available('dropdown_options')}
-                    onClick={props.loadOptions}
-                  >
-                    Show options
-                  </button>
+                  <span class="muted" id="element-options-loading">
+                    {available('dropdown_options')
+                      ? 'Reading the options…'
+                      : 'The options cannot be read in this build'}
+                  </span>
                 ) : (
-                  <select id="element-option" value={option} onChange={(event) => setOption(event.currentTarget.value)}>
-                    <option value="">choose…</option>
-                    {props.options.map((candidate) => (
-                      <option key={candidate} value={candidate}>
-                        {candidate}
-                      </option>
-                    ))}
-                  </select>
+                  <label class="inline">
+                    <span>Choose</span>
+                    <select
+                      id="element-option"
+                      aria-label={`Option of [${index}]; choosing one selects it in the page`}
+                      value={props.options.includes(current) ? current : ''}
+                      onChange={(event) => {
+                        const chosen = event.currentTarget.value;
+                        if (chosen !== '' && chosen !== current) {
+                          props.run('select_dropdown', { index, text: chosen });
+                        }
+                      }}
+                    >
+                      {!props.options.includes(current) && <option value="">choose…</option>}
+                      {props.options.map((candidate) => (
+                        <option key={candidate} value={candidate}>
+                          {candidate === current ? `${candidate} (current)` : candidate}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
                 )}
-                <button
-                  type="button"
-                  data-action="select_dropdown"
-                  disabled={option === ''}
-                  onClick={() => props.run('select_dropdown', { index, text: option })}
-                >
-                  Select
-                </button>
               </div>
             );
           case 'upload_file':

@@ -1,16 +1,20 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { CommandResponse } from '../../../protocol/commands';
 import type { PanelStatus } from '../../../protocol/panel-messages';
 import type { Described } from '../describe';
 import { successLine } from '../result-words';
-import { describeElement, optionTexts, parsePageState, screenshotUrl, type PageState } from '../page-state';
+import { optionTexts, parsePageState, type PageState } from '../page-state';
 import type { WorkerPort } from '../port';
 import { ElementActions } from './element-actions';
+import { ElementList } from './element-list';
+import { PageScreenshot } from './page-screenshot';
 import { ResponseView } from './response-view';
 
 /**
- * The page as the model sees it: the `state` action's indexed elements and screenshot. Hovering an
- * element highlights it in the page (`highlight`); selecting one offers the actions that fit it.
+ * The page as the model sees it: the `state` action's indexed elements and screenshot (with the indexes
+ * drawn). Pointing at an element highlights it in the page (`highlight`) and marks it on the screenshot;
+ * choosing one offers the actions that fit it. After an action of its own it reads the page again, and
+ * once more when the action took the tab to another page (a submit), so what it shows is the page after.
  */
 export function PageView(props: {
   port: WorkerPort;
@@ -18,15 +22,49 @@ export function PageView(props: {
   status: PanelStatus | undefined;
 }): preact.JSX.Element {
   const [page, setPage] = useState<PageState | undefined>(undefined);
+  const [wholePage, setWholePage] = useState(false);
   const [withScreenshot, setWithScreenshot] = useState(true);
   const [selected, setSelected] = useState<number | undefined>(undefined);
+  const [pointed, setPointed] = useState<number | undefined>(undefined);
   const [options, setOptions] = useState<string[] | undefined>(undefined);
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
   const [summary, setSummary] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  /** The page an action of this view started on: a different one in the tab means it navigated. */
+  const [actedOn, setActedOn] = useState<string | undefined>(undefined);
   /** What Retry does: the last request this view sent. */
   const [retry, setRetry] = useState<(() => void) | undefined>(undefined);
   const { described, port } = props;
+  const focused = props.status?.tabs.find((tab) => tab.focused);
+
+  const refresh = async (whole = wholePage): Promise<PageState | undefined> => {
+    setRetry(() => () => void refresh(whole));
+    setBusy(true);
+    const answer = await port.request('state', {
+      include_screenshot: withScreenshot,
+      ...(whole ? { viewport_expansion: -1 } : {}),
+    });
+    setBusy(false);
+    const parsed = answer.ok ? parsePageState(answer.result) : undefined;
+    if (parsed !== undefined) {
+      setPage(parsed);
+      setWholePage(whole);
+      setResponse(undefined);
+    } else {
+      setResponse(answer);
+    }
+    return parsed;
+  };
+
+  // The action took the tab to another page: read that one once it is there.
+  const navigatedAway = actedOn !== undefined && focused !== undefined && focused.url !== actedOn && !busy;
+  useEffect(() => {
+    if (navigatedAway) {
+      setActedOn(undefined);
+      void refresh();
+    }
+  }, [navigatedAway]);
+
   if (described === undefined) {
     return <p class="muted">Loading…</p>;
   }
@@ -38,22 +76,10 @@ export function PageView(props: {
       </p>
     );
   }
-  const refresh = async (): Promise<void> => {
-    setRetry(() => () => void refresh());
-    setBusy(true);
-    const answer = await port.request('state', { include_screenshot: withScreenshot });
-    setBusy(false);
-    const parsed = answer.ok ? parsePageState(answer.result) : undefined;
-    if (parsed !== undefined) {
-      setPage(parsed);
-      setResponse(undefined);
-    } else {
-      setResponse(answer);
-    }
-  };
   const run = async (action: string, params: Record<string, unknown>): Promise<void> => {
     setRetry(() => () => void run(action, params));
     setBusy(true);
+    setActedOn(page?.url);
     const started = performance.now();
     const answer = await port.request(action, params);
     setBusy(false);
@@ -62,18 +88,28 @@ export function PageView(props: {
     if (answer.ok) {
       setSelected(undefined);
       setOptions(undefined);
-      await refresh();
+      const after = await refresh();
       setResponse(answer);
+      if (after !== undefined && after.url !== page?.url) {
+        // Read on the page the action led to already.
+        setActedOn(undefined);
+      }
+    } else {
+      setActedOn(undefined);
     }
   };
-  const highlight = (index?: number): void => {
+  const point = (index?: number): void => {
+    setPointed(index);
     if (described.has('highlight')) {
       void port.request('highlight', index === undefined ? {} : { index });
     }
   };
+  const choose = (index: number): void => {
+    setSelected(index);
+    setOptions(undefined);
+  };
   const element = page?.elements?.find((candidate) => candidate.index === selected);
   const noTab = (props.status?.tabs.length ?? 0) === 0;
-  const focused = props.status?.tabs.find((tab) => tab.focused);
   // The focused tab shows another page than the one read: its indexes no longer hold.
   const stale = page !== undefined && focused !== undefined && focused.url !== page.url;
   return (
@@ -85,7 +121,10 @@ export function PageView(props: {
           class="primary"
           disabled={busy || noTab}
           aria-describedby={noTab ? 'refresh-blocked' : undefined}
-          onClick={() => void refresh()}
+          onClick={() => {
+            setActedOn(undefined);
+            void refresh();
+          }}
         >
           {page === undefined ? 'Read the page' : 'Refresh'}
         </button>
@@ -115,82 +154,39 @@ export function PageView(props: {
         </p>
       )}
       {page?.screenshot !== undefined && page.screenshot !== null && (
-        <img
-          id="screenshot"
-          class="screenshot"
-          alt="What the page looks like to the model"
-          src={screenshotUrl(page.screenshot)}
-        />
+        <PageScreenshot page={page} screenshot={page.screenshot} marked={pointed ?? selected} onChoose={choose} />
       )}
       {element !== undefined && (
         <ElementActions
+          key={element.index}
           element={element}
           described={described}
           options={options}
           run={(action, params) => void run(action, params)}
           loadOptions={() =>
             void port.request('dropdown_options', { index: element.index }).then((answer) => {
-              setSummary(
-                answer.ok ? successLine('dropdown_options', { index: element.index }, answer.result) : undefined,
-              );
-              setResponse(answer);
               setOptions(answer.ok ? optionTexts(answer.result) : undefined);
+              if (!answer.ok) {
+                setSummary(undefined);
+                setResponse(answer);
+              }
             })
           }
         />
       )}
       <ResponseView id="page-output" response={response} summary={summary} busy={busy} onRetry={retry} />
       {page !== undefined && (
-        <ol
-          id="elements"
-          class="elements"
-          role="listbox"
-          aria-label="Elements of the page, by index"
-          onMouseLeave={() => highlight()}
-          onKeyDown={(event) => moveFocus(event)}
-        >
-          {(page.elements ?? []).map((candidate) => {
-            const choose = (): void => {
-              setSelected(candidate.index);
-              setOptions(undefined);
-            };
-            return (
-              <li
-                key={candidate.index}
-                data-index={candidate.index}
-                role="option"
-                tabIndex={0}
-                aria-selected={candidate.index === selected}
-                class={candidate.index === selected ? 'selected' : ''}
-                onMouseEnter={() => highlight(candidate.index)}
-                onFocus={() => highlight(candidate.index)}
-                onClick={choose}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' || event.key === ' ') {
-                    event.preventDefault();
-                    choose();
-                  }
-                }}
-              >
-                <span class="index">[{candidate.index}]</span> {describeElement(candidate)}
-              </li>
-            );
-          })}
-        </ol>
+        <ElementList
+          page={page}
+          wholePage={wholePage}
+          selected={selected}
+          busy={busy}
+          onChoose={choose}
+          onPoint={point}
+          onReadWholePage={() => void refresh(true)}
+          onScrollDown={() => void run('scroll', { direction: 'down' })}
+        />
       )}
     </section>
   );
-}
-
-/** Up and down arrows move between element rows, as in any list a person picks from. */
-function moveFocus(event: preact.TargetedKeyboardEvent<HTMLOListElement>): void {
-  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') {
-    return;
-  }
-  const row = (event.target as HTMLElement).closest('li');
-  const next = event.key === 'ArrowDown' ? row?.nextElementSibling : row?.previousElementSibling;
-  if (next instanceof HTMLElement) {
-    event.preventDefault();
-    next.focus();
-  }
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { JsonInput } from './json-input';
+import { ListInput } from './list-input';
 import { asRecord, emptyValueOf, numberFromText, shapeOf, withKey, type JsonSchema } from '../schema';
 
 interface FieldProps {
@@ -14,10 +15,13 @@ interface FieldProps {
   masked?: boolean;
   /** The field the worker refused, to point at it. */
   errorField?: string | undefined;
+  /** Inside an object that may be left out: its fields are needed only when it is given, so none is marked required. */
+  inOptional?: boolean;
 }
 
 /** An object's fields, built from its JSON Schema (the action params or the config). */
 export function SchemaFields(props: Omit<FieldProps, 'label' | 'required'>): preact.JSX.Element {
+  const inOptional = props.inOptional === true;
   const properties = Object.entries(props.schema.properties ?? {});
   const value = asRecord(props.value);
   if (properties.length === 0) {
@@ -34,7 +38,8 @@ export function SchemaFields(props: Omit<FieldProps, 'label' | 'required'>): pre
             label={key}
             schema={schema}
             value={value[key]}
-            required={props.schema.required?.includes(key) ?? false}
+            required={!inOptional && (props.schema.required?.includes(key) ?? false)}
+            inOptional={inOptional}
             masked={props.masked === true || schema.writeOnly === true}
             errorField={props.errorField}
             onChange={(next) => props.onChange(withKey(value, key, next))}
@@ -71,6 +76,8 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
   const ids = idsOf(props.path);
   const description = shape.schema.description;
   const isNull = shape.nullable && props.value === null;
+  // A null default means "tabpilot decides" (headless when there is no display, say): shown as "default".
+  const nullWord = props.schema.default === null ? 'default' : 'none';
   return (
     <div class={`field kind-${shape.kind}${invalid ? ' field-error' : ''}`} data-field={props.path}>
       <div class="field-head">
@@ -87,11 +94,11 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
           <label class="null-toggle">
             <input
               type="checkbox"
-              aria-label={`${props.label}: none`}
+              aria-label={`${props.label}: ${nullWord}`}
               checked={isNull}
               onChange={(event) => props.onChange(event.currentTarget.checked ? null : emptyValueOf(shape.schema))}
             />
-            none
+            {nullWord}
           </label>
         )}
       </div>
@@ -100,7 +107,13 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
           {description}
         </p>
       )}
-      {!isNull && <FieldInput {...props} schema={shape.schema} />}
+      {isNull ? (
+        <p class="muted null-value" data-null={nullWord}>
+          {nullWord === 'default' ? 'default (tabpilot decides)' : 'none'}
+        </p>
+      ) : (
+        <FieldInput {...props} schema={shape.schema} />
+      )}
     </div>
   );
 }
@@ -116,7 +129,16 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
           type="checkbox"
           {...aria}
           checked={props.value === true}
-          onChange={(event) => props.onChange(event.currentTarget.checked)}
+          // Unticking an optional flag leaves it out (its default), rather than sending false.
+          onChange={(event) =>
+            props.onChange(
+              event.currentTarget.checked
+                ? true
+                : props.required === true || props.schema.default === true || props.value === false
+                  ? false
+                  : undefined,
+            )
+          }
         />
       );
     case 'enum':
@@ -158,9 +180,11 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
     case 'integer':
       return (
         <input
-          type="text"
+          type="number"
           {...aria}
-          inputMode="numeric"
+          step={shape.kind === 'integer' ? 1 : 'any'}
+          min={props.schema.minimum}
+          max={props.schema.maximum}
           value={typeof props.value === 'number' || typeof props.value === 'string' ? String(props.value) : ''}
           placeholder={placeholder}
           onInput={(event) => props.onChange(numberFromText(event.currentTarget.value))}
@@ -174,6 +198,17 @@ function FieldInput(props: FieldProps): preact.JSX.Element {
           value={props.value}
           masked={props.masked}
           errorField={props.errorField}
+          inOptional={props.inOptional === true || props.required !== true}
+          onChange={props.onChange}
+        />
+      );
+    case 'list':
+      return (
+        <ListInput
+          label={props.label}
+          schema={props.schema}
+          value={props.value}
+          aria={aria}
           onChange={props.onChange}
         />
       );

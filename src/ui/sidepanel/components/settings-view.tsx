@@ -3,6 +3,7 @@ import type { SettingsError } from '../../../protocol/panel-messages';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
+import { settingsGroups } from '../settings-groups';
 import { SchemaFields } from './schema-form';
 import { StorageStateView } from './storage-state-view';
 
@@ -33,30 +34,63 @@ export function SettingsView(props: {
     setOutcome(await props.port.saveSettings(value));
   };
   const errorField = outcome?.ok === false ? outcome.error.field : undefined;
+  const { groups, hidden } = settingsGroups(props.described.configSchema);
+  const unsaved = JSON.stringify(value) !== JSON.stringify(props.config);
+  const reset = (): void => {
+    setValue(props.config ?? {});
+    setGeneration(generation + 1);
+    setOutcome(undefined);
+  };
   return (
     <>
       <StorageStateView port={props.port} described={props.described} />
       <form
         id="settings-form"
         class="settings-view"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void save();
         }}
       >
         <p class="muted">Stored in this browser profile and applied at once, without a reload.</p>
-        <SchemaFields
-          key={generation}
-          path=""
-          schema={props.described.configSchema}
-          value={value}
-          errorField={errorField}
-          onChange={(next) => setValue(asRecord(next))}
-        />
+        {hidden.length > 0 && (
+          <p id="settings-node-only" class="muted hint">
+            {hidden.length} setting(s) only the Node tools read are left out here ({hidden.join(', ')}).
+          </p>
+        )}
+        {groups.map((group) => (
+          <details
+            key={`${group.id}-${generation}`}
+            class="settings-group"
+            data-group={group.id}
+            open={group.id === 'general'}
+          >
+            <summary>{group.label}</summary>
+            <SchemaFields
+              path=""
+              schema={group.schema}
+              value={value}
+              errorField={errorField}
+              onChange={(next) => {
+                setValue(asRecord(next));
+                setOutcome(undefined);
+              }}
+            />
+          </details>
+        ))}
         <div class="row sticky-actions">
           <button type="submit" id="save-settings" class="primary">
             Save settings
           </button>
+          <button type="button" id="reset-settings" disabled={!unsaved} onClick={reset}>
+            Reset
+          </button>
+          {unsaved && outcome === undefined && (
+            <span id="settings-unsaved" class="warn-text" role="status">
+              Unsaved changes
+            </span>
+          )}
           {outcome !== undefined && (
             <span id="settings-result" class={outcome.ok ? 'ok' : 'error-line'} role="status">
               {outcome.ok ? 'Saved and applied.' : outcome.error.message}
