@@ -218,6 +218,13 @@ class MarkdownWriter {
     if (rows.length === 0) {
       return;
     }
+    // GFM tables have no caption: it goes above the table as a line of its own.
+    const caption = table.caption;
+    if (caption !== null && visible(caption)) {
+      this.block('');
+      this.#children(caption, 0);
+      this.block('');
+    }
     // A cell keeps its links, code and emphasis: its content is written like any other, on one line.
     const cell = (value: Element): string => {
       const writer = new MarkdownWriter(this.#options);

@@ -298,6 +298,8 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       // A cell keeps its link, code and emphasis; a pipe in a cell is escaped.
       expect(markdown).toContain(`| Basic | [Details](${server.url('/plans/basic')}) and \`5 GB\` |`);
       expect(markdown).toContain('| Pro \\| Team | **50 GB** |');
+      // GFM has no caption: it stands above the table.
+      expect(markdown).toMatch(/Storage per plan\n\n\| Basic \|/);
     });
 
     it('searches the page text and queries elements by CSS selector', async () => {

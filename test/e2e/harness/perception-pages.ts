@@ -45,7 +45,7 @@ export function addPerceptionPages(server: FixtureServer): void {
           `<h1>Plans</h1>
 <p><span>Action 1: haven</span>
 <span>Action 2: jetty</span></p>
-<table><tr><td>Basic</td><td><a href="/plans/basic">Details</a> and <code>5 GB</code></td></tr>
+<table><caption>Storage per plan</caption><tr><td>Basic</td><td><a href="/plans/basic">Details</a> and <code>5 GB</code></td></tr>
 <tr><td>Pro | Team</td><td><strong>50 GB</strong></td></tr></table>`,
         ),
       ),
