@@ -5,6 +5,7 @@ import { benchActions } from './actions.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
 import { benchExtract } from './extract.bench';
+import { benchMcp } from './mcp.bench';
 import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
 import { benchNative } from './native.bench';
@@ -34,10 +35,15 @@ async function main(): Promise<void> {
       'video-steps': { type: 'string', default: '10' },
       'video-transports': { type: 'string', default: 'node,extension' },
       'video-framerates': { type: 'string', default: '10' },
+      'mcp-servers': { type: 'string', default: 'tabpilot,playwright-mcp,chrome-devtools-mcp' },
+      'mcp-runs': { type: 'string', default: '3' },
+      'mcp-clicks': { type: 'string', default: '5' },
+      'mcp-chain-rounds': { type: 'string', default: '5' },
+      'mcp-chain-calls': { type: 'string', default: '20' },
     },
   });
   const only = new Set(
-    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,memory,security,video').split(','),
+    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,memory,security,video,mcp').split(','),
   );
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
@@ -145,6 +151,26 @@ async function main(): Promise<void> {
       });
       console.table(video);
       results['video'] = video;
+    }
+    if (only.has('mcp')) {
+      process.stdout.write(
+        `MCP servers over stdio, each under the MCP SDK's Client in a headless Chromium of its own (1280x720): tabpilot mcp --launch, Playwright MCP, chrome-devtools-mcp; median / p90 of ${values['mcp-runs']} navigates, snapshots and screenshots and ${values['mcp-clicks']} clicks per page; tokens estimated as characters / 4 (text) and width x height / 750 (images)\n`,
+      );
+      const mcp = await benchMcp(pages, {
+        pageNames: (values['action-pages'] ?? '').split(','),
+        servers: (values['mcp-servers'] ?? '').split(','),
+        runs: Number(values['mcp-runs']),
+        clicks: Number(values['mcp-clicks']),
+        chainRounds: Number(values['mcp-chain-rounds']),
+        chainCalls: Number(values['mcp-chain-calls']),
+      });
+      console.table(mcp.answers);
+      console.table(mcp.timings);
+      process.stdout.write(
+        `One call through the native chain in the extension (form page, a tab per path), ${values['mcp-chain-rounds']} interleaved rounds of ${values['mcp-chain-calls']} calls per path\n`,
+      );
+      console.table(mcp.chain);
+      results['mcp'] = mcp;
     }
   } finally {
     await pages.stop();

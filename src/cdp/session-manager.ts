@@ -240,11 +240,12 @@ export class SessionManager {
 
   // ---- targets -------------------------------------------------------------------------------
 
-  /** Opens a page and waits until it has a ready session. */
-  async createPage(url: string, options: { background?: boolean } = {}): Promise<TargetRecord> {
+  /** Opens a page (in a window of its own with `newWindow`) and waits until it has a ready session. */
+  async createPage(url: string, options: { background?: boolean; newWindow?: boolean } = {}): Promise<TargetRecord> {
     const { targetId } = await this.root.send('Target.createTarget', {
       url,
       background: options.background ?? false,
+      ...(options.newWindow === true ? { newWindow: true } : {}),
     });
     return this.waitForPage(targetId);
   }

@@ -21,6 +21,12 @@ export interface ClientGateOptions {
   grouper?: TabGrouper;
   /** Why no tab may be opened for a client right now (the person pressed Cancel), or undefined. */
   openRefusal?: () => string | undefined;
+  /**
+   * Open each client's new tab in a window of its own (still in the background). Over CDP there are no
+   * tab groups, and a background tab in a shared window is hidden: it renders no frames, so a capture
+   * waits for one that never comes, and pages waiting for an animation frame or for being seen stall.
+   */
+  ownWindows?: boolean;
   log?: Logger;
 }
 
@@ -181,7 +187,10 @@ export class ClientGate {
     if (this.#session.connectionState !== 'connected') {
       await this.#session.start();
     }
-    const page = await this.#session.targets.createPage('about:blank', { background: true });
+    const page = await this.#session.targets.createPage('about:blank', {
+      background: true,
+      ...(this.#options.ownWindows === true ? { newWindow: true } : {}),
+    });
     this.#leases.lease(client, page.targetId, { focus: true });
     this.#group(page.targetId, client);
     return page.targetId;

@@ -36,13 +36,18 @@ describe('tabpilot mcp --extension: through the native host into the extension',
   let beta: McpTestClient;
   let alphaTab: string;
 
-  const start = (name: string): Promise<McpTestClient> =>
-    new McpTestClient(['--extension'], name, { TABPILOT_STATE_DIR: chain.stateDir }).connect();
+  const start = (name: string, args: string[] = []): Promise<McpTestClient> =>
+    new McpTestClient(['--extension', ...args], name, { TABPILOT_STATE_DIR: chain.stateDir }).connect();
 
   /** The worker's bus history: what reached the extension's own event bus, by client. */
   const workerEvents = (type: string, client: string): Promise<WorkerEventView[]> =>
     chain.inWorker<WorkerEventView[]>(
       `globalThis.tabpilot.session.bus.history().filter((view) => view.type === ${JSON.stringify(type)} && (view.source ?? '').includes(${JSON.stringify(client)})).map((view) => ({ type: view.type, source: view.source, status: view.status, handlers: view.handlers.map((h) => ({ status: h.status, error: h.error })) }))`,
+    );
+
+  const setApproval = (on: boolean): Promise<unknown> =>
+    chain.inWorker(
+      `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { enabled: true, approve_new_clients: ${on} } })`,
     );
 
   beforeAll(async () => {
@@ -114,6 +119,14 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     }
   });
 
+  it('takes every screenshot of its background tab, a page at rest, one after another', async () => {
+    for (let shot = 0; shot < 3; shot++) {
+      const answer = await alpha.ok('screenshot');
+      expect(answer.text).toMatch(new RegExp(`^Tab ${alphaTab}: screenshot`));
+      expect(answer.result.content.some((block) => block.type === 'image')).toBe(true);
+    }
+  });
+
   it('answers a bad argument as isError with what to do next', async () => {
     const bad = await alpha.call('click', { index: 'twelve' });
     expect(bad.isError).toBe(true);
@@ -136,6 +149,57 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     expect(textOf(refused)).toMatch(/FORBIDDEN.*\nNext: That tab belongs to another client \(mcp:alpha\)/s);
   });
 
+  it('two servers under one MCP client name are one client, sharing its focused tab; --client gives a server a client of its own', async () => {
+    const [first, second, own] = await Promise.all([
+      start('twin'),
+      start('twin'),
+      start('twin', ['--client', 'twin-2']),
+    ]);
+    try {
+      const navigated = await first.ok('navigate', { url: server.url('/mcp/form.html') });
+      const tab = tabOf(navigated.text);
+      // No tab_id: the second server's call goes to the client's focused tab, the one the first opened.
+      const state = await second.ok('state');
+      expect(state.text.startsWith(`Tab ${tab}: MCP form`)).toBe(true);
+      const separate = await own.ok('navigate', { url: server.url('/a.html') });
+      expect(tabOf(separate.text)).not.toBe(tab);
+      const refused = await own.call('refresh', { tab_id: tab });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/That tab belongs to another client \(mcp:twin\)/);
+      expect(own.stderr).toContain('connected to the tabpilot host as mcp:twin-2');
+    } finally {
+      await Promise.all([first.close(), second.close(), own.close()]);
+    }
+  });
+
+  it('evaluate is listed but refused while the extension’s settings forbid it, with what to do', async () => {
+    const refused = await alpha.call('evaluate', { code: '1 + 1' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(
+      /^evaluate failed in tab \w+ \(FORBIDDEN\): .*\nNext: The person controls this setting/s,
+    );
+  });
+
+  it('an MCP server killed mid-call leaves nothing running in the extension', async () => {
+    const doomed = await start('doomed');
+    const call = doomed.call('wait', { seconds: 30 }).catch((error: unknown) => error);
+    await pollUntil(
+      async () =>
+        (await workerEvents('WaitEvent', 'mcp:doomed')).some((view) => view.status === 'started') ? true : undefined,
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the wait never reached the extension') },
+    );
+    const pid = doomed.transport.pid;
+    expect(pid).not.toBeNull();
+    process.kill(pid ?? 0, 'SIGKILL');
+    const ended = await pollUntil(
+      async () => (await workerEvents('WaitEvent', 'mcp:doomed')).find((view) => view.status === 'completed'),
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: () => new Error('the killed server’s wait kept running') },
+    );
+    expect(ended.handlers[0]).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+    await call;
+    await doomed.close();
+  });
+
   it('a cancelled call is cancelled on the extension’s bus, and the next call runs at once', async () => {
     const controller = new AbortController();
     const call = beta.call('wait', { seconds: 30 }, { signal: controller.signal });
@@ -154,6 +218,55 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     // The client's chain is free: the 30 s wait no longer holds it.
     const tabs = await beta.ok('tabs');
     expect(tabs.text).toMatch(/\w/);
+  });
+
+  it('with approve_new_clients on, a new MCP server is asked for at start; allowed in the panel its held call runs, refused its calls say so', async () => {
+    await setApproval(true);
+    const panel = await PanelPage.open(chain.client);
+    const servers: McpTestClient[] = [];
+    try {
+      const approved = await start('approved');
+      servers.push(approved);
+      // Asked as soon as the client is initialized, before the agent's first call.
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:approved"][data-approval="pending"] [data-action="allow"]')`,
+        'Allow for the MCP server, before any tool call',
+      );
+      let answered = false;
+      const navigating = approved.call('navigate', { url: server.url('/a.html') }).finally(() => (answered = true));
+      await pollUntil(
+        async () =>
+          (await workerEvents('NavigateToUrlEvent', 'mcp:approved')).length === 0 && !answered ? true : undefined,
+        {
+          timeoutMs: 5_000,
+          intervalMs: 50,
+          onTimeout: () => new Error('the navigate ran before the person allowed it'),
+        },
+      );
+      await panel.click('[data-client="mcp:approved"] [data-action="allow"]');
+      const navigated = await navigating;
+      expect(navigated.isError, textOf(navigated)).not.toBe(true);
+      expect(textOf(navigated)).toContain(server.url('/a.html'));
+      expect(await workerEvents('NavigateToUrlEvent', 'mcp:approved')).toHaveLength(1);
+
+      const refused = await start('refused');
+      servers.push(refused);
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:refused"] [data-action="refuse"]')`,
+        'Refuse for the second MCP server',
+      );
+      await panel.click('[data-client="mcp:refused"] [data-action="refuse"]');
+      const answer = await refused.call('navigate', { url: server.url('/b.html') });
+      expect(answer.isError).toBe(true);
+      expect(textOf(answer)).toMatch(
+        /\(FORBIDDEN\): The person did not allow mcp:refused.*\nNext: The person refused this client in the tabpilot side panel/s,
+      );
+      expect(await workerEvents('NavigateToUrlEvent', 'mcp:refused')).toEqual([]);
+    } finally {
+      await Promise.all(servers.map((one) => one.close()));
+      await setApproval(false);
+      await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
+    }
   });
 
   it('the host killed mid-call: the call is answered DISCONNECTED with a next step, and the next call goes through the new host', async () => {

@@ -8,6 +8,9 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
 import { ACTIONS } from '../../src/tools/actions';
 import { FixtureServer } from './harness/fixture-server';
+import { TEST_FLAGS } from './harness/browser';
+import { ChallengeServer, challengeFlags } from './harness/challenge-server';
+import { addChallengePages } from './harness/guard-pages';
 import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
@@ -16,11 +19,18 @@ import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, tex
  */
 describe('tabpilot mcp --launch', () => {
   const server = new FixtureServer();
-  const config = mcpConfigFile();
+  const challenges = new ChallengeServer();
+  // The captcha vendors' hosts resolve to the loopback challenge server; a captcha holds an action 1 s.
+  const config = mcpConfigFile({
+    launch: { args: [...TEST_FLAGS, ...challengeFlags()] },
+    captcha: { enabled: true, wait_timeout_ms: 1000, poll_ms: 100 },
+  });
   let mcp: McpTestClient;
 
   beforeAll(async () => {
     addMcpPages(server);
+    await challenges.start();
+    addChallengePages(server, challenges);
     await server.start();
     mcp = await new McpTestClient([
       '--launch',
@@ -35,6 +45,7 @@ describe('tabpilot mcp --launch', () => {
   afterAll(async () => {
     await mcp?.close();
     await server.stop();
+    await challenges.stop();
     rmSync(config.dir, { recursive: true, force: true });
   });
 
@@ -66,6 +77,58 @@ describe('tabpilot mcp --launch', () => {
     expect(byName.get('state')?.outputSchema?.required).toEqual(expect.arrayContaining(['tab_id', 'text']));
     // No zod safe-integer noise in what every client sends its model on every turn.
     expect(JSON.stringify(tools)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+  });
+
+  it('lists evaluate when the config allows it (the tool list is read before any browser starts)', async () => {
+    const allowed = mcpConfigFile({ allow_evaluate: true });
+    const other = await new McpTestClient(['--launch', '--headless', '--config', allowed.path]).connect();
+    try {
+      const { tools } = await other.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    } finally {
+      await other.close();
+      rmSync(allowed.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--tools picks tool groups; an unknown group is refused at start, naming the groups', async () => {
+    const picked = await new McpTestClient(['--launch', '--headless', '--tools', 'tabs,files']).connect();
+    try {
+      const { tools } = await picked.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(
+        ACTIONS.filter((action) => action.category === 'tabs' || action.category === 'files').map(
+          (action) => action.name,
+        ),
+      );
+    } finally {
+      await picked.close();
+    }
+    const refused = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--tools', 'tabs,nope'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('exit', (code) => done({ code, stderr }));
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      '--tools: unknown group "nope" (the groups are page, tabs, content, files, session)',
+    );
+  });
+
+  it('works in the browser’s own tab, in front: every screenshot of a page at rest is answered', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const tabs = await mcp.ok('tabs');
+    // One tab, the browser's first, taken at start: not a hidden background tab beside a blank one
+    // (a hidden tab renders no frames, and every second capture of it waited for one until its timeout).
+    const listed = tabs.text.split('\n').filter((line) => line.startsWith('Tab '));
+    expect(listed, tabs.text).toHaveLength(1);
+    expect(listed[0]).toContain(server.url('/mcp/form.html'));
+    for (let shot = 0; shot < 3; shot++) {
+      const answer = await mcp.ok('screenshot');
+      expect(answer.result.content.some((block) => block.type === 'image')).toBe(true);
+    }
   });
 
   it('navigates, reads the state, clicks and types, each answer naming the tab', async () => {
@@ -195,6 +258,25 @@ describe('tabpilot mcp --launch', () => {
     expect(reports.length).toBeGreaterThanOrEqual(2);
     expect(reports[1]?.progress).toBeGreaterThan(reports[0]?.progress ?? Infinity);
     expect(reports[0]?.message).toMatch(/^Wait: still running after \d+ s/);
+  });
+
+  // Last: the captcha stays, and the tab refuses every action until a person solves it.
+  it('says a captcha waits for a person, and what to tell them', async () => {
+    const navigated = await mcp.ok('navigate', { url: server.url('/g/hcaptcha.html') });
+    const tab = /^Tab (\w+)/.exec(navigated.text)?.[1];
+    const state = await pollUntil(
+      async () => {
+        const seen = await mcp.ok('state');
+        const tabs = (seen.result.structuredContent as { tabs: Array<{ tab_id: string; status: string }> }).tabs;
+        return tabs.find((one) => one.tab_id === tab)?.status === 'needs_person' ? seen : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, onTimeout: () => new Error('the hCaptcha was never detected') },
+    );
+    const held = await mcp.call('click', { index: indexIn(state.text, 'Continue') });
+    expect(held.isError).toBe(true);
+    expect(textOf(held)).toMatch(
+      /^click failed in tab \w+ \(PERSON_NEEDED\): .*hCaptcha.*\nNext: The page is waiting for a person \(a captcha or challenge page\): tell the person to solve it/s,
+    );
   });
 });
 

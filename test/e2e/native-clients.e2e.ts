@@ -228,18 +228,32 @@ describe('native messaging: clients through the host into the extension', () => 
     });
   });
 
-  it('asks the person to allow a new client when the settings say so', async () => {
-    await chain.inWorker(
-      `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { enabled: true, approve_new_clients: true } })`,
-    );
+  it('approve_new_clients, turned on in the panel’s Settings: a new client waits for the person, Allow runs its held requests, Refuse refuses them, an allowed name is not asked again until Disconnect', async () => {
+    const gammaEvents = (): Promise<string[]> =>
+      chain.inWorker<string[]>(
+        `globalThis.tabpilot.session.bus.history().filter((view) => view.source === 'native:mcp:gamma').map((view) => view.type)`,
+      );
+    const settled = <T>(promise: Promise<T>): { done: () => boolean; promise: Promise<T> } => {
+      let done = false;
+      void promise.finally(() => (done = true)).catch(() => undefined);
+      return { done: () => done, promise };
+    };
     const panel = await PanelPage.open(chain.client);
+    const opened: HostClient[] = [];
     try {
+      await panel.view('settings');
+      await panel.setChecked('[data-field="native_clients.approve_new_clients"] input[type="checkbox"]', true);
+      await panel.click('#save-settings');
+      await panel.waitForText('#settings-result', 'Saved and applied');
+      expect(await chain.inWorker('globalThis.tabpilot.settings.config.native_clients.approve_new_clients')).toBe(true);
+
       const gamma = await chain.connect('mcp:gamma');
+      opened.push(gamma);
       const notices: string[] = [];
       gamma.onNotice((notice) => notices.push(notice.approval ?? ''));
-      const waiting = gamma.request('tabs');
+      const navigating = settled(gamma.request('navigate', { url: server.url('/counter.html') }));
       await panel.waitFor(
-        `document.querySelector('[data-client="mcp:gamma"] [data-action="allow"]')`,
+        `document.querySelector('[data-client="mcp:gamma"][data-approval="pending"] [data-action="allow"]')`,
         'the Allow button',
       );
       // The client is told too (a notice line; it may come a moment after the panel shows the button).
@@ -247,19 +261,62 @@ describe('native messaging: clients through the host into the extension', () => 
         timeoutMs: 10_000,
         onTimeout: () => new Error(`no pending notice for the client (got ${notices.join(', ')})`),
       });
+      // Held, not run: nothing of gamma's reached the bus, and its navigate has no answer yet.
+      expect(await gammaEvents()).toEqual([]);
+      expect(navigating.done()).toBe(false);
       await panel.click('[data-client="mcp:gamma"] [data-action="allow"]');
-      expect(await waiting).toMatchObject({ ok: true });
+      const navigated = ok<{ tab_id: string }>(await navigating.promise);
+      expect(await gammaEvents()).toContain('NavigateToUrlEvent');
+      const owned = ok<TabsResult>(await gamma.request('tabs')).tabs.find((tab) => tab.tab_id === navigated.tab_id);
+      expect(owned).toMatchObject({ owner: 'mcp:gamma', url: server.url('/counter.html') });
+
+      // Allowed once: the same name connecting again is not asked (the approval is kept in storage).
+      gamma.close();
+      const again = await chain.connect('mcp:gamma');
+      opened.push(again);
+      const againNotices: string[] = [];
+      again.onNotice((notice) => againNotices.push(notice.approval ?? ''));
+      expect(await again.request('tabs')).toMatchObject({ ok: true });
+      expect(againNotices).not.toContain('pending');
+
+      // Refused: the held request and every later one are answered FORBIDDEN, and nothing ran.
       const delta = await chain.connect('mcp:delta');
-      const refused = delta.request('tabs');
+      opened.push(delta);
+      const refused = delta.request('navigate', { url: server.url('/counter.html') });
       await panel.waitFor(
         `document.querySelector('[data-client="mcp:delta"] [data-action="refuse"]')`,
         'the Refuse button',
       );
       await panel.click('[data-client="mcp:delta"] [data-action="refuse"]');
-      expect(await refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
-      gamma.close();
-      delta.close();
+      expect(await refused).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringContaining('did not allow mcp:delta') },
+      });
+      expect(await delta.request('tabs')).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      await panel.waitFor(`document.querySelector('[data-client="mcp:delta"][data-approval="denied"]')`, 'refused');
+      expect(
+        await chain.inWorker<string[]>(
+          `globalThis.tabpilot.session.bus.history().filter((view) => view.source === 'native:mcp:delta').map((view) => view.type)`,
+        ),
+      ).toEqual([]);
+
+      // Disconnect takes the approval back: the next connection under that name waits again.
+      const closed = new Promise<void>((resolve) => again.onState((state) => state === 'closed' && resolve()));
+      await panel.click('[data-client="mcp:gamma"] [data-action="disconnect"]');
+      await closed;
+      const third = await chain.connect('mcp:gamma');
+      opened.push(third);
+      const thirdAnswer = third.request('tabs');
+      await panel.waitFor(
+        `document.querySelector('[data-client="mcp:gamma"][data-approval="pending"] [data-action="refuse"]')`,
+        'gamma asked again after Disconnect',
+      );
+      await panel.click('[data-client="mcp:gamma"] [data-action="refuse"]');
+      expect(await thirdAnswer).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     } finally {
+      for (const client of opened) {
+        client.close();
+      }
       await chain.inWorker(
         `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { enabled: true, approve_new_clients: false } })`,
       );

@@ -52,7 +52,12 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   running.session = session;
   const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
   // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
-  const gate = new ClientGate(session, server.registry, { leases: new ClientLeases(), log: log.child('gate') });
+  // A client's tab in a window of its own: a background tab beside another client's would be hidden.
+  const gate = new ClientGate(session, server.registry, {
+    leases: new ClientLeases(),
+    ownWindows: true,
+    log: log.child('gate'),
+  });
   gate.install();
   server.useGate(gate);
   installRunAction(server, {

@@ -35,6 +35,7 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
   }
   const inner = serverChannel(server, { id: options.client, kind: 'mcp' });
   if (options.cdpUrl === undefined) {
+    await adoptFirstTab(inner, options.log);
     return {
       request: (action, params) => inner.request(action, params),
       close: async () => {
@@ -44,7 +45,8 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
     };
   }
   const own = new Set<string>();
-  const opened = await inner.request('navigate', { url: 'about:blank', new_tab: true });
+  // Without new_tab: a client with no tab gets one of its own from the gate, in a window of its own.
+  const opened = await inner.request('navigate', { url: 'about:blank' });
   if (opened.ok) {
     own.add((opened.result as { tab_id: string }).tab_id);
   } else {
@@ -87,4 +89,23 @@ function openedTabs(action: string, params: Record<string, unknown>, result: unk
     tabs.push(record['opened_tab_id']);
   }
   return tabs;
+}
+
+/**
+ * In a Chromium of its own the server works in the tab the browser opened, in front, instead of leaving
+ * it blank beside a tab of its own that its first navigate would open.
+ */
+async function adoptFirstTab(channel: CommandChannel, log: Logger): Promise<void> {
+  const tabs = await channel.request('tabs', {});
+  const first = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs[0] : undefined;
+  if (first === undefined) {
+    log.warn('no tab to work in at start: the first navigate opens one', {
+      error: tabs.ok ? 'the browser has no tab' : tabs.error.message,
+    });
+    return;
+  }
+  const taken = await channel.request('switch', { tab_id: first.tab_id, activate: true });
+  if (!taken.ok) {
+    log.warn('could not take the first tab', { tab_id: first.tab_id, error: taken.error.message });
+  }
 }

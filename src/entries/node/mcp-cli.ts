@@ -20,18 +20,21 @@ import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-cata
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
 
-export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] | --launch [--headless | --headed] | --cdp-url URL]
-               [--tools page,tabs,content,files,session] [--slim] [--config FILE] [--output-dir DIR]
-               [--answer-chars N]
+export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--client NAME] | --launch [--headless | --headed]
+               | --cdp-url URL] [--tools page,tabs,content,files,session] [--slim] [--config FILE]
+               [--output-dir DIR] [--answer-chars N]
       An MCP server on stdio for coding agents. By default (--extension) it drives your own browser
       through the tabpilot extension and its native host, as the client mcp:<the agent's name> with
-      tabs of its own; --launch runs a Chromium of its own, --cdp-url attaches to a running one (a
-      browser pool included). --tools picks tool groups, --slim a minimal set.`;
+      tabs of its own (--client NAME: mcp:NAME instead, so two servers of one app are two clients);
+      --launch runs a Chromium of its own, --cdp-url attaches to a running one (a browser pool
+      included). --tools picks tool groups, --slim a minimal set.`;
 
 interface McpCliOptions {
   mode: BrowserMode;
   cdpUrl: string | undefined;
   userDataDir: string | undefined;
+  /** The client name to use instead of the MCP client's own (`mcp:` is put in front). */
+  client: string | undefined;
   headless: boolean | null;
   config: string | undefined;
   categories: Set<ActionCategory> | undefined;
@@ -47,6 +50,7 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
     options: {
       extension: { type: 'boolean' },
       'user-data-dir': { type: 'string' },
+      client: { type: 'string' },
       launch: { type: 'boolean' },
       headless: { type: 'boolean' },
       headed: { type: 'boolean' },
@@ -72,6 +76,12 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
   if (values['user-data-dir'] !== undefined && (values.launch === true || values['cdp-url'] !== undefined)) {
     throw new Error('--user-data-dir picks the host of a browser profile: it goes with --extension');
   }
+  if (values.client !== undefined && (values.launch === true || values['cdp-url'] !== undefined)) {
+    throw new Error('--client names this server to the extension: it goes with --extension');
+  }
+  if (values.client !== undefined && values.client.trim() === '') {
+    throw new Error('--client needs a name');
+  }
   if ((values.headless === true || values.headed === true) && values.launch !== true) {
     throw new Error('--headless and --headed go with --launch');
   }
@@ -84,6 +94,7 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
     mode: values.launch === true ? 'launch' : values['cdp-url'] !== undefined ? 'connect' : 'extension',
     cdpUrl: values['cdp-url'],
     userDataDir: values['user-data-dir'] === undefined ? undefined : resolve(values['user-data-dir']),
+    client: values.client,
     headless: values.headless === true ? true : values.headed === true ? false : null,
     config: values.config,
     categories,
@@ -165,7 +176,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     openChannel: () =>
       cli.mode === 'extension'
         ? openNativeChannel({
-            clientName: adapter?.clientName(),
+            clientName: cli.client ?? adapter?.clientName(),
             stateDir: stateDir(),
             userDataDir: cli.userDataDir,
             log: log.child('native'),

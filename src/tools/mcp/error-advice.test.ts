@@ -55,5 +55,10 @@ describe('failure answers', () => {
       { action: 'click', tabId: 'AB12', mode: 'extension' },
     );
     expect(text(owned)).toContain('belongs to another client (mcp:cursor)');
+    const refused = failureAnswer(
+      { code: 'FORBIDDEN', message: 'The person did not allow mcp:cursor', details: { approval: 'denied' } },
+      { action: 'tabs', tabId: undefined, mode: 'extension' },
+    );
+    expect(text(refused)).toContain('Next: The person refused this client in the tabpilot side panel');
   });
 });

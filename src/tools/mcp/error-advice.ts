@@ -86,6 +86,9 @@ const ADVICE: Record<ErrorCode, Advice> = {
     if (error.details?.['secret'] !== undefined) {
       return 'Type the secret only on the site it is meant for.';
     }
+    if (error.details?.['approval'] === 'denied') {
+      return 'The person refused this client in the tabpilot side panel: tell them what you need the browser for; if they agree, they restart this MCP server and press Allow when it asks.';
+    }
     return 'The person controls this setting: tell them what you need and why, and do something else meanwhile.';
   },
   PERSON_NEEDED: () =>

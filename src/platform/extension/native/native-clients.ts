@@ -320,6 +320,7 @@ function refusedResponse(message: unknown, name: string): CommandResponse {
     error: {
       code: 'FORBIDDEN',
       message: `The person did not allow ${name} to drive this browser (side panel, Clients)`,
+      details: { approval: 'denied' },
     },
   };
 }

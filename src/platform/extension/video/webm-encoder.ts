@@ -7,6 +7,7 @@ const KEY_FRAME_SECONDS = 2;
  * WebCodecs (VP8) through mediabunny's WebM muxer, in a document: the extension's service worker has
  * no VideoEncoder or VideoFrame on Chromium 156. Each JPEG is drawn letterboxed onto a canvas of the
  * video's size and added with its timestamp and duration, so the file keeps the recording's timing.
+ * Frames are added when the recording ends (see video-offscreen.ts), not as they come.
  */
 export class WebmEncoder {
   readonly #canvas: OffscreenCanvas;
@@ -32,10 +33,9 @@ export class WebmEncoder {
     this.#started = this.#output.start();
   }
 
-  async add(jpegBase64: string, timestamp: number, duration: number): Promise<void> {
+  async add(jpeg: Blob, timestamp: number, duration: number): Promise<void> {
     await this.#started;
-    const blob = await (await fetch(`data:image/jpeg;base64,${jpegBase64}`)).blob();
-    const image = await createImageBitmap(blob);
+    const image = await createImageBitmap(jpeg);
     try {
       const { width, height } = this.#canvas;
       const scale = Math.min(width / image.width, height / image.height);
