@@ -154,7 +154,8 @@ export default tseslint.config(
   },
   {
     // The action routines' in-page half runs in tabpilot's isolated worlds: DOM globals are its world; it
-    // may import only its own folder and the contract with the core.
+    // may import only its own folder, the contract with the core, and the perception half's cross-frame
+    // DOM checks (one bundle holds both halves).
     files: ['src/browser/actions/in-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
@@ -163,7 +164,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../../*', '../*', '!../in-page-api'], message: 'in-page code imports only ../in-page-api' },
+            {
+              regex: '^\\.\\./(?!in-page-api$|\\.\\./\\.\\./dom/in-page/(realm|slotted)$)',
+              message: 'in-page code imports only ../in-page-api and the DOM checks of src/dom/in-page',
+            },
           ],
         },
       ],

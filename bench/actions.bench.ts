@@ -138,3 +138,74 @@ async function measure(page: string, op: string, runs: number, side: Sides, work
     valid: invalid === 0 ? `${runs}/${runs}` : `⚠ ${runs - invalid}/${runs}`,
   };
 }
+
+export interface DragRow {
+  case: string;
+  tabpilot_ms: number;
+  valid: string;
+}
+
+/** Counts drags that reach the page: a press on #bench-btn, moves with the button held, a release. */
+const DRAG_COUNTER = `(() => {
+  if (window.__benchDrags !== undefined) return;
+  window.__benchDrags = 0;
+  let pressed = false, moved = false;
+  document.addEventListener('pointerdown', () => { pressed = true; moved = false; }, true);
+  document.addEventListener('pointermove', (e) => { if (pressed && e.buttons === 1) moved = true; }, true);
+  document.addEventListener('pointerup', () => { if (pressed && moved) window.__benchDrags++; pressed = false; }, true);
+})()`;
+
+/**
+ * A mouse drag (from #bench-btn 300 px to the right, the default 10 moves) alone in the browser, then
+ * with another tab open beside it (opened by tabpilot, then switched back): an acceptance run measured
+ * 6 to 9 s with another tab open against 0.2 s alone. Every drag is checked against window.__benchDrags.
+ */
+export async function benchDragTabs(
+  pages: PageServer,
+  options: { pageName: string; runs: number },
+): Promise<DragRow[]> {
+  const side = await openSides('bench-drag');
+  const rows: DragRow[] = [];
+  try {
+    const home = (
+      await side.command<{ tab_id: string }>('navigate', { url: pages.url(options.pageName), timeout_ms: 60_000 })
+    ).tab_id;
+    const timeDrags = async (label: string): Promise<void> => {
+      await side.evaluate(DRAG_COUNTER);
+      const state = await side.command<BrowserStateSummary>('state', {});
+      const button = state.elements.find((entry) => entry.name === 'Bench click target');
+      if (button === undefined) {
+        throw new Error(`${options.pageName}: the bench button is not in the state`);
+      }
+      const samples: number[] = [];
+      let invalid = 0;
+      for (let run = 0; run < options.runs; run++) {
+        const before = await side.evaluate<number>('window.__benchDrags');
+        await side.evaluate(SETTLE);
+        const started = performance.now();
+        await side.command('drag', {
+          index: button.index,
+          to_x: button.box.x + button.box.width / 2 + 300,
+          to_y: button.box.y + button.box.height / 2,
+        });
+        samples.push(performance.now() - started);
+        if ((await side.evaluate<number>('window.__benchDrags')) !== before + 1) {
+          invalid++;
+        }
+      }
+      rows.push({
+        case: label,
+        tabpilot_ms: round(median(samples), 1),
+        valid: invalid === 0 ? `${options.runs}/${options.runs}` : `⚠ ${options.runs - invalid}/${options.runs}`,
+      });
+    };
+    await timeDrags('drag alone');
+    const other = await side.command<{ tab_id: string }>('navigate', { url: pages.url('listing'), new_tab: true });
+    await side.command('switch', { tab_id: home });
+    await timeDrags('drag with another tab open');
+    await side.command('close', { tab_id: other.tab_id });
+  } finally {
+    await side.close();
+  }
+  return rows;
+}

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchActions } from './actions.bench';
+import { benchActions, benchDragTabs } from './actions.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
 import { benchExtract } from './extract.bench';
@@ -103,6 +103,10 @@ async function main(): Promise<void> {
       });
       console.table(actions);
       results['actions'] = actions;
+      process.stdout.write('Drag: a mouse drag alone, then with another tab open (median of 5)\n');
+      const drags = await benchDragTabs(pages, { pageName: 'form', runs: 5 });
+      console.table(drags);
+      results['drag_tabs'] = drags;
     }
     if (only.has('native')) {
       process.stdout.write(

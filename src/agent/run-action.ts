@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentConfig } from '../browser/config/agent.config';
 import type { CommandServer } from '../tools/command-server';
 import { leasesTabs } from '../tools/client-gate';
-import type { ServerAction } from '../tools/server-action';
+import type { ServerAction, ServerActionSpec } from '../tools/server-action';
 import { TabpilotError } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
@@ -38,15 +38,25 @@ export interface RunActionOptions {
  * A client that keeps its own tabs (native, MCP) has the agent act as itself, in its tabs; the person's
  * run acts as an agent client of its own. Cancelling the request, or the emergency stop, stops the run.
  */
+/** What `run` is, apart from running it: its name, params, description and hints. */
+export const RUN_ACTION: ServerActionSpec<typeof RunParams> = {
+  name: 'run',
+  description:
+    'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped). Its steps come as AgentStepEvent to subscribers.',
+  params: RunParams,
+  category: 'session',
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+};
+
+/** The longest a run may take: every step's model request timing out, with time for its actions. */
+export function runDeadlineMs(settings: AgentConfig): number {
+  return settings.max_steps * (settings.request_timeout_ms * (settings.max_retries + 1) + 60_000);
+}
+
 export function installRunAction(server: CommandServer, options: RunActionOptions): void {
   let running: Agent | undefined;
   const action: ServerAction<typeof RunParams> = {
-    name: 'run',
-    description:
-      'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped). Its steps come as AgentStepEvent to subscribers.',
-    params: RunParams,
-    category: 'session',
-    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+    ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
       if (running?.running === true) {
         throw new TabpilotError(

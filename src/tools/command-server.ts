@@ -18,7 +18,7 @@ import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
-import type { ServerAction } from './server-action';
+import { describeServerAction, type ServerAction } from './server-action';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -150,13 +150,7 @@ export class CommandServer {
 
   /** The server actions, described as the registry's are. */
   describeServerActions(): ActionDescription[] {
-    return [...this.#serverActions.values()].map((action) => ({
-      name: action.name,
-      description: action.description,
-      category: action.category,
-      hints: action.hints,
-      params_schema: z.toJSONSchema(action.params, { io: 'input' }),
-    }));
+    return [...this.#serverActions.values()].map(describeServerAction);
   }
 
   /** Runs a registry action for a client, through the gate when there is one. */

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { ActionCategory, ActionHints, ClientInfo } from './registry';
+import { z } from 'zod';
+import type { ActionCategory, ActionDescription, ActionHints, ClientInfo } from './registry';
 
 /**
  * An action a layer above the tools serves itself, beside the registry's (the built-in agent's `run`).
@@ -7,11 +7,25 @@ import type { ActionCategory, ActionHints, ClientInfo } from './registry';
  * like any client's, which a long event at the head of the bus's one queue would hold back. Its params
  * are checked against `params` before `run` is called; the client's `cancel` aborts `signal`.
  */
-export interface ServerAction<S extends z.ZodType = z.ZodType> {
+export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly params: S;
   readonly category: ActionCategory;
   readonly hints: ActionHints;
+}
+
+export interface ServerAction<S extends z.ZodType = z.ZodType> extends ServerActionSpec<S> {
   run(params: z.output<S>, caller: { client: ClientInfo; signal: AbortSignal }): Promise<unknown>;
+}
+
+/** A server action described as the registry describes its actions (for `describe` and MCP's tool list). */
+export function describeServerAction(action: ServerActionSpec): ActionDescription {
+  return {
+    name: action.name,
+    description: action.description,
+    category: action.category,
+    hints: action.hints,
+    params_schema: z.toJSONSchema(action.params, { io: 'input' }),
+  };
 }

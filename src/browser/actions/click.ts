@@ -4,7 +4,7 @@ import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { locatePointer, type Located } from './locate';
-import { clickAt, type ClickOptions } from './mouse';
+import { clickAt, moveTo, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
 
@@ -73,8 +73,13 @@ export async function clickElement(
         ctx,
         handle,
         'click',
-        () => locatePointer(ctx, handle, LOCATE),
-        (point) => clickAt(point.input.session, point.input.x, point.input.y, options),
+        {
+          locate: () => locatePointer(ctx, handle, LOCATE),
+          recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
+          move: (point) => moveTo(point.input.session, point.input.x, point.input.y, null, handle.pageSession),
+          send: (point, pointerThere) =>
+            clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
+        },
         located,
       ));
     }

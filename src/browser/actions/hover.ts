@@ -28,12 +28,18 @@ function point(located: Located): Extract<Located, { kind: 'point' }> {
 export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<HoverOutcome> {
   const locate = async (): Promise<Extract<Located, { kind: 'point' }>> =>
     point(await locatePointer(ctx, handle, LOCATE));
+  const move = (at: Extract<Located, { kind: 'point' }>): Promise<void> =>
+    moveTo(at.input.session, at.input.x, at.input.y, null, handle.pageSession);
   const { located, retried } = await sendVerified(
     ctx,
     handle,
     'hover',
-    locate,
-    (at) => moveTo(at.input.session, at.input.x, at.input.y, null, handle.pageSession),
+    {
+      locate,
+      recheck: async () => point(await locatePointer(ctx, handle, { ...LOCATE, guard: null })),
+      move,
+      send: move,
+    },
     await locate(),
   );
   const { x, y } = point(located);

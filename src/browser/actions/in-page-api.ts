@@ -116,7 +116,15 @@ export interface DropdownOption {
 
 export type DropdownInfo =
   | { kind: 'select'; multiple: boolean; options: DropdownOption[]; element: string }
-  | { kind: 'listbox' | 'menu'; options: DropdownOption[]; element: string }
+  | {
+      kind: 'listbox' | 'menu';
+      options: DropdownOption[];
+      element: string;
+      /** The list says aria-multiselectable. */
+      multiple: boolean;
+      /** The list has no size (kept for assistive technology): its options are reached by keys, not clicks. */
+      keyboard: boolean;
+    }
   /** An ARIA combobox or popup button whose list is not shown: a click opens it. */
   | { kind: 'collapsed'; element: string }
   | { kind: 'none'; element: string };
@@ -127,6 +135,21 @@ export type NativeSelectOutcome =
   | { kind: 'reverted'; option: DropdownOption; now: string }
   | { kind: 'no-match'; options: DropdownOption[] }
   | { kind: 'disabled'; option: DropdownOption };
+
+/** A native multi-select set to exactly a set of options. */
+export type NativeExactOutcome =
+  | { kind: 'selected'; options: DropdownOption[] }
+  /** After input and change the page holds another set than the one asked for. */
+  | { kind: 'reverted'; now: string[] }
+  | { kind: 'no-match'; missing: string[]; options: DropdownOption[] }
+  | { kind: 'disabled'; option: DropdownOption }
+  | { kind: 'not-multiple' };
+
+/** The option an ARIA combobox marks active (aria-activedescendant), with its element's id. */
+export interface ActiveOption {
+  id: string;
+  option: DropdownOption;
+}
 
 export interface FileBytes {
   name: string;
@@ -183,6 +206,11 @@ export interface InPageValueFunctions {
   scrollPage: { args: [request: ScrollRequest]; result: ScrollOutcome };
   dropdownInfo: { args: []; result: DropdownInfo };
   selectNative: { args: [text: string]; result: NativeSelectOutcome };
+  selectNativeExact: { args: [values: string[]]; result: NativeExactOutcome };
+  activeOption: { args: []; result: ActiveOption | null };
+  dropdownShows: { args: [text: string]; result: boolean };
+  dropdownSettled: { args: []; result: boolean };
+  settleAnimations: { args: []; result: boolean };
   setFiles: { args: [files: FileBytes[]]; result: FileSummary[] | { error: 'not-multiple' } };
   filesOf: { args: []; result: FileSummary[] };
   clearFiles: { args: []; result: boolean };

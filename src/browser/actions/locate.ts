@@ -55,6 +55,8 @@ export async function locatePointer(
     // Scrolls every ancestor document into place too, across processes (in-page scrolling stops at the OOPIF).
     await handle.session.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId });
   }
+  // An element that a transition is moving (a menu growing open) is aimed at once it stands still.
+  await callOn(handle.session, handle.objectId, 'settleAnimations');
   const target = await callOn(handle.session, handle.objectId, 'pointerTarget', {
     scroll: options.scroll,
     refuse: options.refuse,

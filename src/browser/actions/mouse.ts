@@ -25,12 +25,21 @@ export interface ClickOptions {
   modifiers: readonly Modifier[];
 }
 
-/** Move, then press and release `clickCount` times (a double click is two clicks, the second counted 2). */
-export async function clickAt(session: CdpSession, x: number, y: number, options: ClickOptions): Promise<void> {
+/**
+ * Move (unless the pointer is there already: a move waits for the page's next frame), then press and
+ * release `clickCount` times (a double click is two clicks, the second counted 2).
+ */
+export async function clickAt(
+  session: CdpSession,
+  x: number,
+  y: number,
+  options: ClickOptions,
+  { move }: { move: boolean } = { move: true },
+): Promise<void> {
   const modifiers = modifierMask(options.modifiers);
-  const sent: Array<Promise<unknown>> = [
-    session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers }),
-  ];
+  const sent: Array<Promise<unknown>> = move
+    ? [session.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers })]
+    : [];
   for (let count = 1; count <= options.clickCount; count++) {
     const common = { x, y, modifiers, button: options.button, clickCount: count } as const;
     sent.push(

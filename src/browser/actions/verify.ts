@@ -79,6 +79,65 @@ export type Gesture = 'click' | 'hover';
 
 const GUARD_OF: Record<Gesture, GuardKind> = { click: 'press', hover: 'move' };
 
+type Point = Extract<Located, { kind: 'point' }>;
+
+/** How a verified gesture reaches its element: find it, move the pointer over it, send the gesture. */
+export interface GestureSteps {
+  /** Finds the element's point and arms the guard for the gesture. */
+  locate: () => Promise<Located>;
+  /** Finds the element's point again without arming a guard (what the pointer's coming did to the page). */
+  recheck: () => Promise<Located>;
+  /** Moves the pointer to the point (no button held). */
+  move: (point: Point) => Promise<void>;
+  /**
+   * Sends the gesture itself at the point (for a click: move, press, release); `pointerThere`: the
+   * pointer is already at the point, so no move is needed first.
+   */
+  send: (point: Point, pointerThere: boolean) => Promise<void>;
+}
+
+function samePoint(a: Point, b: Point): boolean {
+  return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1;
+}
+
+/**
+ * After the pointer came over the element, looks again: a page may react to the hover (a menu or a
+ * promotion that opens over the element, an element that jumps away). Covered now, the gesture is not
+ * sent at all and fails ELEMENT_OCCLUDED naming what opened; moved, it is aimed at the new point and
+ * what lies at the old one is reported.
+ */
+async function afterHover(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  gesture: Gesture,
+  steps: GestureSteps,
+  first: Point,
+): Promise<{ located: Located; moved: string | null }> {
+  let located: Located;
+  try {
+    located = await (gesture === 'click' ? steps.locate() : steps.recheck());
+  } catch (error) {
+    if (isTabpilotError(error) && error.code === 'ELEMENT_OCCLUDED') {
+      const cover = typeof error.details?.['cover'] === 'string' ? error.details['cover'] : 'another element';
+      throw new TabpilotError(
+        'ELEMENT_OCCLUDED',
+        `${handle.label} ${first.element} was covered by ${cover} when the pointer came over it (the page opened it on hover); the ${gesture} was not sent. Dismiss or close it first, or take a new state`,
+        { details: { cover, element: first.element, reason: 'opened-on-hover' } },
+      );
+    }
+    throw error;
+  }
+  if (located.kind !== 'point' || samePoint(located, first)) {
+    return { located, moved: null };
+  }
+  const left = await callInFrame(first.input.session, 'hitAt', first.input.x, first.input.y);
+  ctx.log.debug(`the element moved when the pointer came over it; aiming the ${gesture} at its new place`, {
+    element: handle.label,
+    left_behind: left.element,
+  });
+  return { located, moved: left.element ?? 'nothing' };
+}
+
 /**
  * One gesture and its verdict. A JavaScript dialog that opens meanwhile (left open for handle_dialog)
  * cuts the page's commands short: the page acted on the input, so it counts as received.
@@ -102,42 +161,62 @@ async function sendAndCheck(
 }
 
 /**
- * Sends a gesture at a located point and checks that the element received it. A miss was stopped by
- * the guard (presses; a move cannot be taken back, but nothing acts on a hover that missed): after a
- * rendered frame the element is located again and the gesture sent once more; a second miss fails
- * ELEMENT_OCCLUDED naming what took it. Returns the point it was sent to and what the first one hit
- * (null when it landed), or the element's script target when a fresh look finds no box (clicks).
+ * Sends a gesture at a located point and checks that the element received it. The pointer comes over
+ * the element first and the element is looked at again (see afterHover), then the gesture is sent. A
+ * miss was stopped by the guard (presses; a move cannot be taken back, but nothing acts on a hover that
+ * missed): after a rendered frame the element is located again and the gesture sent once more; a second
+ * miss fails ELEMENT_OCCLUDED naming what took it. Returns the point it was sent to and what took the
+ * first aim (null when it landed), or the element's script target when a fresh look finds no box
+ * (clicks).
  */
 export async function sendVerified(
   ctx: RoutineContext,
   handle: ElementHandle,
   gesture: Gesture,
-  locate: () => Promise<Located>,
-  send: (point: Extract<Located, { kind: 'point' }>) => Promise<void>,
-  first: Extract<Located, { kind: 'point' }>,
+  steps: GestureSteps,
+  first: Point,
 ): Promise<{ located: Located; retried: string | null }> {
-  let located: Located = first;
-  let retried: string | null = null;
-  while (located.kind === 'point') {
-    const point = located;
-    const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => send(point));
-    if (delivery.kind === 'reached') {
-      break;
+  await steps.move(first);
+  if (gesture === 'hover') {
+    const delivery = await deliveryOf(ctx, handle, 'move');
+    if (delivery.kind === 'missed') {
+      return retryOnce(ctx, handle, gesture, steps, first, missDescription(delivery));
     }
-    if (retried !== null) {
-      throw new TabpilotError(
-        'ELEMENT_OCCLUDED',
-        `${handle.label} ${located.element} did not receive the ${gesture}, twice: ${missDescription(delivery)} took it at (${Math.round(located.x)}, ${Math.round(located.y)})${gesture === 'hover' ? '' : ', and was stopped before it acted'}. Take a new state`,
-        { details: { cover: delivery.hit, element: located.element, reason: 'missed' } },
-      );
-    }
-    retried = missDescription(delivery);
-    ctx.log.debug(`the ${gesture} missed its element; retrying at its fresh position`, {
-      element: handle.label,
-      hit: retried,
-    });
-    await renderedFrame(ctx, handle);
-    located = await locate();
+    const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+    return moved === null ? { located, retried: null } : retryOnce(ctx, handle, gesture, steps, first, moved);
   }
-  return { located, retried };
+  const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+  if (located.kind !== 'point') {
+    return { located, retried: moved };
+  }
+  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, moved === null));
+  if (delivery.kind === 'reached') {
+    return { located, retried: moved };
+  }
+  return retryOnce(ctx, handle, gesture, steps, located, missDescription(delivery));
+}
+
+async function retryOnce(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  gesture: Gesture,
+  steps: GestureSteps,
+  missed: Point,
+  hit: string,
+): Promise<{ located: Located; retried: string }> {
+  ctx.log.debug(`the ${gesture} missed its element; retrying at its fresh position`, { element: handle.label, hit });
+  await renderedFrame(ctx, handle);
+  const located = await steps.locate();
+  if (located.kind !== 'point') {
+    return { located, retried: hit };
+  }
+  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, false));
+  if (delivery.kind === 'missed') {
+    throw new TabpilotError(
+      'ELEMENT_OCCLUDED',
+      `${handle.label} ${located.element} did not receive the ${gesture}, twice: ${missDescription(delivery)} took it at (${Math.round(located.x)}, ${Math.round(located.y)})${gesture === 'hover' ? '' : ', and was stopped before it acted'}. Take a new state`,
+      { details: { cover: delivery.hit, element: missed.element, reason: 'missed' } },
+    );
+  }
+  return { located, retried: hit };
 }

@@ -183,16 +183,42 @@ export const GetDropdownOptionsEvent = defineEvent('GetDropdownOptionsEvent', {
   description: 'The options of a select, or of an ARIA listbox, combobox or menu.',
 });
 
+const ChosenOption = z.strictObject({ text: z.string(), value: z.string() });
+
 export const SelectDropdownOptionEvent = defineEvent('SelectDropdownOptionEvent', {
-  payload: { target_id: TargetId, index: Index, text: z.string().min(1).describe('The exact text or value') },
+  payload: {
+    target_id: TargetId,
+    index: Index,
+    text: z.string().min(1).optional().describe('The exact text or value of the option to pick'),
+    values: z
+      .array(z.string().min(1))
+      .max(200)
+      .optional()
+      .describe(
+        'A multi-select only, instead of text: the exact texts or values of every option it must hold afterwards; the others are deselected ([] clears it)',
+      ),
+  },
+  refine: (payload, ctx) => {
+    if ((payload.text === undefined) === (payload.values === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: 'give either text (one option) or values (exactly these)',
+      });
+    }
+  },
   result: z.strictObject({
     target_id: z.string(),
     index: z.number().int(),
     type: DropdownType,
-    selected: z.strictObject({ text: z.string(), value: z.string() }),
+    /** The option picked by text; null when values set the whole selection. */
+    selected: ChosenOption.nullable(),
+    /** What the control holds afterwards, read back from it (the options a multi-select has selected). */
+    selection: z.array(ChosenOption),
   }),
-  timeoutMs: 15_000,
-  description: 'Pick an option of a select or an ARIA listbox by its exact text or value.',
+  timeoutMs: 20_000,
+  description:
+    'Pick an option of a select, an ARIA listbox or combobox by its exact text or value, or (values) set a multi-select to exactly a set of options. The control is read back afterwards: an option it does not hold fails UNSUPPORTED saying what it holds instead.',
 });
 
 export const ScrollToTextEvent = defineEvent('ScrollToTextEvent', {

@@ -1,7 +1,7 @@
 import { TabpilotError } from '../../shared/errors';
 import { clickCoordinate, clickElement } from '../actions/click';
 import { dragAndDrop, type DropTarget } from '../actions/drag';
-import { dropdownOptions, selectDropdownOption, type DropdownOptions } from '../actions/dropdown';
+import { dropdownOptions, selectDropdownOption, selectDropdownValues, type DropdownOptions } from '../actions/dropdown';
 import type { ElementHandle, RoutineContext } from '../actions/element';
 import { scrollToText } from '../actions/find-text';
 import { hoverElement } from '../actions/hover';
@@ -205,13 +205,19 @@ export const defaultActionWatchdog = defineWatchdog({
       },
 
       SelectDropdownOptionEvent: async (event, hctx) => {
-        const { target_id, index, text } = event.payload;
-        const picked = await selectDropdownOption(routine(hctx.signal), await element(target_id, index), text);
+        const { target_id, index, text, values } = event.payload;
+        const handle = await element(target_id, index);
+        const picked =
+          values === undefined
+            ? await selectDropdownOption(routine(hctx.signal), handle, text ?? '')
+            : await selectDropdownValues(routine(hctx.signal), handle, values);
+        const chosen = (option: { text: string; value: string }) => ({ text: option.text, value: option.value });
         return {
           target_id,
           index,
           type: picked.type,
-          selected: { text: picked.option.text, value: picked.option.value },
+          selected: picked.option === null ? null : chosen(picked.option),
+          selection: picked.selection.map(chosen),
         };
       },
 

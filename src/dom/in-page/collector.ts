@@ -14,6 +14,7 @@ import { attributesFor } from './attributes';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
+import { isDocument, isShadowRoot } from './realm';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
@@ -85,6 +86,8 @@ interface Walk {
   hidden: HiddenReason | null;
   /** Inside a control (or a label): screen-reader text here names it, and is kept. */
   inControl: boolean;
+  /** The innermost indexed or greyed control around this point (its whole text may be one character). */
+  control: Element | null;
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -106,6 +109,10 @@ function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
   return (
     clip === null || (bottom >= clip.top && top <= clip.bottom && rect.right >= clip.left && rect.left <= clip.right)
   );
+}
+
+function isWholeText(control: Element | null, text: string): boolean {
+  return control !== null && (control.textContent ?? '').trim() === text;
 }
 
 function textOf(node: Text, max: number): string {
@@ -137,7 +144,10 @@ function visitNode(
   if (node.nodeType === TEXT_NODE) {
     if (visible) {
       const text = textOf(node as Text, walk.options.maxTextLength);
-      const shown = text.length > 1 ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
+      // A lone character is noise (a separator, a bullet, an icon glyph beside a label) unless it is
+      // all the text of its control (a keypad's 7, a close button's ×).
+      const keep = text.length > 1 || (text.length === 1 && isWholeText(walk.control, text));
+      const shown = keep ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
         walk.lines.push([0, depth, shown]);
       }
@@ -181,11 +191,12 @@ function visitElement(
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
-  const { paint, hidden, inControl } = walk;
+  const { paint, hidden, inControl, control } = walk;
   visitElementIn(walk, element, depth, parentVisible, offset, inClickable);
   walk.paint = paint;
   walk.hidden = hidden;
   walk.inControl = inControl;
+  walk.control = control;
 }
 
 function visitElementIn(
@@ -283,6 +294,9 @@ function visitElementIn(
   const clickable = interactive && PROPAGATING_ROLES.has(role ?? '') ? rect : inClickable;
   if (reached || tag === 'label') {
     walk.inControl = true;
+  }
+  if (reached) {
+    walk.control = element;
   }
   if (shown && near) {
     notePaint(walk, element, rect);
@@ -406,11 +420,11 @@ export function collect(
   const started = performance.now();
   const state = worldState();
   rotateState(state, stateKey);
-  const doc = root instanceof Document ? root : (root.ownerDocument ?? document);
+  const doc = isDocument(root) ? root : (root.ownerDocument ?? document);
   const view = doc.defaultView ?? window;
   const scroller = doc.scrollingElement ?? doc.documentElement;
   resetLabelCache();
-  const modal = root instanceof Document ? root.querySelector('dialog:modal') : null;
+  const modal = isDocument(root) ? root.querySelector('dialog:modal') : null;
   const walk: Walk = {
     options,
     clip: null,
@@ -424,12 +438,13 @@ export function collect(
     paint: CANVAS,
     hidden: null,
     inControl: false,
+    control: null,
   };
-  if (root instanceof ShadowRoot) {
+  if (isShadowRoot(root)) {
     walk.stats.shadowRoots++;
     walkChildren(walk, root, options.baseDepth, true, [0, 0], null);
   } else {
-    const start = root instanceof Document ? root.documentElement : root;
+    const start = isDocument(root) ? root.documentElement : root;
     if (start !== null) {
       walkChildren(walk, start, options.baseDepth, true, [0, 0], null);
     }
@@ -442,7 +457,7 @@ export function collect(
     metrics: {
       url: doc.location?.href ?? '',
       title: doc.title,
-      pending: root instanceof Document ? pendingRequests(view) : [],
+      pending: isDocument(root) ? pendingRequests(view) : [],
       viewportWidth: view.innerWidth,
       viewportHeight: view.innerHeight,
       pageWidth: scroller?.scrollWidth ?? view.innerWidth,

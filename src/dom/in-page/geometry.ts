@@ -1,4 +1,5 @@
 /** Layout questions the collector asks of one element: reachability, scrolling, frame origins. */
+import { slottedInto } from './slotted';
 
 export interface Clip {
   top: number;
@@ -34,7 +35,11 @@ export function reachable(element: Element, rect: DOMRect): boolean {
     const hit = root.elementFromPoint(x, y);
     if (
       hit !== null &&
-      (hit === element || element.contains(hit) || hit.contains(element) || labelFor(hit) === element)
+      (hit === element ||
+        element.contains(hit) ||
+        hit.contains(element) ||
+        labelFor(hit) === element ||
+        slottedInto(element, hit, x, y))
     ) {
       return true;
     }

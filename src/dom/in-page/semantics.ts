@@ -4,6 +4,7 @@
  * aria-label, associated label, alt, content, title, placeholder) and never reads `element.labels`,
  * whose live NodeList rescans the whole document on first use and after every change.
  */
+import { renderedTextContent } from './slotted';
 
 const INTERACTIVE_ROLES = new Set([
   'button',
@@ -189,6 +190,10 @@ export function isControl(element: Element, tag: string, role: string | null): b
   if (element.hasAttribute('onclick') || element.hasAttribute('onmousedown') || element.hasAttribute('aria-haspopup')) {
     return true;
   }
+  // An element the page made draggable is something to drag (a card, a sortable item) and needs an index.
+  if (element.getAttribute('draggable') === 'true') {
+    return true;
+  }
   return hasOwnPointerCursor(element);
 }
 
@@ -298,7 +303,7 @@ export function accessibleName(element: Element, tag: string): string {
   }
   const role = element.getAttribute('role') ?? '';
   if (NAME_FROM_CONTENT.has(role) || tag === 'button' || tag === 'a' || tag === 'summary' || tag === 'label') {
-    const text = collapse(element.textContent ?? '');
+    const text = collapse(renderedTextContent(element));
     if (text !== '') {
       return text;
     }

@@ -17,6 +17,8 @@ import { ACTION_CATEGORIES, type ActionCategory } from '../../tools/registry';
 import { DEFAULT_ANSWER_CHARS } from '../../tools/mcp/answer-budget';
 import type { BrowserMode } from '../../tools/mcp/error-advice';
 import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-catalog';
+import { describeServerAction } from '../../tools/server-action';
+import { RUN_ACTION, runDeadlineMs } from '../../agent/run-action';
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
 
@@ -157,7 +159,9 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     // Listed, it would only ever answer FORBIDDEN: the config turns it off for every client.
     hidden.add('evaluate');
   }
-  const tools = buildToolCatalog(createDefaultRegistry().describe(), {
+  // The built-in agent runs in the server's own session (not the extension's), once a model is set.
+  const served = cli.mode !== 'extension' && config.agent.model !== null ? [describeServerAction(RUN_ACTION)] : [];
+  const tools = buildToolCatalog([...createDefaultRegistry().describe(), ...served], {
     ...(cli.categories === undefined ? {} : { categories: cli.categories }),
     slim: cli.slim,
     hidden,
@@ -223,6 +227,9 @@ function waitForEnd(adapter: McpAdapter, log: Logger): Promise<number> {
 function eventTimeouts(config: TabpilotConfig): (action: string) => number {
   const byAction = new Map(ACTIONS.map((action) => [action.name, action.event]));
   return (action) => {
+    if (action === RUN_ACTION.name) {
+      return runDeadlineMs(config.agent);
+    }
     const event = byAction.get(action);
     return event === undefined ? 30_000 : (config.timeouts[event.type] ?? event.timeoutMs);
   };

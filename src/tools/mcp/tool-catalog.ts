@@ -38,6 +38,7 @@ export const TOOL_TITLES: Readonly<Record<string, string>> = {
   handle_dialog: 'Answer a JavaScript dialog',
   save_storage_state: 'Save cookies and storage to a file',
   load_storage_state: 'Load cookies and storage from a file',
+  run: 'Let the built-in agent do a task',
 };
 
 /** The few tools that drive a page end to end, for small context windows (`--slim`). */
@@ -52,6 +53,7 @@ const MCP_NOTES: Readonly<Record<string, string>> = {
   navigate: 'Then call state to see the page.',
   extract: 'A long page comes back in parts (start_from_char) or, past the answer budget, as a linked file.',
   save_as_pdf: 'The answer links the file.',
+  run: 'It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes; the answer is the done text.',
 };
 
 export interface ToolSelection {

@@ -77,7 +77,10 @@ const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
     `uploaded ${count(Array.isArray(r['files']) ? r['files'].length : 0, 'file')} to ${elementOf(p, r)}`,
   dropdown_options: (p, r) =>
     `${count(Array.isArray(r['options']) ? r['options'].length : 0, 'option')} in ${elementOf(p, r)}`,
-  select_dropdown: (p, r) => `chose ${quoted(asResult(r['selected'])['text'] ?? p['text'])} in ${elementOf(p, r)}`,
+  select_dropdown: (p, r) =>
+    Array.isArray(p['values'])
+      ? `set ${elementOf(p, r)} to ${p['values'].length === 0 ? 'nothing' : p['values'].map((value) => quoted(value)).join(', ')}`
+      : `chose ${quoted(asResult(r['selected'])['text'] ?? p['text'])} in ${elementOf(p, r)}`,
   hover: (p, r) => `hovered over ${elementOf(p, r)}`,
   drag: (p, r) => `dragged ${elementOf(p, r)}`,
   extract: () => 'extracted the content',

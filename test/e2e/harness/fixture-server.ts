@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
 import { pollUntil } from '../../../src/shared/time';
 
 /**
@@ -20,6 +22,12 @@ export interface RequestRecord {
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, record: RequestRecord) => void;
 
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
 export function html(res: ServerResponse, body: string, status = 200): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(body);
@@ -33,6 +41,8 @@ export class FixtureServer {
   readonly requests: RequestRecord[] = [];
   readonly #server: Server;
   readonly #routes = new Map<string, Route>();
+  /** Folders served under a path prefix (built test pages), by prefix. */
+  readonly #folders = new Map<string, string>();
   /** Keys the test has released, and the responses waiting for a key it has not. */
   readonly #released = new Set<string>();
   readonly #holding = new Map<string, Array<() => void>>();
@@ -72,6 +82,29 @@ export class FixtureServer {
 
   route(path: string, handler: Route): void {
     this.#routes.set(path, handler);
+  }
+
+  /** Serves the files of `dir` under `prefix` (`/widgets/` + `mui.html` is `dir/mui.html`). */
+  serveFolder(prefix: string, dir: string): void {
+    this.#folders.set(prefix, dir);
+  }
+
+  #serveFile(res: ServerResponse, dir: string, relative: string): void {
+    const file = normalize(join(dir, relative));
+    if (!file.startsWith(normalize(dir))) {
+      html(res, page('Forbidden', '<h1>403</h1>'), 403);
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, {
+          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+          'cache-control': 'no-store',
+        });
+        res.end(body);
+      },
+      () => html(res, page('Not found', '<h1>404</h1>'), 404),
+    );
   }
 
   /** The latest request for a path (and, when given, whose query holds `query`), if any. */
@@ -125,6 +158,11 @@ export class FixtureServer {
       record.finishedAt = Date.now();
     });
     const route = this.#routes.get(url.pathname);
+    const folder = [...this.#folders].find(([prefix]) => url.pathname.startsWith(prefix));
+    if (route === undefined && folder !== undefined) {
+      this.#serveFile(res, folder[1], url.pathname.slice(folder[0].length));
+      return;
+    }
     if (route === undefined) {
       html(res, page('Not found', '<h1>404</h1>'), 404);
       return;

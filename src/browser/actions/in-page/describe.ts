@@ -1,10 +1,11 @@
 /** Short descriptions of elements for messages: `<div#cookie-banner.modal> "We use cookies"`. */
+import { isHtmlElement, isShadowRoot } from '../../../dom/in-page/realm';
 
 const MAX_TEXT = 40;
 
 function shortText(element: Element): string {
   const label = element.getAttribute('aria-label') ?? element.getAttribute('title') ?? '';
-  const raw = label !== '' ? label : element instanceof HTMLElement ? element.innerText : (element.textContent ?? '');
+  const raw = label !== '' ? label : isHtmlElement(element) ? element.innerText : (element.textContent ?? '');
   const flat = raw.replace(/\s+/g, ' ').trim();
   return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT)}…` : flat;
 }
@@ -25,7 +26,7 @@ export function composedParent(element: Element): Element | null {
     return element.parentElement;
   }
   const root = element.getRootNode();
-  return root instanceof ShadowRoot ? root.host : null;
+  return isShadowRoot(root) ? root.host : null;
 }
 
 /** The focused element of a document, looking into shadow roots. */

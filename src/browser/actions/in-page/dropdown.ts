@@ -1,9 +1,10 @@
 /**
  * Dropdowns: native <select> (read and set the way a framework sees a user's pick), ARIA listboxes and
  * menus (read; the core clicks the option with a trusted click), found on the element itself, its label,
- * what it controls, or inside it.
+ * what it controls or owns, inside it, or (a list opened in a portal) a shown list labelled by it.
  */
 import type { DropdownInfo, DropdownOption, NativeSelectOutcome } from '../in-page-api';
+import { isLabel, isSelect } from '../../../dom/in-page/realm';
 import { describeElement, nextTask, setNative } from './describe';
 
 const SEARCH_DEPTH = 4;
@@ -34,15 +35,12 @@ function within(element: Element, depth: number, match: (candidate: Element) => 
   return null;
 }
 
-function nativeSelectOf(element: Element): HTMLSelectElement | null {
-  if (element instanceof HTMLLabelElement && element.control instanceof HTMLSelectElement) {
+export function nativeSelectOf(element: Element): HTMLSelectElement | null {
+  // Realm-safe checks: an element of a same-origin iframe is not an instance of this frame's classes.
+  if (isLabel(element) && isSelect(element.control)) {
     return element.control;
   }
-  return within(
-    element,
-    SEARCH_DEPTH,
-    (candidate) => candidate instanceof HTMLSelectElement,
-  ) as HTMLSelectElement | null;
+  return within(element, SEARCH_DEPTH, (candidate) => isSelect(candidate)) as HTMLSelectElement | null;
 }
 
 function byIdList(element: Element, attribute: string): Element | null {
@@ -57,13 +55,36 @@ function byIdList(element: Element, attribute: string): Element | null {
   return null;
 }
 
-function isPopupRole(element: Element): boolean {
+export function isPopupRole(element: Element): boolean {
   const role = element.getAttribute('role');
   return role === 'listbox' || role === 'menu';
 }
 
+function idsOf(element: Element, attribute: string): string[] {
+  return (element.getAttribute(attribute) ?? '').split(/\s+/).filter((id) => id !== '');
+}
+
+/**
+ * A shown listbox or menu (one a portal put at the end of the body, say) labelled by the element or by
+ * what labels it: Material UI's Select names its popup list with the label they share, and sets
+ * aria-controls only in some versions.
+ */
+function labelledList(element: Element): Element | null {
+  const names = new Set([...(element.id === '' ? [] : [element.id]), ...idsOf(element, 'aria-labelledby')]);
+  if (names.size === 0) {
+    return null;
+  }
+  const root = element.getRootNode() as Document | ShadowRoot;
+  for (const list of Array.from(root.querySelectorAll('[role=listbox], [role=menu]'))) {
+    if (list !== element && idsOf(list, 'aria-labelledby').some((id) => names.has(id)) && visible(list)) {
+      return list;
+    }
+  }
+  return null;
+}
+
 /** The listbox or menu the element is, controls, owns or contains; and whether it opens one. */
-function ariaListOf(element: Element): { list: Element | null; opener: boolean } {
+export function ariaListOf(element: Element): { list: Element | null; opener: boolean } {
   if (isPopupRole(element)) {
     return { list: element, opener: false };
   }
@@ -77,17 +98,15 @@ function ariaListOf(element: Element): { list: Element | null; opener: boolean }
       return { list, opener };
     }
   }
-  return {
-    list: within(element, SEARCH_DEPTH, (candidate) => candidate !== element && isPopupRole(candidate)),
-    opener,
-  };
+  const inside = within(element, SEARCH_DEPTH, (candidate) => candidate !== element && isPopupRole(candidate));
+  return { list: inside ?? (opener ? labelledList(element) : null), opener };
 }
 
-function ariaItems(list: Element): Element[] {
+export function ariaItems(list: Element): Element[] {
   return Array.from(list.querySelectorAll(OPTION_ROLES));
 }
 
-function ariaOptionData(item: Element, index: number): DropdownOption {
+export function ariaOptionData(item: Element, index: number): DropdownOption {
   const text = (item.getAttribute('aria-label') ?? (item as HTMLElement).innerText ?? item.textContent ?? '').trim();
   return {
     index,
@@ -98,7 +117,7 @@ function ariaOptionData(item: Element, index: number): DropdownOption {
   };
 }
 
-function nativeOptions(select: HTMLSelectElement): DropdownOption[] {
+export function nativeOptions(select: HTMLSelectElement): DropdownOption[] {
   return Array.from(select.options, (option, index) => ({
     index,
     text: option.text.replace(/\s+/g, ' ').trim(),
@@ -108,7 +127,7 @@ function nativeOptions(select: HTMLSelectElement): DropdownOption[] {
   }));
 }
 
-function matches(option: DropdownOption, text: string): boolean {
+export function matches(option: DropdownOption, text: string): boolean {
   const wanted = normalize(text);
   return normalize(option.text) === wanted || normalize(option.value) === wanted;
 }
@@ -124,7 +143,16 @@ export function dropdownInfo(this: Element): DropdownInfo {
     const items = ariaItems(list);
     if (items.length > 0 || !opener) {
       const kind = list.getAttribute('role') === 'menu' ? 'menu' : 'listbox';
-      return { kind, options: items.map(ariaOptionData), element };
+      const box = list.getBoundingClientRect();
+      return {
+        kind,
+        options: items.map(ariaOptionData),
+        element,
+        multiple: list.getAttribute('aria-multiselectable') === 'true',
+        // A list of no size exists for assistive technology only (Ant Design's virtual list keeps the
+        // active option and its neighbours there): its options cannot be clicked, only reached by keys.
+        keyboard: box.width === 0 || box.height === 0,
+      };
     }
   }
   return opener ? { kind: 'collapsed', element } : { kind: 'none', element };

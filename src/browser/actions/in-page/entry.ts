@@ -4,7 +4,9 @@
  * scripts/build-inpage.mjs and installed in tabpilot's isolated world by the page bridge.
  */
 import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api';
+import { settleAnimations } from './animations';
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
+import { activeOption, dropdownSettled, dropdownShows, selectNativeExact } from './dropdown-state';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
 import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
@@ -36,6 +38,11 @@ export const api: ValueApi & HandleApi = {
   scrollPage,
   dropdownInfo,
   selectNative,
+  selectNativeExact,
+  settleAnimations,
+  activeOption,
+  dropdownShows,
+  dropdownSettled,
   setFiles,
   filesOf,
   clearFiles,

@@ -2,19 +2,20 @@
  * File inputs: find the one an element stands for (a styled button, its label, a wrapper), and set files
  * from bytes the way a user's pick does (a FileList through DataTransfer, then input and change).
  */
+import { isInput, isLabel } from '../../../dom/in-page/realm';
 import type { FileBytes, FileSummary } from '../in-page-api';
 
 const ANCESTOR_LEVELS = 3;
 
 function isFileInput(element: Element | null): element is HTMLInputElement {
-  return element instanceof HTMLInputElement && element.type === 'file';
+  return isInput(element) && element.type === 'file';
 }
 
 export function fileInputNear(this: Element): Element | null {
   if (isFileInput(this)) {
     return this;
   }
-  if (this instanceof HTMLLabelElement && isFileInput(this.control)) {
+  if (isLabel(this) && isFileInput(this.control)) {
     return this.control;
   }
   const inside = this.querySelector('input[type=file]');

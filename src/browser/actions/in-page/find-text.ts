@@ -3,6 +3,7 @@
  * function argument compared as a string: nothing is interpolated into XPath or script (browser-use
  * builds an XPath from it, which quotes break).
  */
+import { isDocument, isFrameElement } from '../../../dom/in-page/realm';
 
 function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -19,7 +20,7 @@ function* roots(root: Document | ShadowRoot): Generator<Document | ShadowRoot> {
     if (element.shadowRoot !== null) {
       yield* roots(element.shadowRoot);
     }
-    if (element instanceof HTMLIFrameElement) {
+    if (isFrameElement(element)) {
       let inner: Document | null = null;
       try {
         inner = element.contentDocument;
@@ -36,7 +37,7 @@ function* roots(root: Document | ShadowRoot): Generator<Document | ShadowRoot> {
 
 /** A text node that contains the needle on its own. */
 function inTextNodes(root: Document | ShadowRoot, needle: string): Element | null {
-  const doc = root instanceof Document ? root : root.ownerDocument;
+  const doc = isDocument(root) ? root : root.ownerDocument;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
     const parent = node.parentElement;

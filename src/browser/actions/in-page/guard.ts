@@ -9,7 +9,7 @@
  */
 import type { GuardKind, GuardVerdict } from '../in-page-api';
 import { describeElement } from './describe';
-import { reaches } from './pointer';
+import { hitTest, reaches } from './pointer';
 
 const EVENTS: Record<GuardKind, readonly string[]> = {
   press: ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'],
@@ -21,6 +21,8 @@ const ELEMENT_NODE = 1;
 
 interface Guard {
   verdict: GuardVerdict;
+  /** What is at the aimed point now, when no event came (a frame on top took the input). */
+  coverNow: () => Element | null;
   disarm: () => void;
 }
 
@@ -50,13 +52,16 @@ function reachedBy(element: Element, event: MouseEvent): boolean {
   if (first === undefined) {
     return false;
   }
-  if (reaches(element, first)) {
+  if (reaches(element, first, { x: event.clientX, y: event.clientY })) {
     return true;
   }
   // Inside a closed shadow root the path seen from outside stops at a host: hit-test in the element's root.
   if (path.some((node) => isElement(node) && shadowHosts(element).includes(node))) {
     const root = element.getRootNode() as ShadowRoot;
-    return reaches(element, root.elementFromPoint(event.clientX, event.clientY));
+    return reaches(element, root.elementFromPoint(event.clientX, event.clientY), {
+      x: event.clientX,
+      y: event.clientY,
+    });
   }
   return false;
 }
@@ -79,8 +84,8 @@ function windowsUp(doc: Document): Window[] {
   return out;
 }
 
-/** Arms a guard for the next gesture aimed at `element`. */
-export function armGuard(kind: GuardKind, element: Element): void {
+/** Arms a guard for the next gesture aimed at `element`, at (x, y) of its frame's viewport. */
+export function armGuard(kind: GuardKind, element: Element, x: number, y: number): void {
   armed?.disarm();
   const verdict: GuardVerdict = { state: 'none', hit: null };
   const own = element.ownerDocument.defaultView;
@@ -109,6 +114,10 @@ export function armGuard(kind: GuardKind, element: Element): void {
   const timer = setTimeout(() => guard.disarm(), LIFETIME_MS);
   const guard: Guard = {
     verdict,
+    coverNow: () => {
+      const hit = hitTest(element, x, y);
+      return reaches(element, hit, { x, y }) ? null : (hit ?? element.ownerDocument.documentElement);
+    },
     disarm: () => {
       clearTimeout(timer);
       for (const view of views) {
@@ -136,6 +145,15 @@ export function guardVerdict(): GuardVerdict {
     return { state: 'none', hit: null };
   }
   guard.disarm();
+  if (guard.verdict.state === 'none') {
+    // No event reached this document or those around it: something of another document (an iframe
+    // that opened on top) took it, unless the point still reaches the element (a page listener ahead
+    // of the guard's stopped the event).
+    const cover = guard.coverNow();
+    if (cover !== null) {
+      return { state: 'missed', hit: describeElement(cover) };
+    }
+  }
   return guard.verdict;
 }
 

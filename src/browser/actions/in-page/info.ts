@@ -1,5 +1,6 @@
 /** Small questions the actor API and the key routines ask of an element or a page. */
 import type { ElementInfo, FocusInfo } from '../in-page-api';
+import { isFrameElement } from '../../../dom/in-page/realm';
 import { deepActiveElement, describeElement } from './describe';
 
 export function elementInfo(this: Element): ElementInfo {
@@ -31,7 +32,7 @@ export function focusInfo(): FocusInfo {
   const active = deepActiveElement(document);
   return {
     url: document.location.href,
-    in_frame: active instanceof HTMLIFrameElement || active instanceof HTMLFrameElement,
+    in_frame: isFrameElement(active),
     element: active === null || active === document.body ? null : describeElement(active),
   };
 }

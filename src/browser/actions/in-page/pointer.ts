@@ -4,6 +4,8 @@
  * hits something else is never used: the caller learns what covers the element instead.
  */
 import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
+import { isDocument, isFrameElement, isHtmlElement, isInput, isSelect, isShadowRoot } from '../../../dom/in-page/realm';
+import { slottedInto } from '../../../dom/in-page/slotted';
 import { composedParent, describeElement } from './describe';
 import { armGuard } from './guard';
 
@@ -86,12 +88,18 @@ function fullyVisible(element: Element): boolean {
   return area(rect) >= MIN_AREA && Math.abs(area(clipped(element, rect)) - area(rect)) < 1;
 }
 
-/** Whether a hit at the pointer would operate `element`: itself, inside it, or its label. */
-export function reaches(element: Element, hit: Element | null): boolean {
+/**
+ * Whether a hit at the pointer would operate `element`: itself, inside it, or its label; with the point,
+ * also light-DOM content slotted into it.
+ */
+export function reaches(element: Element, hit: Element | null, point?: { x: number; y: number }): boolean {
   if (hit === null) {
     return false;
   }
   if (hit === element || element.contains(hit) || hit.contains(element)) {
+    return true;
+  }
+  if (point !== undefined && slottedInto(element, hit, point.x, point.y)) {
     return true;
   }
   const label = hit.closest('label');
@@ -103,9 +111,9 @@ export function reaches(element: Element, hit: Element | null): boolean {
   return control !== null && control === hit;
 }
 
-function hitTest(element: Element, x: number, y: number): Element | null {
+export function hitTest(element: Element, x: number, y: number): Element | null {
   const root = element.getRootNode();
-  const scope = root instanceof ShadowRoot || root instanceof Document ? root : element.ownerDocument;
+  const scope = isShadowRoot(root) || isDocument(root) ? root : element.ownerDocument;
   return scope.elementFromPoint(x, y);
 }
 
@@ -145,7 +153,7 @@ type PointOutcome = { kind: 'clear'; x: number; y: number } | { kind: 'covered';
 /** Checks one point through the frame chain (tagged, not instanceof: frames have their own classes). */
 function tryPoint(element: Element, chain: Element[], x: number, y: number): PointOutcome {
   const hit = hitTest(element, x, y);
-  if (!reaches(element, hit)) {
+  if (!reaches(element, hit, { x, y })) {
     return { kind: 'covered', cover: hit ?? element.ownerDocument.documentElement };
   }
   let px = x;
@@ -163,7 +171,7 @@ function tryPoint(element: Element, chain: Element[], x: number, y: number): Poi
 }
 
 function checkedState(element: Element): boolean | null {
-  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
+  if (isInput(element) && (element.type === 'checkbox' || element.type === 'radio')) {
     return element.checked;
   }
   const role = element.getAttribute('role');
@@ -180,10 +188,10 @@ export function pointerTarget(this: Element, options: PointerOptions): PointerTa
 function targetOf(element: Element, options: PointerOptions): PointerTarget {
   const base = { element: describeElement(element), checked: checkedState(element) };
   if (options.refuse) {
-    if (element instanceof HTMLInputElement && element.type === 'file') {
+    if (isInput(element) && element.type === 'file') {
       return { ...base, kind: 'refused', reason: 'file-input' };
     }
-    if (element instanceof HTMLSelectElement) {
+    if (isSelect(element)) {
       return { ...base, kind: 'refused', reason: 'select' };
     }
   }
@@ -203,7 +211,7 @@ function targetOf(element: Element, options: PointerOptions): PointerTarget {
     const outcome = tryPoint(element, chain, x, y);
     if (outcome.kind === 'clear') {
       if (options.guard !== null) {
-        armGuard(options.guard, element);
+        armGuard(options.guard, element, x, y);
       }
       return { ...base, kind: 'point', x: outcome.x, y: outcome.y };
     }
@@ -222,7 +230,7 @@ function targetOf(element: Element, options: PointerOptions): PointerTarget {
 
 /** The mouse cannot reach a zero-size element: dispatch the click on it directly. */
 export function scriptClick(this: Element): boolean {
-  if (this instanceof HTMLElement) {
+  if (isHtmlElement(this)) {
     this.click();
     return true;
   }
@@ -250,16 +258,16 @@ export function hitAt(x: number, y: number): PointHit {
     return { in_viewport: inViewport, element: null, refused: null, frame: false };
   }
   const refused =
-    hit instanceof HTMLInputElement && hit.type === 'file'
+    isInput(hit) && hit.type === 'file'
       ? 'file-input'
-      : hit instanceof HTMLSelectElement || hit.closest('select') !== null
+      : isSelect(hit) || hit.closest('select') !== null
         ? 'select'
         : null;
   return {
     in_viewport: inViewport,
     element: describeElement(hit),
     refused,
-    frame: hit instanceof HTMLIFrameElement || hit instanceof HTMLFrameElement,
+    frame: isFrameElement(hit),
   };
 }
 

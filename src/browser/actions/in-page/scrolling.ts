@@ -3,6 +3,7 @@
  * waiting for a frame, so it works in background tabs too) and reporting how far it really moved.
  */
 import type { ScrollOutcome, ScrollRequest } from '../in-page-api';
+import { isFrameElement } from '../../../dom/in-page/realm';
 import { composedParent, describeElement } from './describe';
 
 type Axis = 'x' | 'y';
@@ -106,7 +107,7 @@ export function scrollPage(request: ScrollRequest): ScrollOutcome {
 }
 
 export function scrollElement(this: Element, request: ScrollRequest): ScrollOutcome {
-  if (this instanceof HTMLIFrameElement || this instanceof HTMLFrameElement) {
+  if (isFrameElement(this)) {
     let inner: Document | null;
     try {
       inner = this.contentDocument;

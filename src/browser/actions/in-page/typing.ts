@@ -4,6 +4,7 @@
  * inputs that take no typing (date, time, colour, range), and read the result back.
  */
 import type { ReadBackOptions, TypingOptions, TypingPlan, ValueCheck } from '../in-page-api';
+import { isHtmlElement, isInput, isLabel, isSelect, isTextArea, ownPrototype } from '../../../dom/in-page/realm';
 import { deepActiveElement, describeElement, nextTask, setNative } from './describe';
 
 /** Input types that take typed text; the rest of the text-like ones are set as values. */
@@ -21,17 +22,15 @@ const EDITABLE_SELECTOR =
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
 function isEditableRoot(element: Element): boolean {
-  return (
-    element instanceof HTMLElement && element.isContentEditable && !(element.parentElement?.isContentEditable ?? false)
-  );
+  return isHtmlElement(element) && element.isContentEditable && !(element.parentElement?.isContentEditable ?? false);
 }
 
 /** The element that takes the text: the element itself, the control of a label, or an editable inside it. */
 export function editableOf(element: Element): Element {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isInput(element) || isTextArea(element)) {
     return element;
   }
-  if (element instanceof HTMLElement && element.isContentEditable) {
+  if (isHtmlElement(element) && element.isContentEditable) {
     // Type into the editing host, not into a leaf inside it.
     let host: HTMLElement = element;
     while (host.parentElement?.isContentEditable) {
@@ -39,7 +38,7 @@ export function editableOf(element: Element): Element {
     }
     return host;
   }
-  if (element instanceof HTMLLabelElement && element.control !== null) {
+  if (isLabel(element) && element.control !== null) {
     return element.control;
   }
   const inside = element.querySelector(EDITABLE_SELECTOR) ?? element.shadowRoot?.querySelector(EDITABLE_SELECTOR);
@@ -52,10 +51,10 @@ function isDatePicker(input: HTMLInputElement): boolean {
 
 function refusal(element: Element): TypingPlan | undefined {
   const description = describeElement(element);
-  if (element instanceof HTMLSelectElement) {
+  if (isSelect(element)) {
     return { kind: 'refused', reason: 'select', element: description };
   }
-  if (element instanceof HTMLInputElement) {
+  if (isInput(element)) {
     if (element.type === 'file') {
       return { kind: 'refused', reason: 'file-input', element: description };
     }
@@ -66,7 +65,7 @@ function refusal(element: Element): TypingPlan | undefined {
       return { kind: 'refused', reason: 'not-editable', element: description };
     }
   }
-  if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || isEditableRoot(element))) {
+  if (!(isInput(element) || isTextArea(element) || isEditableRoot(element))) {
     return { kind: 'refused', reason: 'not-editable', element: description };
   }
   if ((element as Partial<Field>).disabled === true) {
@@ -100,8 +99,8 @@ export function prepareTyping(this: Element, options: TypingOptions): TypingPlan
   }
   const url = element.ownerDocument.location.href;
   const description = describeElement(element);
-  const secret = element instanceof HTMLInputElement && element.type === 'password';
-  if (element instanceof HTMLInputElement) {
+  const secret = isInput(element) && element.type === 'password';
+  if (isInput(element)) {
     const type = element.type;
     const asValue = SET_AS_VALUE.has(type) || isDatePicker(element) || !TYPED.has(type);
     if (asValue || (!options.clear && NO_CARET.has(type))) {
@@ -118,7 +117,7 @@ export function prepareTyping(this: Element, options: TypingOptions): TypingPlan
     html.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
   }
   html.focus({ preventScroll: true });
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isInput(element) || isTextArea(element)) {
     if (options.clear) {
       element.select();
     } else {
@@ -130,12 +129,7 @@ export function prepareTyping(this: Element, options: TypingOptions): TypingPlan
   }
   return {
     kind: 'text',
-    field:
-      element instanceof HTMLInputElement
-        ? 'input'
-        : element instanceof HTMLTextAreaElement
-          ? 'textarea'
-          : 'contenteditable',
+    field: isInput(element) ? 'input' : isTextArea(element) ? 'textarea' : 'contenteditable',
     focused: deepActiveElement(element.ownerDocument) === element,
     url,
     secret,
@@ -149,11 +143,10 @@ export function prepareTyping(this: Element, options: TypingOptions): TypingPlan
  */
 export function setValue(this: Element, value: string, append: boolean): boolean {
   const element = editableOf(this);
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-    const prototype =
-      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  if (isInput(element) || isTextArea(element)) {
+    const prototype = ownPrototype(element, isTextArea(element) ? 'HTMLTextAreaElement' : 'HTMLInputElement');
     setNative(element, prototype, 'value', append ? element.value + value : value);
-  } else if (element instanceof HTMLElement) {
+  } else if (isHtmlElement(element)) {
     element.textContent = append ? `${element.textContent ?? ''}${value}` : value;
   } else {
     return false;
@@ -166,15 +159,15 @@ export function setValue(this: Element, value: string, append: boolean): boolean
 }
 
 function currentValue(element: Element): string {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isInput(element) || isTextArea(element)) {
     return element.value;
   }
-  const text = element instanceof HTMLElement ? element.innerText : (element.textContent ?? '');
+  const text = isHtmlElement(element) ? element.innerText : (element.textContent ?? '');
   return text.replace(/\u00a0/g, ' ').replace(/\n$/, '');
 }
 
 function sameValue(element: Element, actual: string, expected: string): boolean {
-  if (element instanceof HTMLInputElement) {
+  if (isInput(element)) {
     if (element.type === 'color') {
       return actual.toLowerCase() === expected.toLowerCase();
     }
