@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,14 @@ export class PageServer {
   async start(): Promise<void> {
     this.#portA = await this.#listen('127.0.0.1');
     this.#portB = await this.#listen('127.0.0.2');
+  }
+
+  /** Serves one more page (a name of letters, digits, `-` and `_`) beside the generated ones. */
+  addPage(name: string, html: string): void {
+    if (!/^[\w-]+$/.test(name)) {
+      throw new Error(`not a page name: ${name}`);
+    }
+    writeFileSync(join(this.#dir, `${name}.html`), html);
   }
 
   url(page: string): string {

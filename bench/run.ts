@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchActions, benchDragTabs } from './actions.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
+import { benchExtract } from './extract.bench';
 import { benchMcp } from './mcp.bench';
 import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
@@ -41,7 +42,9 @@ async function main(): Promise<void> {
       'mcp-chain-calls': { type: 'string', default: '20' },
     },
   });
-  const only = new Set((values.only ?? 'bus,rtt,perception,agent,actions,native,memory,security,video,mcp').split(','));
+  const only = new Set(
+    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,memory,security,video,mcp').split(','),
+  );
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -70,6 +73,16 @@ async function main(): Promise<void> {
       console.table(perception.timings);
       console.table(perception.sizes);
       results['perception'] = perception;
+    }
+    if (only.has('extract')) {
+      process.stdout.write(
+        `Extract: the hand-written HTML-to-markdown converter vs turndown + GFM, in the page, median and p90 of ${runs}, and checks of each output\n`,
+      );
+      const extract = await benchExtract(pages, { runs, pageNames: (values.pages ?? '').split(',') });
+      console.table(extract.timings);
+      console.table(extract.quality);
+      console.table([extract.bundle]);
+      results['extract'] = extract;
     }
     if (only.has('agent')) {
       process.stdout.write(

@@ -24,10 +24,20 @@ export interface Twins {
   close(): Promise<void>;
 }
 
+/** The parent of a process, from /proc/<pid>/stat (the field after the command name in parentheses). */
+function parentOf(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 function playwrightCommandLine(): string[] {
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     let args: string[];
     try {
+      // Only the browser this process launched: other people's Playwright browsers run on a shared machine.
+      if (parentOf(pid) !== process.pid) {
+        continue;
+      }
       args = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
         .split('\0')
         .filter((arg) => arg !== '');

@@ -14,8 +14,9 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle.
-  external: ['bufferutil', 'utf-8-validate', 'playwright-core'],
+  // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle. The extract
+  // benchmark loads esbuild (a native binary) to bundle its in-page script at run time.
+  external: ['bufferutil', 'utf-8-validate', 'playwright-core', 'esbuild'],
   // Bundled CommonJS (ws) calls require(); give the ES module a real one.
   banner: {
     js: "import { createRequire as __tabpilotCreateRequire } from 'node:module'; const require = __tabpilotCreateRequire(import.meta.url);",

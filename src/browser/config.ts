@@ -90,7 +90,9 @@ const Dialogs = z
     auto_answer: z
       .boolean()
       .default(true)
-      .describe('Answer JavaScript dialogs at once (a dialog left open blocks the page and every action in it)'),
+      .describe(
+        'Answer JavaScript dialogs at once; off: a dialog stays open until handle_dialog answers it (the state shows it as open_dialog, and other actions on its tab are refused naming it), except beforeunload, which the navigation that caused it waits for',
+      ),
     confirm: z
       .enum(['accept', 'dismiss'])
       .default('dismiss')

@@ -1,19 +1,11 @@
 import type { AnyEventDefinition } from '../bus/define-event';
 import { EventBus } from '../bus/event-bus';
 import type { EventRecordView } from '../bus/event-record';
-import { readBrowserIdentity, type BrowserIdentity } from '../cdp/browser-identity';
-import { connectWithinBudget } from '../cdp/connect-retry';
-import { CdpConnection } from '../cdp/connection';
-import { CdpConnectionClosedError } from '../cdp/errors';
-import { ReconnectController, type ReconnectPolicy } from '../cdp/reconnect';
 import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
 import { DomService } from '../dom/dom-service';
-import type { CdpTransport } from '../cdp/transport';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import { redactUrl } from '../shared/redact-url';
-import { abortReason } from '../shared/time';
 import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
@@ -21,34 +13,24 @@ import { announceConfigChange } from './config-change';
 import { historyLimits } from './config/history.config';
 import { SaveStorageStateEvent } from './events/artifacts.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
-import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
 import { withStartDeadline } from './config/connect.config';
-import { BrowserReplacedEvent } from './events/connection.events';
-import {
-  BrowserErrorEvent,
-  BrowserReconnectedEvent,
-  BrowserReconnectingEvent,
-  BrowserStartEvent,
-  BrowserStopEvent,
-} from './events/lifecycle.events';
+import { BrowserErrorEvent, BrowserStartEvent, BrowserStopEvent } from './events/lifecycle.events';
 import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
 import { NavigationGuard } from './security/navigation-guard';
 import { TabConditions } from './guards/tab-conditions';
 import { tabGate } from './guards/tab-gate';
+import { SessionConnection, type OpenTransport } from './session-connection';
 import type { BrowserSessionView, ConnectionState } from './session-view';
 import { TabIds } from './tab-ids';
 
-export interface OpenTransportOptions {
-  /** Aborts when the connect budget or the reconnect attempt runs out: stop and close what was opened. */
-  signal: AbortSignal;
-}
+export type { OpenTransportOptions } from './session-connection';
 
 export interface BrowserSessionOptions {
   config: TabpilotConfig;
   /** Opens a transport to the browser at `endpoint` (a ws:// URL in Node; ignored by the extension). */
-  openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
+  openTransport: OpenTransport;
   /** Where the browser is. Undefined: BrowserStartEvent launches one through BrowserLaunchEvent. */
   endpoint?: string;
   host: BrowserHost;
@@ -59,10 +41,10 @@ export interface BrowserSessionOptions {
 }
 
 /**
- * One browser, one bus. Composes the bus, the SessionManager, the platform host and the
- * watchdogs; owns the connection and its reconnects. Turns SessionManager notifications into bus
- * events (TabCreated, TabClosed, AgentFocusChanged, TargetCrashed), so tabs opened by the page itself
- * are announced too.
+ * One browser, one bus. Composes the bus, the SessionManager, the platform host, the watchdogs and the
+ * connection (SessionConnection: connecting, reconnects, a replaced browser). Turns SessionManager
+ * notifications into bus events (TabCreated, TabClosed, AgentFocusChanged, TargetCrashed), so tabs
+ * opened by the page itself are announced too.
  */
 export class BrowserSession implements BrowserSessionView {
   readonly bus: EventBus;
@@ -75,38 +57,15 @@ export class BrowserSession implements BrowserSessionView {
   readonly guard = new NavigationGuard(this);
   readonly downloads = new DownloadedFiles();
   readonly conditions = new TabConditions();
-  readonly #openTransport: (endpoint: string, options: OpenTransportOptions) => Promise<CdpTransport>;
-  readonly #reconnect: ReconnectController;
+  readonly #connection: SessionConnection;
   readonly #watchdogs: readonly AnyWatchdog[];
   readonly #attached = new Map<AnyWatchdog, () => void>();
   #config: TabpilotConfig;
-  #state: ConnectionState = 'idle';
-  #endpoint: string | undefined;
-  #connection: CdpConnection | undefined;
   #announcedFocus: string | undefined;
-  /** Where no endpoint was given the session launches its browser, and launches a new one after a stop. */
-  readonly #launchesBrowser: boolean;
   #focusCheckQueued = false;
-  /**
-   * The browser this session drives, as it said who it is; kept across a drop so the next connection can
-   * tell whether it reached the same browser. Undefined before the first connect, after a deliberate stop,
-   * and over transports that do not say (chrome.debugger).
-   */
-  #browser: BrowserIdentity | undefined;
-  /**
-   * Why the connection was lost (for the next BrowserReplacedEvent), and what a client can do about it
-   * (with the reason, the DISCONNECTED answers). Cleared when connected again.
-   */
-  #lost: { reason: string; advice: string } | undefined;
-  /** Whether the last open landed on another browser than the one lost (announced as replaced). */
-  #lastOpenReplaced = false;
-  #connectAbort: AbortController | undefined;
 
   constructor(options: BrowserSessionOptions) {
     this.#config = options.config;
-    this.#openTransport = options.openTransport;
-    this.#endpoint = options.endpoint;
-    this.#launchesBrowser = options.endpoint === undefined;
     this.host = options.host;
     this.log = options.logger ?? silentLogger;
     this.bus = new EventBus({
@@ -117,51 +76,23 @@ export class BrowserSession implements BrowserSessionView {
     });
     this.targets = new SessionManager({ logger: this.log.child('cdp') });
     this.dom = new DomService(this.targets, this.log.child('dom'));
-    this.#reconnect = new ReconnectController(
-      () => this.#reconnectPolicy(),
+    this.#connection = new SessionConnection(
       {
-        reopen: async (signal) => {
-          this.#lastOpenReplaced = await this.#open(this.#requireEndpoint(), signal);
-        },
-        isAlive: () => this.#connection !== undefined && !this.#connection.closed,
-        onAttempt: (attempt, maxAttempts) => {
-          this.bus.emit(
-            BrowserReconnectingEvent,
-            { cdp_url: redactUrl(this.#endpoint ?? ''), attempt, max_attempts: maxAttempts },
-            { source: 'session' },
-          );
-        },
-        onSuccess: (attempt, downtimeMs) => {
-          this.#state = 'connected';
-          this.#lost = undefined;
-          // Landing on another browser is not a reconnect: BrowserReplacedEvent has said so instead.
-          if (!this.#lastOpenReplaced) {
-            this.bus.emit(
-              BrowserReconnectedEvent,
-              { cdp_url: redactUrl(this.#endpoint ?? ''), attempt, downtime_seconds: downtimeMs / 1000 },
-              { source: 'session' },
-            );
-          }
-        },
-        onGiveUp: (error) => {
-          if (this.#state === 'reconnecting') {
-            this.#state = 'disconnected';
-            this.#lost = {
-              reason: this.#lost?.reason ?? 'connection lost',
-              advice: `reconnecting failed (${errorMessageOf(error)}): send attach to connect again`,
-            };
-          }
-          this.reportError('ReconnectionFailed', error);
-        },
+        bus: this.bus,
+        targets: this.targets,
+        log: this.log,
+        config: () => this.#config,
+        reportError: (errorType, error, details) => this.reportError(errorType, error, details),
       },
-      this.log.child('reconnect'),
+      options.openTransport,
+      options.endpoint,
     );
     this.bus.use(
       circuitBreaker({
-        connectionState: () => this.#state,
-        waitForReconnect: (timeoutMs) => this.#reconnect.waitForOutcome(timeoutMs),
+        connectionState: () => this.#connection.state,
+        waitForReconnect: (timeoutMs) => this.#connection.waitForReconnect(timeoutMs),
         reconnectWaitMs: () => this.#config.reconnect.wait_ms,
-        lostReason: () => (this.#lost === undefined ? undefined : `${this.#lost.reason}; ${this.#lost.advice}`),
+        lostReason: () => this.#connection.lostReason,
       }),
     );
     this.bus.use(
@@ -195,16 +126,16 @@ export class BrowserSession implements BrowserSessionView {
   }
 
   get connectionState(): ConnectionState {
-    return this.#state;
+    return this.#connection.state;
   }
 
   /** Commands sent during a reconnect that wait for the browser to come back. */
   get waitingForReconnect(): number {
-    return this.#reconnect.waiting;
+    return this.#connection.waitingForReconnect;
   }
 
   get endpoint(): string | undefined {
-    return this.#endpoint;
+    return this.#connection.endpoint;
   }
 
   tabIdOf(targetId: string): string {
@@ -229,8 +160,8 @@ export class BrowserSession implements BrowserSessionView {
    */
   async resolveTab(tabId: string | undefined): Promise<string> {
     // A command sent during a reconnect means the tab as it is once the browser is back.
-    if (this.#state === 'reconnecting') {
-      await this.#reconnect.waitForOutcome(this.#config.reconnect.wait_ms);
+    if (this.#connection.state === 'reconnecting') {
+      await this.#connection.waitForReconnect(this.#config.reconnect.wait_ms);
     }
     if (tabId === undefined) {
       return this.focusedTargetId();
@@ -244,7 +175,7 @@ export class BrowserSession implements BrowserSessionView {
     // A tab keeps its id after it closed or was released; the page is gone from the targets then (a state
     // of it would come back empty instead of failing). During a reconnect the targets are being restored:
     // the command waits for that.
-    if (this.#state === 'connected' && this.targets.target(targetId) === undefined) {
+    if (this.#connection.state === 'connected' && this.targets.target(targetId) === undefined) {
       throw new TabpilotError(
         'TAB_NOT_FOUND',
         `Tab ${tabId} is not controlled: it closed or was released (list the tabs with "tabs", attach it again with "attach")`,
@@ -269,7 +200,11 @@ export class BrowserSession implements BrowserSessionView {
   /** Stops at once: cancels whatever runs or waits, detaches, and (Node) kills a browser it launched. */
   async stop(): Promise<void> {
     // The storage state the config names is saved while the browser is still there to read it from.
-    if (this.#config.storage_state !== null && this.#state === 'connected' && this.targets.pages().length > 0) {
+    if (
+      this.#config.storage_state !== null &&
+      this.#connection.state === 'connected' &&
+      this.targets.pages().length > 0
+    ) {
       try {
         await this.bus.emit(SaveStorageStateEvent, { path: null }, { source: 'session' });
       } catch (error) {
@@ -318,52 +253,12 @@ export class BrowserSession implements BrowserSessionView {
   // ---- connection (used by the lifecycle handlers) ---------------------------------------------
 
   set endpoint(endpoint: string | undefined) {
-    this.#endpoint = endpoint;
+    this.#connection.endpoint = endpoint;
   }
 
-  /**
-   * Opens a transport to `endpoint` and takes over the browser's targets, within the connect budget
-   * (connect.timeout_ms): a full pool or a refused connection is retried with backoff; a pool that queues
-   * the connection is waited for. `signal` gives up early (the start event's deadline).
-   */
-  async connect(endpoint: string, signal?: AbortSignal): Promise<void> {
-    this.#endpoint = endpoint;
-    this.#state = 'connecting';
-    const abort = new AbortController();
-    this.#connectAbort = abort;
-    const shown = redactUrl(endpoint);
-    const { timeout_ms, backoff_ms } = this.#config.connect;
-    try {
-      await connectWithinBudget(
-        async (attempt) => {
-          await this.#open(endpoint, attempt.signal);
-        },
-        { budgetMs: timeout_ms, backoffMs: backoff_ms },
-        {
-          endpoint: shown,
-          signal: signal === undefined ? abort.signal : AbortSignal.any([abort.signal, signal]),
-          onRetry: ({ attempt, error, waitMs }) =>
-            this.log.warn('no browser yet; trying again', {
-              endpoint: shown,
-              attempt,
-              error: errorMessageOf(error),
-              wait_ms: waitMs,
-            }),
-        },
-      );
-      this.#state = 'connected';
-      this.#lost = undefined;
-    } catch (error) {
-      // A stop while connecting leaves 'stopped'.
-      if (this.#state === 'connecting') {
-        this.#state = 'disconnected';
-      }
-      throw error;
-    } finally {
-      if (this.#connectAbort === abort) {
-        this.#connectAbort = undefined;
-      }
-    }
+  /** Connects to `endpoint` within the connect budget (see SessionConnection.connect). */
+  connect(endpoint: string, signal?: AbortSignal): Promise<void> {
+    return this.#connection.connect(endpoint, signal);
   }
 
   /**
@@ -371,22 +266,11 @@ export class BrowserSession implements BrowserSessionView {
    * the browser is being killed, so a session that launched it launches a new one on its next start.
    */
   disconnect(reason: string, browserGone = false): void {
-    if (browserGone && this.#launchesBrowser) {
-      this.#endpoint = undefined;
-    }
-    this.#state = 'stopped';
-    this.#connectAbort?.abort(new TabpilotError('CANCELLED', `connect cancelled: ${reason}`));
-    this.#browser = undefined;
-    this.#lost = undefined;
-    this.#reconnect.cancel();
-    this.targets.stop(reason);
-    const connection = this.#connection;
-    this.#connection = undefined;
-    connection?.close(reason);
+    this.#connection.disconnect(reason, browserGone);
   }
 
   setStateBeforeStart(state: 'idle' | 'connecting'): void {
-    this.#state = state;
+    this.#connection.setStateBeforeStart(state);
   }
 
   /** Records an error that has no awaiting caller, so history and the timeline show it. */
@@ -415,103 +299,6 @@ export class BrowserSession implements BrowserSessionView {
       throw new TabpilotError('NOT_ATTACHED', 'No tab is attached: attach a tab first');
     }
     return focus;
-  }
-
-  /**
-   * One attempt: opens a transport, learns which browser answered, and takes over its targets. Refuses
-   * the endpoint of a single page. Returns whether this is another browser than the one the session lost
-   * (then announced as BrowserReplacedEvent). Whatever it opened is closed if it fails or is aborted.
-   */
-  async #open(endpoint: string, signal: AbortSignal): Promise<boolean> {
-    const transport = await this.#openTransport(endpoint, { signal });
-    const connection = new CdpConnection(transport, {
-      timeoutMs: this.#config.cdp_timeout_ms,
-      logger: this.log.child('connection'),
-    });
-    // An abandoned attempt closes its connection at once, so its pending calls fail now and a slow setup
-    // cannot go on beside the next attempt's.
-    const abandon = (): void => connection.close(`connect attempt abandoned: ${errorMessageOf(abortReason(signal))}`);
-    signal.addEventListener('abort', abandon, { once: true });
-    try {
-      // Only a transport that speaks to a real browser endpoint can say which browser it is.
-      const identity = connection.capabilities.browserDomain
-        ? await readBrowserIdentity(connection, signal)
-        : undefined;
-      refuseNonBrowserEndpoint(identity, endpoint);
-      const replaced = replacementOf({
-        previous: this.#browser,
-        now: identity,
-        known: this.targets.targets(),
-        endpoint,
-        reason: this.#lost?.reason ?? 'connection lost',
-      });
-      if (signal.aborted) {
-        throw abortReason(signal);
-      }
-      this.#connection = connection;
-      connection.onClose((reason) => this.#onConnectionClosed(connection, reason));
-      await this.targets.start(connection);
-      if (signal.aborted) {
-        throw abortReason(signal);
-      }
-      if (connection.closed) {
-        throw new CdpConnectionClosedError(connection.closedReason ?? 'closed while setting up');
-      }
-      this.#browser = identity ?? this.#browser;
-      if (replaced !== undefined) {
-        this.log.warn('the browser was replaced: its tabs are gone', { lost: replaced.lost_target_ids.length });
-        this.bus.emit(BrowserReplacedEvent, replaced, { source: 'session' });
-      }
-      return replaced !== undefined;
-    } catch (error) {
-      connection.close(`connect attempt abandoned: ${errorMessageOf(error)}`);
-      throw error;
-    } finally {
-      signal.removeEventListener('abort', abandon);
-    }
-  }
-
-  #onConnectionClosed(connection: CdpConnection, reason: string): void {
-    // While connecting or reconnecting the attempt itself fails and is retried; after a stop, nothing.
-    if (connection !== this.#connection || this.#state !== 'connected') {
-      return;
-    }
-    this.log.warn('browser connection lost', { reason });
-    if (!connection.capabilities.reconnect) {
-      this.#state = 'disconnected';
-      this.#lost = {
-        reason,
-        // Over chrome.debugger there is nothing to reopen; a real endpoint that cannot be reopened is a pool's.
-        advice: connection.capabilities.browserDomain
-          ? 'this endpoint gives a new browser per connection (a pool), so there is no way back to the browser that had the tabs: send attach to get a new browser'
-          : 'send attach to connect again',
-      };
-      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', `${reason}; ${this.#lost.advice}`), {
-        browser_per_connection: true,
-      });
-      return;
-    }
-    if (this.#config.reconnect.max_attempts === 0) {
-      this.#state = 'disconnected';
-      this.#lost = { reason, advice: 'reconnect is off (reconnect.max_attempts is 0): send attach to connect again' };
-      this.reportError('ConnectionLost', new TabpilotError('DISCONNECTED', `${reason}; ${this.#lost.advice}`));
-      return;
-    }
-    this.#lost = { reason, advice: 'reconnecting' };
-    this.#state = 'reconnecting';
-    void this.#reconnect.trigger();
-  }
-
-  #requireEndpoint(): string {
-    if (this.#endpoint === undefined) {
-      throw new TabpilotError('DISCONNECTED', 'No browser endpoint to reconnect to');
-    }
-    return this.#endpoint;
-  }
-
-  #reconnectPolicy(): ReconnectPolicy {
-    const { max_attempts, backoff_ms, attempt_timeout_ms } = this.#config.reconnect;
-    return { maxAttempts: max_attempts, backoffMs: backoff_ms, attemptTimeoutMs: attempt_timeout_ms };
   }
 
   #onManagerEvent(event: SessionManagerEvent): void {

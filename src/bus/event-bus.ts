@@ -2,21 +2,15 @@ import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
-import { validateResult } from './define-event';
 import { DeadlineTimer } from './deadline-timer';
 import { cancelOnAbort, descendsFrom } from './cancel-on-abort';
-import { EventCancelledError, EventDepthError, EventHandlerTimeoutError } from './errors';
+import { EventCancelledError, EventDepthError } from './errors';
 import { EventHandle, type RecordWaiter } from './event-handle';
 import { EventQueue } from './event-queue';
-import {
-  EventRecord,
-  firstQueuedDescendant,
-  isPromiseLike,
-  type EventRecordView,
-  type HandlerRun,
-} from './event-record';
-import { Context, Invocation, type ChildEmitter } from './handler-context';
+import { EventRecord, firstQueuedDescendant, type EventRecordView, type HandlerRun } from './event-record';
+import type { ChildEmitter } from './handler-context';
 import { HandlerRegistry, type RegisteredHandler } from './handler-registry';
+import { runHandler, type HandlerRunnerDeps } from './handler-runner';
 import { EventHistory, type FindOptions, type HistoryLimits, type HistoryStats } from './history';
 import type { BusChange, BusMiddleware, BusObserver, Handler } from './types';
 
@@ -81,6 +75,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
   readonly #running = new Set<EventRecord>();
   #draining = false;
   #idleWaiters: Array<() => void> = [];
+  readonly #runner: HandlerRunnerDeps;
 
   constructor(options: EventBusOptions = {}) {
     this.name = options.name ?? 'EventBus';
@@ -92,6 +87,14 @@ export class EventBus implements RecordWaiter, ChildEmitter {
       ...options.history,
       ...(options.historySize === undefined ? {} : { maxEvents: options.historySize }),
     });
+    this.#runner = {
+      validate: this.#validate,
+      middleware: this.#middleware,
+      deadlines: this.#deadlines,
+      log: this.#log,
+      emitter: this,
+      cancelQueuedChildren: (run, reason) => this.#cancelQueuedDescendants(run, reason),
+    };
   }
 
   /** Replaces the per-event timeout overrides; applies to events processed from now on. */
@@ -317,7 +320,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     this.#notify('started', record);
     const handlers = this.#handlers.of(record.event.type);
     for (let index = 0; index < handlers.length; index++) {
-      const pending = this.#runHandler(record, handlers[index] as RegisteredHandler);
+      const pending = runHandler(this.#runner, record, handlers[index] as RegisteredHandler);
       if (pending !== undefined) {
         return this.#finishProcess(record, handlers, index + 1, pending);
       }
@@ -335,7 +338,7 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     await pending;
     // A cancelled event runs none of its remaining handlers.
     for (let index = from; index < handlers.length && record.cancelledBy === undefined; index++) {
-      await this.#runHandler(record, handlers[index] as RegisteredHandler);
+      await runHandler(this.#runner, record, handlers[index] as RegisteredHandler);
     }
     this.#handlersDone(record);
   }
@@ -344,95 +347,6 @@ export class EventBus implements RecordWaiter, ChildEmitter {
     this.#running.delete(record);
     record.handlersDone = true;
     this.#maybeComplete(record);
-  }
-
-  /** Calls one handler; a synchronous handler is settled at once, an async one under its deadline. */
-  #runHandler(record: EventRecord, handler: RegisteredHandler): Promise<void> | undefined {
-    const run: HandlerRun = {
-      name: handler.name,
-      status: 'started',
-      result: undefined,
-      error: undefined,
-      startedAt: Date.now(),
-      completedAt: undefined,
-      children: [],
-      running: true,
-      abort: undefined,
-      interrupt: undefined,
-    };
-    record.runs.push(run);
-    const context = new Context(this, record, run, handler.name);
-    let output: unknown;
-    try {
-      output =
-        this.#middleware.length === 0
-          ? handler.fn(record.event, context)
-          : this.#invokeWithMiddleware(record, handler, context);
-    } catch (error) {
-      this.#settleRun(record, run, context, undefined, error);
-      return undefined;
-    }
-    if (!isPromiseLike(output)) {
-      this.#settleRun(record, run, context, output, undefined);
-      return undefined;
-    }
-    // cancelAll settles the run at once through `interrupt`; the handler's own promise is left to its signal.
-    const interrupted = new Promise<never>((_resolve, reject) => {
-      run.interrupt = reject;
-    });
-    return this.#deadlines
-      .race(
-        Promise.race([Promise.resolve(output), interrupted]),
-        record.timeoutMs,
-        () => new EventHandlerTimeoutError(record.event.type, handler.name, record.timeoutMs),
-      )
-      .then(
-        (value) => this.#settleRun(record, run, context, value, undefined),
-        (error: unknown) => this.#settleRun(record, run, context, undefined, error ?? new Error('handler rejected')),
-      );
-  }
-
-  #settleRun(record: EventRecord, run: HandlerRun, context: Context, output: unknown, error: unknown): void {
-    if (error === undefined) {
-      try {
-        run.result = this.#validate ? validateResult(record.definition, run.name, output) : output;
-        run.status = 'completed';
-      } catch (validation) {
-        error = validation;
-      }
-    }
-    if (error !== undefined) {
-      run.status = 'error';
-      run.error = error;
-      if (error instanceof EventHandlerTimeoutError || error instanceof EventCancelledError) {
-        context.abort(error);
-        this.#cancelQueuedDescendants(
-          run,
-          error instanceof EventCancelledError ? error.message : `parent handler ${run.name} timed out`,
-        );
-      }
-      this.#log.debug('handler failed', {
-        event: record.event.type,
-        handler: run.name,
-        error: errorMessageOf(error),
-      });
-    }
-    run.running = false;
-    run.interrupt = undefined;
-    run.completedAt = Date.now();
-  }
-
-  #invokeWithMiddleware(record: EventRecord, handler: RegisteredHandler, context: Context): Promise<unknown> {
-    const invocation = new Invocation(record, handler.name, context);
-    const chain = this.#middleware;
-    const call = (index: number): Promise<unknown> => {
-      const middleware = chain[index];
-      if (middleware === undefined) {
-        return Promise.resolve(handler.fn(record.event, context));
-      }
-      return middleware(invocation, () => call(index + 1));
-    };
-    return call(0);
   }
 
   #cancelQueuedDescendants(run: HandlerRun, reason: string): void {

@@ -17,6 +17,7 @@ import {
   SavePdfEvent,
   SearchPageEvent,
 } from '../browser/events/content.events';
+import { HandleDialogEvent } from '../browser/events/dialogs.events';
 import { LoadStorageStateEvent, SaveStorageStateEvent } from '../browser/events/artifacts.events';
 import { BrowserStopEvent } from '../browser/events/lifecycle.events';
 import {
@@ -130,6 +131,8 @@ export const ACTIONS: readonly AnyActionDefinition[] = [
   defineAction({ name: 'hover', event: HoverElementEvent, category: 'page', hints: SETS }),
   // A drop moves things for good (a card to another list, a file onto a bin).
   defineAction({ name: 'drag', event: DragAndDropEvent, category: 'page', hints: ACTS }),
+  // Accepting a confirm() may be what deletes or sends.
+  defineAction({ name: 'handle_dialog', event: HandleDialogEvent, category: 'page', hints: ACTS }),
 ];
 
 /** The registry every surface serves (the panel, the CLI, native clients, the MCP server). */

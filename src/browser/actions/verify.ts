@@ -1,5 +1,6 @@
 import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
+import { isDialogOpenError } from '../guards/dialog-condition';
 import type { ElementHandle, RoutineContext } from './element';
 import type { GuardKind } from './in-page-api';
 import { callInFrame, callOn } from './in-page-call';
@@ -138,6 +139,28 @@ async function afterHover(
 }
 
 /**
+ * One gesture and its verdict. A JavaScript dialog that opens meanwhile (left open for handle_dialog)
+ * cuts the page's commands short: the page acted on the input, so it counts as received.
+ */
+async function sendAndCheck(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  kind: GuardKind,
+  send: () => Promise<void>,
+): Promise<Delivery> {
+  try {
+    await send();
+    return await deliveryOf(ctx, handle, kind);
+  } catch (error) {
+    if (isDialogOpenError(error)) {
+      ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
+      return { kind: 'reached' };
+    }
+    throw error;
+  }
+}
+
+/**
  * Sends a gesture at a located point and checks that the element received it. The pointer comes over
  * the element first and the element is looked at again (see afterHover), then the gesture is sent. A
  * miss was stopped by the guard (presses; a move cannot be taken back, but nothing acts on a hover that
@@ -166,8 +189,7 @@ export async function sendVerified(
   if (located.kind !== 'point') {
     return { located, retried: moved };
   }
-  await steps.send(located, moved === null);
-  const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
+  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, moved === null));
   if (delivery.kind === 'reached') {
     return { located, retried: moved };
   }
@@ -188,8 +210,7 @@ async function retryOnce(
   if (located.kind !== 'point') {
     return { located, retried: hit };
   }
-  await steps.send(located, false);
-  const delivery = await deliveryOf(ctx, handle, GUARD_OF[gesture]);
+  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, false));
   if (delivery.kind === 'missed') {
     throw new TabpilotError(
       'ELEMENT_OCCLUDED',

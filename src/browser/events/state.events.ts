@@ -58,6 +58,18 @@ export const BrowserStateSummary = z.strictObject({
   screenshot: z.string().nullable(),
   screenshot_format: z.enum(['png', 'jpeg', 'webp']).nullable(),
   closed_popup_messages: z.array(z.string()),
+  /**
+   * The JavaScript dialog open in this tab, waiting for handle_dialog (only with dialogs.auto_answer
+   * off): the page behind it is blocked, so the state then has no elements.
+   */
+  open_dialog: z
+    .strictObject({
+      dialog_type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+      message: z.string(),
+      default_prompt: z.string().nullable(),
+      url: z.string(),
+    })
+    .nullable(),
   pending_network_requests: z.array(
     z.strictObject({ url: z.string(), method: z.string(), loading_duration_ms: z.number(), resource_type: z.string() }),
   ),

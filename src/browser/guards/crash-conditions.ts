@@ -17,6 +17,11 @@ const BROWSER_SIDE = new Set([
   'Target.setAutoAttach',
 ]);
 
+/** Whether the browser process answers `method` itself, so it works while the page cannot answer. */
+export function answeredByBrowser(method: string): boolean {
+  return BROWSER_SIDE.has(method);
+}
+
 export function crashedError(tabId: string, method?: string): TabpilotError {
   return new TabpilotError(
     'TAB_CRASHED',

@@ -1,11 +1,11 @@
 /**
  * What is wrong with a tab right now, as the guard watchdogs see it: its page crashed, its main thread
- * is stuck, or it shows a challenge a person must solve. Each kind has one owner (the crash watchdog
- * sets crashed and unresponsive, the captcha watchdog sets captcha); the tab gate, the state, `tabs`
- * and the panel read them.
+ * is stuck, it shows a challenge a person must solve, or a JavaScript dialog left open blocks it. Each
+ * kind has one owner (the crash watchdog sets crashed and unresponsive, the captcha watchdog captcha,
+ * the popups watchdog dialog); the tab gate, the state, `tabs` and the panel read them.
  */
 export type TabStatus = 'ok' | 'crashed' | 'unresponsive' | 'needs_person' | 'solving';
-export type ConditionKind = 'crashed' | 'unresponsive' | 'captcha';
+export type ConditionKind = 'crashed' | 'unresponsive' | 'captcha' | 'dialog';
 
 /** How an event treats a tab: changes it (acts), only looks at it (reads), or may bring it back (recovers). */
 export type GateClass = 'act' | 'read' | 'recover';
@@ -18,7 +18,8 @@ export interface Admission {
 
 export interface TabCondition {
   readonly kind: ConditionKind;
-  readonly status: Exclude<TabStatus, 'ok'>;
+  /** The tab's status while it holds; null for a condition that is no fault of the tab (a dialog to answer). */
+  readonly status: Exclude<TabStatus, 'ok'> | null;
   /** One sentence for clients, the state and the panel. */
   readonly reason: string;
   readonly since: number;
@@ -26,7 +27,24 @@ export interface TabCondition {
   admit(gate: GateClass, admission: Admission): Promise<void> | void;
 }
 
-const PRIORITY: Record<ConditionKind, number> = { crashed: 0, unresponsive: 1, captcha: 2 };
+/** A JavaScript dialog open in a tab, as the page asked it. */
+export interface OpenDialog {
+  readonly dialog_type: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  readonly message: string;
+  /** What a prompt() offers before anything is typed; null for the other kinds. */
+  readonly default_prompt: string | null;
+  readonly url: string;
+  readonly frame_id: string | null;
+}
+
+export interface DialogCondition extends TabCondition {
+  readonly kind: 'dialog';
+  readonly dialog: OpenDialog;
+}
+
+type ConditionOf<K extends ConditionKind> = K extends 'dialog' ? DialogCondition : TabCondition;
+
+const PRIORITY: Record<ConditionKind, number> = { crashed: 0, unresponsive: 1, captcha: 2, dialog: 3 };
 
 export class TabConditions {
   readonly #byTarget = new Map<string, Map<ConditionKind, TabCondition>>();
@@ -79,8 +97,9 @@ export class TabConditions {
     return [...(this.#notes.get(targetId)?.values() ?? [])];
   }
 
-  get(targetId: string, kind: ConditionKind): TabCondition | undefined {
-    return this.#byTarget.get(targetId)?.get(kind);
+  get<K extends ConditionKind>(targetId: string, kind: K): ConditionOf<K> | undefined {
+    // set() keys each condition by its own kind, so the one under 'dialog' is a DialogCondition.
+    return this.#byTarget.get(targetId)?.get(kind) as ConditionOf<K> | undefined;
   }
 
   /** The tab's conditions, the most serious first. */
@@ -89,8 +108,12 @@ export class TabConditions {
   }
 
   status(targetId: string): { status: TabStatus; reason: string | null } {
-    const first = this.of(targetId)[0];
-    return first === undefined ? { status: 'ok', reason: null } : { status: first.status, reason: first.reason };
+    for (const condition of this.of(targetId)) {
+      if (condition.status !== null) {
+        return { status: condition.status, reason: condition.reason };
+      }
+    }
+    return { status: 'ok', reason: null };
   }
 
   /** Resolves at the next change of any tab's conditions. */

@@ -15,7 +15,7 @@ import {
 import { TabClosedEvent } from '../events/tabs.events';
 import type { BrowserSessionView } from '../session-view';
 import { paginationButtons } from '../state/pagination';
-import type { TabConditions } from '../guards/tab-conditions';
+import type { DialogCondition, TabConditions } from '../guards/tab-conditions';
 
 const RECENT_EVENTS = 10;
 /** A page that opens dialogs in a loop must not grow the state without bound. */
@@ -46,6 +46,10 @@ export const domWatchdog = defineWatchdog({
         const started = performance.now();
         const payload = event.payload;
         const targetId = payload.target_id;
+        const dialog = session.conditions.get(targetId, 'dialog');
+        if (dialog !== undefined) {
+          return dialogState(session, targetId, dialog, takeDialogs(dialogs, targetId));
+        }
         const config = session.config.state;
         const budgetMs = Math.max(ANSWER_MARGIN_MS, session.timeoutFor(BrowserStateRequestEvent) - ANSWER_MARGIN_MS);
         const capture = new AbortController();
@@ -190,6 +194,7 @@ function summaryOf(session: BrowserSessionView, targetId: string, dom: DomState 
     screenshot: null,
     screenshot_format: null,
     closed_popup_messages: [],
+    open_dialog: null,
     pending_network_requests: (metrics?.pending ?? []).map((request) => ({
       url: request.url,
       method: 'GET',
@@ -220,6 +225,26 @@ function nonActionableState(session: BrowserSessionView, targetId: string, error
     ...summaryOf(session, targetId, undefined),
     browser_errors: [error],
     state_error: `The page did not answer in time (${error}). The elements are not known: wait, then take a new state.`,
+  };
+}
+
+/**
+ * The state of a tab a dialog blocks: its page answers nothing until the dialog is answered, so there
+ * is no capture; the text says what the dialog asks and how to answer it.
+ */
+function dialogState(
+  session: BrowserSessionView,
+  targetId: string,
+  condition: DialogCondition,
+  answered: string[],
+): BrowserStateSummary {
+  const { dialog_type, message, default_prompt, url } = condition.dialog;
+  return {
+    ...summaryOf(session, targetId, undefined),
+    text: condition.reason,
+    closed_popup_messages: answered,
+    open_dialog: { dialog_type, message, default_prompt, url },
+    browser_errors: session.conditions.of(targetId).map((entry) => entry.reason),
   };
 }
 

@@ -11,7 +11,7 @@ import type {
   SearchOptions,
 } from '../payload';
 
-const SKIP = new Set([
+export const SKIP = new Set([
   'script',
   'style',
   'noscript',
@@ -47,7 +47,7 @@ const BLOCK = new Set([
   'summary',
 ]);
 
-function childrenOf(node: Node): Node[] {
+export function childrenOf(node: Node): Node[] {
   const element = node as Element;
   const out: Node[] = [];
   if (element.shadowRoot !== null && element.shadowRoot !== undefined) {
@@ -67,11 +67,11 @@ function childrenOf(node: Node): Node[] {
   return out;
 }
 
-function visible(element: Element): boolean {
+export function visible(element: Element): boolean {
   return element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
 }
 
-function absolute(href: string, base: string): string {
+export function absolute(href: string, base: string): string {
   try {
     return new URL(href, base).href;
   } catch {
@@ -109,6 +109,9 @@ class MarkdownWriter {
       const value = (node.nodeValue ?? '').replace(/\s+/g, ' ');
       if (value.trim() !== '') {
         this.inline(value);
+      } else if (value !== '' && !/\s$/.test(this.#parts.at(-1) ?? '\n')) {
+        // Whitespace between two inline elements separates their words (<b>One</b> <b>Two</b>).
+        this.inline(' ');
       }
       return;
     }
@@ -215,8 +218,19 @@ class MarkdownWriter {
     if (rows.length === 0) {
       return;
     }
-    const cell = (value: Element): string =>
-      (value.textContent ?? '').replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+    // GFM tables have no caption: it goes above the table as a line of its own.
+    const caption = table.caption;
+    if (caption !== null && visible(caption)) {
+      this.block('');
+      this.#children(caption, 0);
+      this.block('');
+    }
+    // A cell keeps its links, code and emphasis: its content is written like any other, on one line.
+    const cell = (value: Element): string => {
+      const writer = new MarkdownWriter(this.#options);
+      writer.#children(value, 0);
+      return writer.text().replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+    };
     const lines = rows.map((row) => `| ${Array.from(row.cells).map(cell).join(' | ')} |`);
     const width = rows[0]?.cells.length ?? 0;
     lines.splice(1, 0, `|${' --- |'.repeat(width)}`);

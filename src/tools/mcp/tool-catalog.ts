@@ -35,6 +35,7 @@ export const TOOL_TITLES: Readonly<Record<string, string>> = {
   select_dropdown: 'Pick an option of a dropdown',
   hover: 'Hover over an element',
   drag: 'Drag and drop',
+  handle_dialog: 'Answer a JavaScript dialog',
   save_storage_state: 'Save cookies and storage to a file',
   load_storage_state: 'Load cookies and storage from a file',
   run: 'Let the built-in agent do a task',

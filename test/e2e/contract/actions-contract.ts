@@ -602,6 +602,70 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(await hooks.history(driver)).toContain('"DialogOpenedEvent"');
     });
 
+    it('leaves dialogs open when told: the state shows one, actions are refused naming it, handle_dialog answers it', async () => {
+      await hooks.configure(driver, { dialogs: { auto_answer: false, confirm: 'dismiss' } });
+      try {
+        const state = await open('/act/dialogs.html');
+        const none = await failure('handle_dialog', { accept: true });
+        expect(none.error.code).toBe('ELEMENT_NOT_FOUND');
+        expect(none.error.message).toContain('No JavaScript dialog is open');
+
+        /** Clicks a button whose handler opens a dialog: the click returns although the page is blocked. */
+        const openDialog = async (button: string): Promise<BrowserStateSummary> => {
+          await driver.ok('click', { index: byId(state, button).index });
+          const blocked = await driver.ok<BrowserStateSummary>('state');
+          expect(blocked.elements).toEqual([]);
+          return blocked;
+        };
+
+        let blocked = await openDialog('Save');
+        expect(blocked.open_dialog).toMatchObject({ dialog_type: 'alert', message: 'Saved!', default_prompt: null });
+        expect(blocked.text).toContain('handle_dialog');
+        // Other actions answer at once naming the dialog, reads as well as acts, instead of hanging.
+        const refused = await failure('click', { index: byId(state, 'Rename').index });
+        expect(refused.error.code).toBe('ELEMENT_OCCLUDED');
+        expect(refused.error.message).toContain('alert dialog ("Saved!")');
+        const unread = await failure('extract', {});
+        expect(unread.error.code).toBe('ELEMENT_OCCLUDED');
+        expect(unread.error.message).toContain('"Saved!"');
+        expect(await driver.ok('handle_dialog', { accept: true })).toMatchObject({
+          dialog_type: 'alert',
+          message: 'Saved!',
+          accepted: true,
+        });
+        let after = await stateShowing('answers: alert returned undefined');
+        expect(after.open_dialog).toBeNull();
+        expect(after.closed_popup_messages).toEqual(['[alert] Saved! (accepted)']);
+
+        blocked = await openDialog('Delete everything');
+        expect(blocked.open_dialog).toMatchObject({ dialog_type: 'confirm', message: 'Delete everything?' });
+        await driver.ok('handle_dialog', { accept: true });
+        await stateShowing('answers: confirm returned true');
+
+        await openDialog('Delete everything');
+        expect(await driver.ok('handle_dialog', { accept: false })).toMatchObject({ accepted: false });
+        after = await stateShowing('answers: confirm returned false');
+        expect(after.closed_popup_messages).toEqual(['[confirm] Delete everything? (dismissed)']);
+
+        blocked = await openDialog('Rename');
+        expect(blocked.open_dialog).toMatchObject({
+          dialog_type: 'prompt',
+          message: 'New name?',
+          default_prompt: 'draft',
+        });
+        const bad = await failure('handle_dialog', { accept: false, prompt_text: 'x' });
+        expect(bad.error.code).toBe('INVALID_PARAMS');
+        await driver.ok('handle_dialog', { accept: true, prompt_text: 'Final report' });
+        await stateShowing('answers: prompt returned Final report');
+        // The page is free again: a click goes through as usual.
+        await openDialog('Rename');
+        await driver.ok('handle_dialog', { accept: false });
+        await stateShowing('answers: prompt returned null');
+      } finally {
+        await hooks.configure(driver, { dialogs: { auto_answer: true, confirm: 'dismiss' } });
+      }
+    });
+
     it('fills a secret only on a matching page and never lets its value reach history or results', async () => {
       await hooks.configure(driver, { sensitive_data: { localhost: { password: SECRET } } });
       await driver.ok('subscribe', { events: ['*'] });

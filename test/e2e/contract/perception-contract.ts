@@ -290,6 +290,18 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(chunk.markdown).toBe(result.markdown.slice(10));
     });
 
+    it('keeps what a table cell holds and the space between inline elements in the markdown', async () => {
+      await driver.ok('navigate', { url: server.url('/p/extract.html') });
+      const { markdown } = await driver.ok<{ markdown: string }>('extract', {});
+      // Words of two inline elements apart only by whitespace stay apart.
+      expect(markdown).toContain('Action 1: haven Action 2: jetty');
+      // A cell keeps its link, code and emphasis; a pipe in a cell is escaped.
+      expect(markdown).toContain(`| Basic | [Details](${server.url('/plans/basic')}) and \`5 GB\` |`);
+      expect(markdown).toContain('| Pro \\| Team | **50 GB** |');
+      // GFM has no caption: it stands above the table.
+      expect(markdown).toMatch(/Storage per plan\n\n\| Basic \|/);
+    });
+
     it('searches the page text and queries elements by CSS selector', async () => {
       await driver.ok('navigate', { url: server.url('/p/list.html') });
       const found = await driver.ok<{ matches: Array<{ match: string; context: string }>; total: number }>(

@@ -37,6 +37,18 @@ export function addPerceptionPages(server: FixtureServer): void {
 <textarea id="notes">typed notes</textarea>`,
         ),
       ),
+    '/p/extract.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Extract',
+          `<h1>Plans</h1>
+<p><span>Action 1: haven</span>
+<span>Action 2: jetty</span></p>
+<table><caption>Storage per plan</caption><tr><td>Basic</td><td><a href="/plans/basic">Details</a> and <code>5 GB</code></td></tr>
+<tr><td>Pro | Team</td><td><strong>50 GB</strong></td></tr></table>`,
+        ),
+      ),
     '/p/list.html': (_req, res) =>
       send(
         res,
