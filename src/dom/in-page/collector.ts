@@ -11,35 +11,25 @@ import type { CollectOptions, CollectResult, CollectStats } from '../payload';
 import type { ElementExtra, PackedElement, PackedLine } from '../wire';
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
+import { containedBy, mayHaveClosedRoot, withoutRedundantId } from './element-rules';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
 import { isDocument, isShadowRoot } from './realm';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base']);
-// tabpilot's own in-page indicator of a controlled tab: not the page's.
-SKIP.add('tabpilot-control-indicator');
-/** Elements that may carry a shadow root (attachShadow's allow list) besides custom elements. */
-const SHADOW_CAPABLE = new Set([
-  'article',
-  'aside',
-  'blockquote',
-  'body',
-  'div',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'main',
-  'nav',
-  'p',
-  'section',
-  'span',
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'base',
+  // tabpilot's own in-page indicator of a controlled tab: not the page's.
+  'tabpilot-control-indicator',
 ]);
 /** Grouping roles printed (without an index) when they carry a name: they tell which group a control is in. */
 const NAMED_CONTAINERS = new Set([
@@ -328,52 +318,6 @@ function visitElementIn(
     }
   }
   walk.clip = outerClip;
-}
-
-const FORM_FIELDS = new Set(['input', 'select', 'textarea']);
-
-/** An element with a name is told apart by it; its id only adds characters (form fields keep theirs). */
-function withoutRedundantId(attributes: Array<[string, string]>, tag: string, name: string): Array<[string, string]> {
-  return name === '' || FORM_FIELDS.has(tag) ? attributes : attributes.filter(([key]) => key !== 'id');
-}
-
-/** A descendant that is just part of a clickable parent (text, icons) gets no index of its own. */
-function containedBy(parent: DOMRect | null, rect: DOMRect, element: Element, tag: string): boolean {
-  if (parent === null) {
-    return false;
-  }
-  if (
-    tag === 'input' ||
-    tag === 'select' ||
-    tag === 'textarea' ||
-    element.hasAttribute('onclick') ||
-    element.hasAttribute('aria-label')
-  ) {
-    return false;
-  }
-  const area = rect.width * rect.height;
-  if (area === 0) {
-    return true;
-  }
-  const overlapX = Math.max(0, Math.min(rect.right, parent.right) - Math.max(rect.left, parent.left));
-  const overlapY = Math.max(0, Math.min(rect.bottom, parent.bottom) - Math.max(rect.top, parent.top));
-  return (overlapX * overlapY) / area >= 0.99;
-}
-
-/** The page cannot see closed shadow roots; hosts that may have one are reported for CDP to open. */
-function mayHaveClosedRoot(element: Element, tag: string, rect: DOMRect): boolean {
-  if (element.shadowRoot !== null) {
-    return false;
-  }
-  if (tag.includes('-')) {
-    return true;
-  }
-  return (
-    SHADOW_CAPABLE.has(tag) &&
-    element.childElementCount === 0 &&
-    rect.width * rect.height > 0 &&
-    (element.textContent ?? '').trim() === ''
-  );
 }
 
 /** Sets an element line's frame facts (keeping its scroll and shadow ones). */
