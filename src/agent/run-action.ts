@@ -31,13 +31,6 @@ export interface RunActionOptions {
   log: Logger;
 }
 
-/**
- * The `run` action: the built-in agent does a task in this session's browser and answers the run's
- * result ({run_id, reason, success, text, steps}); its steps come as AgentRunStartedEvent,
- * AgentStepEvent and AgentRunFinishedEvent to clients that subscribed. One run at a time per session.
- * A client that keeps its own tabs (native, MCP) has the agent act as itself, in its tabs; the person's
- * run acts as an agent client of its own. Cancelling the request, or the emergency stop, stops the run.
- */
 /** What `run` is, apart from running it: its name, params, description and hints. */
 export const RUN_ACTION: ServerActionSpec<typeof RunParams> = {
   name: 'run',
@@ -53,6 +46,13 @@ export function runDeadlineMs(settings: AgentConfig): number {
   return settings.max_steps * (settings.request_timeout_ms * (settings.max_retries + 1) + 60_000);
 }
 
+/**
+ * The `run` action: the built-in agent does a task in this session's browser and answers the run's
+ * result ({run_id, reason, success, text, steps}); its steps come as AgentRunStartedEvent,
+ * AgentStepEvent and AgentRunFinishedEvent to clients that subscribed. One run at a time per session.
+ * A client that keeps its own tabs (native, MCP) has the agent act as itself, in its tabs; the person's
+ * run acts as an agent client of its own. Cancelling the request, or the emergency stop, stops the run.
+ */
 export function installRunAction(server: CommandServer, options: RunActionOptions): void {
   let running: Agent | undefined;
   const action: ServerAction<typeof RunParams> = {

@@ -275,5 +275,9 @@ export interface SavedDatabase {
   }>;
 }
 
-/** What reading or writing an origin's IndexedDB came to: the databases, or why not (a Blob value, a blocked delete). */
-export type IndexedDbOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+/**
+ * What reading or writing an origin's IndexedDB came to: the databases, or why not. `unsavable`: a value
+ * no storage state can hold (a Blob); `blocked`: the page keeps a database open that a restore replaces.
+ */
+export type IndexedDbOutcome<T> =
+  { ok: true; value: T } | { ok: false; reason: 'unsavable' | 'blocked' | 'failed'; error: string };

@@ -17,10 +17,13 @@ function failed(origin: string, outcome: IndexedDbOutcome<unknown>): TabpilotErr
   if (outcome.ok) {
     return undefined;
   }
-  const blocked = outcome.error.includes('keeps database');
-  return new TabpilotError(blocked ? 'TIMEOUT' : 'INTERNAL', `IndexedDB of ${origin}: ${outcome.error}`, {
-    details: { origin },
-  });
+  return new TabpilotError(
+    outcome.reason === 'blocked' ? 'TIMEOUT' : 'INTERNAL',
+    `IndexedDB of ${origin}: ${outcome.error}`,
+    {
+      details: { origin },
+    },
+  );
 }
 
 interface Pending {

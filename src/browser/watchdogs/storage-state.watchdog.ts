@@ -36,7 +36,7 @@ async function readDatabases(session: CdpSession, origin: string): Promise<Saved
   const outcome = await callInFrame(session, 'collectIndexedDb');
   if (!outcome.ok) {
     throw new TabpilotError(
-      outcome.error.includes('cannot hold') ? 'UNSUPPORTED' : 'INTERNAL',
+      outcome.reason === 'unsavable' ? 'UNSUPPORTED' : 'INTERNAL',
       `IndexedDB of ${origin}: ${outcome.error}; nothing was saved`,
       { details: { origin } },
     );

@@ -7,6 +7,9 @@
 import type { IndexedDbOutcome, SavedDatabase } from '../in-page-api';
 import { UnsavableValue, loadValue, saveValue } from './idb-values';
 
+/** The page holds a database open past the bound a replacement waits for it. */
+class BlockedDatabase extends Error {}
+
 /** How long a replacement may wait for the page to close its connection (a page that ignores versionchange). */
 const BLOCKED_BOUND_MS = 5_000;
 
@@ -100,13 +103,9 @@ export async function collectIndexedDb(): Promise<IndexedDbOutcome<SavedDatabase
     return { ok: true, value: out };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      error:
-        error instanceof UnsavableValue
-          ? `${message}, which a storage state cannot hold`
-          : `reading IndexedDB failed: ${message}`,
-    };
+    return error instanceof UnsavableValue
+      ? { ok: false, reason: 'unsavable', error: `${message}, which a storage state cannot hold` }
+      : { ok: false, reason: 'failed', error: `reading IndexedDB failed: ${message}` };
   }
 }
 
@@ -125,7 +124,7 @@ function writeDatabase(saved: SavedDatabase): Promise<void> {
       timer = setTimeout(
         () =>
           reject(
-            new Error(
+            new BlockedDatabase(
               `the page keeps database ${saved.name} open and does not close it; it is replaced when the page lets it go (reload or close its tabs)`,
             ),
           ),
@@ -172,7 +171,8 @@ export async function restoreIndexedDb(databases: SavedDatabase[]): Promise<Inde
     await Promise.all(databases.map(writeDatabase));
     return { ok: true, value: databases.length };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: error instanceof BlockedDatabase ? 'blocked' : 'failed', error: message };
   }
 }
 
