@@ -41,4 +41,8 @@ export default defineManifest({
     'tabGroups',
     'offscreen',
   ],
+  // No host permission up front: the agent's model servers answer the worker's requests through CORS
+  // (OpenAI, Anthropic with its browser header, Ollama, OpenRouter); a server that does not can be granted,
+  // one origin at a time, from the panel.
+  optional_host_permissions: ['http://*/*', 'https://*/*'],
 });

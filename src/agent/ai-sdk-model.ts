@@ -24,6 +24,8 @@ export interface ModelSettings {
   readonly maxOutputTokens: number;
   readonly requestTimeoutMs: number;
   readonly retry: { readonly maxRetries: number; readonly baseMs: number; readonly maxWaitMs: number };
+  /** Headers sent with every request (the extension's worker adds the one Anthropic asks of browsers). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Each retry, for the log (the step's event counts the attempts). */
   readonly onRetry?: (message: string, delayMs: number, attempt: number) => void;
 }
@@ -33,13 +35,12 @@ const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'http
 function languageModel(settings: ModelSettings): LanguageModel {
   const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL[settings.provider];
   const apiKey = settings.apiKey ?? undefined;
+  const common = { baseURL, ...(apiKey === undefined ? {} : { apiKey }), headers: { ...settings.headers } };
   if (settings.provider === 'anthropic') {
-    return createAnthropic({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) })(settings.model);
+    return createAnthropic(common)(settings.model);
   }
   // The chat-completions model speaks to any OpenAI-compatible server at any base URL.
-  return createOpenAICompatible({ name: 'openai', baseURL, ...(apiKey === undefined ? {} : { apiKey }) }).chatModel(
-    settings.model,
-  );
+  return createOpenAICompatible({ name: 'openai', ...common }).chatModel(settings.model);
 }
 
 class TimeoutFailure extends Error {

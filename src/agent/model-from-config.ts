@@ -6,6 +6,7 @@ export function modelFromConfig(
   settings: AgentConfig & { model: string },
   apiKey: string | null,
   onRetry?: (message: string, delayMs: number, attempt: number) => void,
+  headers?: Readonly<Record<string, string>>,
 ): AiSdkModel {
   return new AiSdkModel({
     provider: settings.provider,
@@ -17,5 +18,6 @@ export function modelFromConfig(
     requestTimeoutMs: settings.request_timeout_ms,
     retry: { maxRetries: settings.max_retries, baseMs: settings.retry_base_ms, maxWaitMs: settings.retry_max_wait_ms },
     ...(onRetry === undefined ? {} : { onRetry }),
+    ...(headers === undefined ? {} : { headers }),
   });
 }

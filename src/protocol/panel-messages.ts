@@ -83,6 +83,10 @@ export type PanelStatus = z.infer<typeof PanelStatus>;
 export const SettingsError = z.strictObject({ field: z.string(), message: z.string() });
 export type SettingsError = z.infer<typeof SettingsError>;
 
+/** Which providers the agent has an API key for; the worker never sends a key back. */
+export const AgentKeysPresent = z.strictObject({ openai: z.boolean(), anthropic: z.boolean() });
+export type AgentKeysPresent = z.infer<typeof AgentKeysPresent>;
+
 // ---- panel -> worker -------------------------------------------------------------------------------
 
 export const PanelToWorker = z.discriminatedUnion('type', [
@@ -101,6 +105,16 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
   /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */
   z.strictObject({ type: z.literal('show_tab'), tab_id: z.string() }),
+  /**
+   * The agent's API key for a provider, kept in chrome.storage.local outside the config (null: forget it);
+   * answered by a `response` with the same id.
+   */
+  z.strictObject({
+    type: z.literal('save_agent_key'),
+    id: z.number(),
+    provider: z.enum(['openai', 'anthropic']),
+    key: z.string().max(4096).nullable(),
+  }),
 ]);
 export type PanelToWorker = z.infer<typeof PanelToWorker>;
 
@@ -112,6 +126,7 @@ export const WorkerToPanel = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('event'), message: EventMessageSchema }),
   z.strictObject({ type: z.literal('status'), status: PanelStatus }),
   z.strictObject({ type: z.literal('native'), native: NativeStatus }),
+  z.strictObject({ type: z.literal('agent_keys'), keys: AgentKeysPresent }),
   /**
    * `reset`: replace everything the panel has (on connect, after a clear); else add or update by id.
    * `dropped`: ids the worker let go of (its timeline is bounded), which the panel drops too.

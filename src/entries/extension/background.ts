@@ -29,6 +29,8 @@ import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { AgentKeyStore } from '../../platform/extension/agent/agent-keys';
+import { composeAgent } from './agent-composition';
 import { composeNativeSide } from './native-composition';
 
 // The service worker's composition root. Listeners are registered synchronously at the top level, as
@@ -88,7 +90,9 @@ const settings = new SettingsStore(
       : { field: 'permissions', message: ungrantableError(refused, permissions).message };
   },
 );
-const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
+// The agent's API keys are secrets too: the logs and the timeline never show them.
+const agentKeys = new AgentKeyStore(storageArea('local'));
+const secrets = (): Secret[] => [...secretsOf(settings.config.sensitive_data), ...agentKeys.secrets()];
 logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
@@ -120,6 +124,7 @@ session.bus.on(
 );
 // Native clients: the tab leases in front of the CommandServer, the port to the native host.
 const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, log });
+composeAgent({ server, keys: agentKeys, log: log.child('agent') });
 
 const saveSession = createSessionSaver(
   chromeApi,
@@ -158,7 +163,7 @@ session.conditions.onChange(() => hub.statusChanged());
 timeline.onUpdate((update) => hub.broadcast({ type: 'timeline', ...update }));
 
 const ready = (async () => {
-  const [restored, loaded] = await Promise.all([timeline.restore(), settings.load()]);
+  const [restored, loaded] = await Promise.all([timeline.restore(), settings.load(), agentKeys.load()]);
   timeline.note(
     'info',
     restored > 0 ? 'Extension worker restarted; earlier events restored.' : 'Extension worker started.',
@@ -188,6 +193,7 @@ servePanelPorts(browser.runtime, {
   hub,
   timeline,
   settings,
+  agentKeys,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
   native: {
@@ -249,4 +255,4 @@ chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error
 });
 
 // A handle for the worker's DevTools console and the end-to-end tests (which evaluate in the worker).
-Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub, native } });
+Object.assign(globalThis, { tabpilot: { session, server, router, ready, timeline, settings, hub, native, agentKeys } });

@@ -1,7 +1,7 @@
 import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import type { NativeStatus } from '../../protocol/native-panel';
-import { PanelToWorker, type WorkerToPanel } from '../../protocol/panel-messages';
+import { PanelToWorker, type AgentKeysPresent, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
@@ -28,6 +28,11 @@ export interface PanelServices {
   readonly hub: PanelHub;
   readonly timeline: TimelineRecorder;
   readonly settings: SettingsStore;
+  /** The agent's API keys; the panel saves them and is told only which are set. */
+  readonly agentKeys?: {
+    present(): AgentKeysPresent;
+    set(provider: 'openai' | 'anthropic', key: string | null): Promise<void>;
+  };
   attachWindow(windowId: number): Promise<{ tab_id: string } | { error: CommandError }>;
   /** Brings a controlled tab and its window to the front (the person's hand-off). */
   showTab(tabId: string): Promise<void>;
@@ -113,6 +118,9 @@ async function greet(link: PanelLink, services: PanelServices): Promise<void> {
   if (services.native !== undefined) {
     link.post({ type: 'native', native: services.native.status() });
   }
+  if (services.agentKeys !== undefined) {
+    link.post({ type: 'agent_keys', keys: services.agentKeys.present() });
+  }
   await services.hub.sendStatus(link);
 }
 
@@ -195,5 +203,25 @@ async function dispatch(
     case 'show_tab':
       await services.showTab(message.tab_id);
       return;
+    case 'save_agent_key': {
+      const keys = services.agentKeys;
+      if (keys === undefined) {
+        respond({ id: message.id, ok: false, error: { code: 'UNKNOWN_ACTION', message: 'This worker has no agent.' } });
+        return;
+      }
+      await keys.set(message.provider, message.key);
+      const present = keys.present();
+      respond({ id: message.id, ok: true, result: { provider: message.provider, set: present[message.provider] } });
+      services.hub.broadcast({ type: 'agent_keys', keys: present });
+      // The note says which key changed, never its value.
+      services.timeline.note(
+        'info',
+        present[message.provider]
+          ? `The ${message.provider} API key was saved.`
+          : `The ${message.provider} API key was removed.`,
+        'panel',
+      );
+      return;
+    }
   }
 }

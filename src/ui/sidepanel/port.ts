@@ -1,5 +1,6 @@
 import type { CommandResponse } from '../../protocol/commands';
 import { consoleSink, createLogger } from '../../shared/logger';
+import { hostPatternOf } from './agent-settings';
 import {
   WorkerToPanel,
   type PanelToWorker,
@@ -14,7 +15,10 @@ const RECONNECT_DELAY_MS = 300;
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 
 /** A pushed message: everything the worker sends that is not the answer to a request. */
-export type PushedMessage = Extract<WorkerMessage, { type: 'status' | 'timeline' | 'settings' | 'event' | 'native' }>;
+export type PushedMessage = Extract<
+  WorkerMessage,
+  { type: 'status' | 'timeline' | 'settings' | 'event' | 'native' | 'agent_keys' }
+>;
 
 export type SettingsOutcome = { ok: true } | { ok: false; error: SettingsError };
 
@@ -58,7 +62,22 @@ export class WorkerPort {
 
   /** Any protocol action. */
   request(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
-    return this.#ask((id) => ({ type: 'command', request: { id, action, params } }));
+    return this.start(action, params).response;
+  }
+
+  /** Any protocol action, with its request id (what `cancel` names) known before it answers. */
+  start(action: string, params: Record<string, unknown> = {}): { id: number; response: Promise<CommandResponse> } {
+    let requestId = 0;
+    const response = this.#ask((id) => {
+      requestId = id;
+      return { type: 'command', request: { id, action, params } };
+    });
+    return { id: requestId, response };
+  }
+
+  /** Stores (or, with null, forgets) the agent's API key for a provider in the worker; it never comes back. */
+  saveAgentKey(provider: 'openai' | 'anthropic', key: string | null): Promise<CommandResponse> {
+    return this.#ask((id) => ({ type: 'save_agent_key', id, provider, key }));
   }
 
   /** Attaches the active tab of the window this panel belongs to. */
@@ -113,6 +132,23 @@ export class WorkerPort {
   /** Brings a controlled tab (and its window) to the front, for a person to step in. */
   showTab(tabId: string): void {
     this.#post({ type: 'show_tab', tab_id: tabId });
+  }
+
+  /**
+   * Asks the person for access to one model server (an optional host permission), for a server that does
+   * not answer cross-origin requests; must be called from a click, which Chrome requires of the request.
+   */
+  async requestOrigin(origin: string): Promise<boolean> {
+    const pattern = hostPatternOf(origin);
+    if (pattern === undefined) {
+      return false;
+    }
+    try {
+      return await chrome.permissions.request({ origins: [pattern] });
+    } catch (error) {
+      log.warn('the host permission request failed', { origin, error: String(error) });
+      return false;
+    }
   }
 
   onPush(listener: (message: PushedMessage) => void): () => void {

@@ -1,5 +1,5 @@
 import type { NativeStatus } from '../../protocol/native-panel';
-import type { PanelStatus, TimelineEntry } from '../../protocol/panel-messages';
+import type { AgentKeysPresent, PanelStatus, TimelineEntry } from '../../protocol/panel-messages';
 import type { Described } from './describe';
 import type { ConnectionStatus, PushedMessage } from './port';
 
@@ -13,6 +13,8 @@ export interface PanelState {
   described: Described | undefined;
   /** The native host and its clients. */
   native: NativeStatus | undefined;
+  /** Which providers the agent has an API key for. */
+  agentKeys: AgentKeysPresent | undefined;
 }
 
 export type PanelAction =
@@ -27,6 +29,7 @@ export const INITIAL_STATE: PanelState = {
   config: undefined,
   described: undefined,
   native: undefined,
+  agentKeys: undefined,
 };
 
 export function reduce(state: PanelState, action: PanelAction): PanelState {
@@ -58,6 +61,8 @@ function reducePush(state: PanelState, message: PushedMessage): PanelState {
     }
     case 'native':
       return { ...state, native: message.native };
+    case 'agent_keys':
+      return { ...state, agentKeys: message.keys };
     case 'event':
       // Protocol events a `subscribe` asked for: the timeline already shows every bus event.
       return state;

@@ -27,7 +27,9 @@ export type ScriptedReply =
   | { kind: 'text'; text: string }
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Never answers (until the server stops): the client's timeout is what ends it. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Answers `reply` once `ready` settles: the test decides when the model has answered. */
+  | { kind: 'later'; ready: Promise<unknown>; reply: Exclude<ScriptedReply, { kind: 'later' }> };
 
 export type ModelScript = (request: ModelRequestView, index: number) => ScriptedReply;
 
@@ -149,6 +151,13 @@ export class FakeModelServer {
   readonly requests: ModelRequestView[] = [];
   /** Errors the script threw (each answered 400), for tests to assert there were none. */
   readonly scriptErrors: string[] = [];
+  /**
+   * Answer cross-origin requests as OpenAI's and Anthropic's APIs do (a preflight, then
+   * `Access-Control-Allow-Origin: *`), so a browser worker without a host permission can call it.
+   */
+  cors = false;
+  /** The CORS preflights answered, for tests that check the browser asked. */
+  preflights = 0;
   readonly #server: Server;
   #script: ModelScript;
   #port = 0;
@@ -184,6 +193,21 @@ export class FakeModelServer {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (this.cors && req.method === 'OPTIONS') {
+        this.preflights += 1;
+        res.writeHead(204, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '',
+          'access-control-max-age': '0',
+        });
+        res.end();
+        return;
+      }
+      if (this.cors) {
+        res.setHeader('access-control-allow-origin', '*');
+        res.setHeader('access-control-expose-headers', 'retry-after');
+      }
       const format: WireFormat | undefined = req.url?.endsWith('/chat/completions')
         ? 'openai'
         : req.url?.endsWith('/messages')
@@ -208,23 +232,32 @@ export class FakeModelServer {
           body: JSON.stringify({ error: { message: `script failed: ${String(error)}` } }),
         };
       }
-      if (reply.kind === 'hang') {
+      if (reply.kind === 'later') {
+        const { reply: after } = reply;
+        const index = this.requests.length;
+        void reply.ready.then(() => this.#answer(res, format, after, index));
         return;
       }
-      if (reply.kind === 'status') {
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify(
-          format === 'openai'
-            ? openAiAnswer(reply, this.requests.length)
-            : anthropicAnswer(reply, this.requests.length),
-        ),
-      );
+      this.#answer(res, format, reply, this.requests.length);
     });
+  }
+
+  #answer(
+    res: ServerResponse,
+    format: WireFormat,
+    reply: Exclude<ScriptedReply, { kind: 'later' }>,
+    index: number,
+  ): void {
+    if (reply.kind === 'hang' || res.destroyed) {
+      return;
+    }
+    if (reply.kind === 'status') {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(format === 'openai' ? openAiAnswer(reply, index) : anthropicAnswer(reply, index)));
   }
 }
 

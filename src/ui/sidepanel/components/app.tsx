@@ -13,10 +13,12 @@ import { PageView } from './page-view';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
 import { TabAlerts } from './tab-alerts';
+import { TaskView } from './task-view';
 import { TimelineView } from './timeline-view';
 
 const VIEWS = [
   { id: 'page', label: 'Page' },
+  { id: 'task', label: 'Task' },
   { id: 'actions', label: 'Actions' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'settings', label: 'Settings' },
@@ -86,11 +88,22 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       </nav>
       <main class="view">
         {view === 'page' && <PageView port={port} described={state.described} status={state.status} />}
+        {view === 'task' && (
+          <TaskView
+            port={port}
+            described={state.described}
+            config={state.config}
+            agentKeys={state.agentKeys}
+            timeline={state.timeline}
+          />
+        )}
         {view === 'actions' && <ActionsView port={port} described={state.described} status={state.status} />}
         {view === 'timeline' && (
           <TimelineView entries={state.timeline} status={state.status} onClear={() => port.clearTimeline()} />
         )}
-        {view === 'settings' && <SettingsView port={port} described={state.described} config={state.config} />}
+        {view === 'settings' && (
+          <SettingsView port={port} described={state.described} config={state.config} agentKeys={state.agentKeys} />
+        )}
       </main>
       <footer class="muted footnote">
         This panel belongs to this window; every window's panel drives the same tabpilot session.

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { SettingsError } from '../../../protocol/panel-messages';
+import type { AgentKeysPresent, SettingsError } from '../../../protocol/panel-messages';
+import { AgentKeyField } from './agent-key-field';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
@@ -16,6 +17,7 @@ export function SettingsView(props: {
   port: WorkerPort;
   described: Described | undefined;
   config: Record<string, unknown> | undefined;
+  agentKeys?: AgentKeysPresent | undefined;
 }): preact.JSX.Element {
   const [shown, setShown] = useState(props.config);
   const [value, setValue] = useState<Record<string, unknown>>(props.config ?? {});
@@ -44,6 +46,7 @@ export function SettingsView(props: {
   return (
     <>
       <StorageStateView port={props.port} described={props.described} />
+      <AgentKeyField port={props.port} config={props.config} keys={props.agentKeys} />
       <form
         id="settings-form"
         class="settings-view"

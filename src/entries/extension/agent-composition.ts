@@ -1,0 +1,28 @@
+import { modelFromConfig } from '../../agent/model-from-config';
+import { installRunAction } from '../../agent/run-action';
+import type { AgentConfig } from '../../browser/config/agent.config';
+import type { AgentKeyStore } from '../../platform/extension/agent/agent-keys';
+import type { Logger } from '../../shared/logger';
+import type { CommandServer } from '../../tools/command-server';
+
+/**
+ * Anthropic refuses a request from a browser page or worker (one that carries an Origin) unless it says it
+ * means to call the API from there; with it, its API answers CORS preflights, so no host permission is needed.
+ */
+export function browserHeaders(provider: AgentConfig['provider']): Record<string, string> | undefined {
+  return provider === 'anthropic' ? { 'anthropic-dangerous-direct-browser-access': 'true' } : undefined;
+}
+
+/**
+ * The built-in agent in the service worker: the agent's server actions on the worker's CommandServer, so
+ * the panel, native clients and MCP through the extension can start runs. The key comes from the panel's
+ * settings (AgentKeyStore); the model's requests leave from this worker with its fetch.
+ */
+export function composeAgent(options: { server: CommandServer; keys: AgentKeyStore; log: Logger }): void {
+  const { keys } = options;
+  installRunAction(options.server, {
+    apiKey: (provider) => Promise.resolve(keys.key(provider)),
+    model: (settings, key) => modelFromConfig(settings, key, undefined, browserHeaders(settings.provider)),
+    log: options.log,
+  });
+}

@@ -1,0 +1,87 @@
+import { useState } from 'preact/hooks';
+import type { CommandResponse } from '../../../protocol/commands';
+import { finishLine, type RunView } from '../agent-runs';
+import type { Described } from '../describe';
+import type { WorkerPort } from '../port';
+import { ResponseView } from './response-view';
+import { RunSteps } from './run-steps';
+
+/** One run: its task, where it stands, Pause / Resume / Stop while it goes, and its steps. */
+export function RunPanel(props: {
+  port: WorkerPort;
+  described: Described | undefined;
+  run: RunView;
+  live: boolean;
+  /** The `run` request this panel sent for it, which `cancel` can end when the worker has no stop_run. */
+  requestId: number | undefined;
+}): preact.JSX.Element {
+  const { port, run, live } = props;
+  const [stopping, setStopping] = useState(false);
+  const [answer, setAnswer] = useState<CommandResponse | undefined>(undefined);
+  const can = (action: string): boolean => props.described?.has(action) ?? false;
+  const send = (action: string, params: Record<string, unknown>): void => {
+    void port.request(action, params).then((response) => setAnswer(response.ok ? undefined : response));
+  };
+  const stop = (): void => {
+    setStopping(true);
+    if (can('stop_run')) {
+      send('stop_run', { run_id: run.runId });
+    } else if (props.requestId !== undefined) {
+      send('cancel', { request_id: props.requestId });
+    }
+  };
+  const state =
+    run.finished !== undefined
+      ? finishLine(run.finished)
+      : stopping
+        ? 'Stopping…'
+        : run.paused
+          ? `Paused after step ${run.steps.length}`
+          : `Running: step ${run.steps.length + 1} of at most ${run.maxSteps}…`;
+  return (
+    <article class="run" id="run-view" data-run-id={run.runId} data-finished={run.finished !== undefined}>
+      <h2 class="run-task" id="run-task-text">
+        {run.task}
+      </h2>
+      <p id="run-state" class="run-state" role="status" data-paused={run.paused}>
+        {state}
+      </p>
+      {live && (
+        <div class="row run-controls">
+          {can('pause_run') && !run.paused && (
+            <button
+              type="button"
+              id="pause-run"
+              disabled={stopping}
+              onClick={() => send('pause_run', { run_id: run.runId })}
+            >
+              Pause
+            </button>
+          )}
+          {can('resume_run') && run.paused && (
+            <button
+              type="button"
+              id="resume-run"
+              disabled={stopping}
+              onClick={() => send('resume_run', { run_id: run.runId })}
+            >
+              Resume
+            </button>
+          )}
+          {(can('stop_run') || props.requestId !== undefined) && (
+            <button type="button" id="stop-run" class="danger" disabled={stopping} onClick={stop}>
+              Stop
+            </button>
+          )}
+        </div>
+      )}
+      <ResponseView id="run-control" response={answer} />
+      <RunSteps steps={run.steps} />
+      {run.finished !== undefined && (
+        <div id="run-result" class={run.finished.success ? 'ok-line' : 'error-line'}>
+          {run.finished.text}
+        </div>
+      )}
+    </article>
+  );
+}
