@@ -228,6 +228,23 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     never.open();
   });
 
+  it('a model server that refuses cross-origin requests: the step says so and what to do', async () => {
+    model.cors = false;
+    try {
+      model.useScript(() => ({ kind: 'text', text: 'never read' }));
+      await panel.type('#task-input', 'Ask a server without CORS.');
+      await panel.click('#run-task');
+      await panel.waitForText('#run-task-text', 'Ask a server without CORS.', 20_000);
+      await panel.waitForText('#run-state', 'Gave up: too many failures in a row', 30_000);
+      expect(await panel.text('#run-steps [data-step="1"] .run-step-error .error-line')).toContain('Failed to fetch');
+      expect(await panel.text('#run-steps [data-step="1"] .next-step')).toContain('Allow access to this server');
+      // The browser stopped at the preflight: the model never got a request it could answer.
+      expect(model.requests).toEqual([]);
+    } finally {
+      model.cors = true;
+    }
+  });
+
   it('a run that cannot start says why in the panel', async () => {
     await saveAgentSettings({ model: null });
     await panel.waitForText('#task-model', 'No model set');
