@@ -62,6 +62,35 @@ describe('runs read from the timeline', () => {
     expect(finishLine(runs[0]!.finished!)).toBe('Done (succeeded) after 1 step');
   });
 
+  it('keeps the approvals a run waits on until each is resolved or the run ends', () => {
+    const entries = [
+      event('AgentRunStartedEvent', { run_id: 'r2', task: 'T2', model: 'm', provider: 'openai', max_steps: 5 }),
+      event('AgentApprovalRequestedEvent', {
+        run_id: 'r2',
+        approval_id: 'a1',
+        action: 'navigate',
+        params: { url: 'http://other/' },
+        risk: 'new_domain',
+        reason: 'a new domain: other',
+      }),
+      event('AgentApprovalRequestedEvent', {
+        run_id: 'r2',
+        approval_id: 'a2',
+        action: 'evaluate',
+        params: {},
+        risk: 'evaluate',
+        reason: 'runs script',
+      }),
+    ];
+    expect(runsIn(entries)[0]?.approvals.map((approval) => approval.approval_id)).toEqual(['a1', 'a2']);
+    entries.push(event('AgentApprovalResolvedEvent', { run_id: 'r2', approval_id: 'a1', approved: true }));
+    expect(runsIn(entries)[0]?.approvals.map((approval) => approval.approval_id)).toEqual(['a2']);
+    entries.push(
+      event('AgentRunFinishedEvent', { run_id: 'r2', reason: 'stopped', success: false, text: '', steps: 0 }),
+    );
+    expect(runsIn(entries)[0]?.approvals).toEqual([]);
+  });
+
   it('says what an action did and what a refused fetch needs', () => {
     const base = { name: 'x', params: {}, success: false, extracted_content: null, error: 'no such element' };
     expect(outcomeLine(base)).toBe('no such element');

@@ -40,9 +40,19 @@ const Finished = z.object({
   steps: z.number().catch(0),
 });
 const Paused = z.object({ run_id: z.string(), paused: z.boolean() });
+const ApprovalRequested = z.object({
+  run_id: z.string(),
+  approval_id: z.string(),
+  action: z.string(),
+  params: z.unknown(),
+  risk: z.string().catch(''),
+  reason: z.string().catch(''),
+});
+const ApprovalResolved = z.object({ run_id: z.string(), approval_id: z.string(), approved: z.boolean() });
 
 export type StepView = z.infer<typeof Step>;
 export type FinishedView = z.infer<typeof Finished>;
+export type ApprovalView = z.infer<typeof ApprovalRequested>;
 
 export interface RunView {
   readonly runId: string;
@@ -53,6 +63,8 @@ export interface RunView {
   readonly steps: readonly StepView[];
   readonly paused: boolean;
   readonly finished: FinishedView | undefined;
+  /** Risky actions waiting for the person's answer, oldest first. */
+  readonly approvals: readonly ApprovalView[];
 }
 
 interface Building {
@@ -64,6 +76,7 @@ interface Building {
   steps: StepView[];
   paused: boolean;
   finished: FinishedView | undefined;
+  approvals: ApprovalView[];
 }
 
 /** The runs in the timeline, oldest first; a run whose start the timeline dropped is left out. */
@@ -86,6 +99,7 @@ export function runsIn(entries: Iterable<TimelineEntry>): RunView[] {
             steps: [],
             paused: false,
             finished: undefined,
+            approvals: [],
           });
         }
         break;
@@ -112,6 +126,23 @@ export function runsIn(entries: Iterable<TimelineEntry>): RunView[] {
         if (finished.success && run !== undefined) {
           run.finished = finished.data;
           run.paused = false;
+          run.approvals = [];
+        }
+        break;
+      }
+      case 'AgentApprovalRequestedEvent': {
+        const requested = ApprovalRequested.safeParse(entry.payload);
+        const run = requested.success ? runs.get(requested.data.run_id) : undefined;
+        if (requested.success && run !== undefined && run.finished === undefined) {
+          run.approvals = [...run.approvals, requested.data];
+        }
+        break;
+      }
+      case 'AgentApprovalResolvedEvent': {
+        const resolved = ApprovalResolved.safeParse(entry.payload);
+        const run = resolved.success ? runs.get(resolved.data.run_id) : undefined;
+        if (resolved.success && run !== undefined) {
+          run.approvals = run.approvals.filter((approval) => approval.approval_id !== resolved.data.approval_id);
         }
         break;
       }

@@ -3,6 +3,8 @@ import type { CommandResponse } from '../../../protocol/commands';
 import { finishLine, type RunView } from '../agent-runs';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
+import { ApprovalBox } from './approval-box';
+import { RerunButton } from './rerun-button';
 import { ResponseView } from './response-view';
 import { RunSteps } from './run-steps';
 
@@ -35,9 +37,11 @@ export function RunPanel(props: {
       ? finishLine(run.finished)
       : stopping
         ? 'Stopping…'
-        : run.paused
-          ? `Paused after step ${run.steps.length}`
-          : `Running: step ${run.steps.length + 1} of at most ${run.maxSteps}…`;
+        : run.approvals.length > 0
+          ? 'Waiting for your approval'
+          : run.paused
+            ? `Paused after step ${run.steps.length}`
+            : `Running: step ${run.steps.length + 1} of at most ${run.maxSteps}…`;
   return (
     <article class="run" id="run-view" data-run-id={run.runId} data-finished={run.finished !== undefined}>
       <h2 class="run-task" id="run-task-text">
@@ -76,12 +80,15 @@ export function RunPanel(props: {
         </div>
       )}
       <ResponseView id="run-control" response={answer} />
+      {live &&
+        run.approvals.map((approval) => <ApprovalBox key={approval.approval_id} port={port} approval={approval} />)}
       <RunSteps steps={run.steps} />
       {run.finished !== undefined && (
         <div id="run-result" class={run.finished.success ? 'ok-line' : 'error-line'}>
           {run.finished.text}
         </div>
       )}
+      {run.finished !== undefined && can('rerun') && <RerunButton port={port} runId={run.runId} />}
     </article>
   );
 }

@@ -5,6 +5,7 @@ import { liveRun, runsIn } from '../agent-runs';
 import { modelLine, modelSettingsOf } from '../agent-settings';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
+import { HistoryView } from './history-view';
 import { PastRuns } from './past-runs';
 import { ResponseView } from './response-view';
 import { RunPanel } from './run-panel';
@@ -33,7 +34,8 @@ export function TaskView(props: {
   const settings = modelSettingsOf(props.config);
   const model = modelLine(settings, props.agentKeys?.[settings.provider] ?? false);
   const starting = request !== undefined && newest?.runId === request.before;
-  const shown = runs.find((run) => run.runId === opened) ?? newest;
+  // A run the person opened from the list: from the timeline while it holds it, else from the kept runs.
+  const shown = opened === undefined ? newest : runs.find((run) => run.runId === opened);
   const start = (text: string): void => {
     const started = port.start('run', { task: text });
     setRefused(undefined);
@@ -85,6 +87,9 @@ export function TaskView(props: {
         </div>
       </form>
       <ResponseView id="run-refused" response={refused} />
+      {opened !== undefined && shown === undefined && (
+        <HistoryView key={opened} port={port} described={props.described} runId={opened} />
+      )}
       {shown !== undefined && !starting && (
         <RunPanel
           key={shown.runId}
@@ -95,7 +100,13 @@ export function TaskView(props: {
           requestId={shown === live ? request?.id : undefined}
         />
       )}
-      <PastRuns runs={runs} opened={shown?.runId} onOpen={setOpened} />
+      <PastRuns
+        port={port}
+        described={props.described}
+        runs={runs}
+        opened={opened ?? shown?.runId}
+        onOpen={setOpened}
+      />
     </section>
   );
 }
