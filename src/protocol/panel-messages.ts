@@ -90,8 +90,12 @@ export type AgentKeysPresent = z.infer<typeof AgentKeysPresent>;
 // ---- panel -> worker -------------------------------------------------------------------------------
 
 export const PanelToWorker = z.discriminatedUnion('type', [
-  /** Any protocol command; answered by a `response` with the same id. */
-  z.strictObject({ type: z.literal('command'), request: CommandRequest }),
+  /**
+   * Any protocol command; answered by a `response` with the same id. `lane: "run"` sends it on the panel's
+   * second connection, for an agent run (or a rerun) that lasts minutes: a connection runs its requests in
+   * order, so on the first one it would hold back every other request of the panel, Pause and Stop included.
+   */
+  z.strictObject({ type: z.literal('command'), request: CommandRequest, lane: z.literal('run').optional() }),
   /** Attach the active tab of the panel's own window; answered by a `response`. */
   z.strictObject({ type: z.literal('attach_window'), id: z.number(), window_id: z.number() }),
   /** The emergency stop button; answered by a `response`. */

@@ -6,6 +6,7 @@ import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } f
 import { FixtureServer } from './harness/fixture-server';
 import { NativeChain } from './harness/native';
 import { PanelPage } from './harness/panel';
+import { PANEL_URL } from './harness/browser';
 
 /**
  * The built-in agent inside the extension: a person saves the model's key in the panel, types a task in
@@ -208,6 +209,76 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(timeline).not.toContain(API_KEY);
   });
 
+  it('Pause and Resume pressed in the panel hold the run before its next action and let it go on', async () => {
+    await openStart();
+    const firstAnswer = gate();
+    model.useScript((request) => {
+      const text = pageText(request);
+      if (text.includes('URL: ' + pages.url('/agent/start'))) {
+        return {
+          kind: 'later',
+          ready: firstAnswer.ready,
+          reply: { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] },
+        };
+      }
+      return { kind: 'tools', calls: [{ name: 'done', input: { text: 'Reached the form', success: true } }] };
+    });
+    const formLoads = (): number => pages.requests.filter((request) => request.path === '/agent/form').length;
+    const formsBefore = formLoads();
+    await panel.type('#task-input', 'Open the form, with a pause on the way.');
+    await panel.click('#run-task');
+    await pollRequests(1);
+    await panel.click('#pause-run');
+    await panel.waitForText('#run-state', 'Paused', 10_000);
+    expect(await panel.exists('#pause-run')).toBe(false);
+    // The model answers the step already asked; the run holds before its action.
+    const answeredBefore = model.answered;
+    firstAnswer.open();
+    await pollUntil(() => (model.answered > answeredBefore ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      onTimeout: () => new Error('the model never answered'),
+    });
+    expect(formLoads()).toBe(formsBefore);
+    expect(await panel.exists('#run-steps [data-step="1"]')).toBe(false);
+    expect(await panel.text('#run-state')).toContain('Paused');
+    await panel.click('#resume-run');
+    await panel.waitForText('#run-state', 'Done (succeeded) after 2 steps', 20_000);
+    expect(formLoads()).toBe(formsBefore + 1);
+    expect(model.requests).toHaveLength(2);
+    expect(await panel.text('#run-result')).toBe('Reached the form');
+  });
+
+  it('a risky action waits for the approval shown in the panel; Approve lets it run', async () => {
+    await saveAgentSettings({ approval: true, risky: ['new_domain'] });
+    try {
+      await openStart();
+      // 127.0.0.1 is another host than localhost: a new domain for the run.
+      const elsewhere = pages.url('/agent/form').replace('localhost', '127.0.0.1');
+      model.useScript((request) =>
+        pageText(request).includes('URL: ' + elsewhere)
+          ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'On the other host', success: true } }] }
+          : { kind: 'tools', calls: [{ name: 'navigate', input: { url: elsewhere } }] },
+      );
+      await panel.type('#task-input', 'Go to the other host.');
+      await panel.click('#run-task');
+      await panel.waitFor(`document.querySelector('#run-view .approval')`, 'the approval request', 20_000);
+      expect(await panel.text('#run-state')).toBe('Waiting for your approval');
+      expect(await panel.text('#run-view .approval')).toContain('navigate');
+      expect(await panel.eval<string>(`document.querySelector('#run-view .approval').dataset.risk`)).toBe('new_domain');
+      expect(pages.requests.some((request) => request.host.startsWith('127.0.0.1'))).toBe(false);
+      await panel.click('#run-view .approval .approve');
+      await panel.waitForText('#run-state', 'Done (succeeded) after 2 steps', 20_000);
+      expect(await panel.exists('#run-view .approval')).toBe(false);
+      expect(await panel.text('#run-steps [data-step="1"] .run-action')).toContain('navigate');
+      expect(
+        await panel.eval<string>(`document.querySelector('#run-steps [data-step="1"] .run-action').dataset.ok`),
+      ).toBe('true');
+    } finally {
+      await saveAgentSettings({ approval: false });
+    }
+  });
+
   it('Stop pressed in the panel ends the run while the model is still thinking', async () => {
     await openStart();
     const never = gate();
@@ -252,6 +323,42 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     await panel.click('#run-task');
     await panel.waitForText('#run-refused-summary', 'agent.model');
     await saveAgentSettings({ model: 'fake-model' });
+  });
+
+  it('past runs are still listed after the panel is reopened and the worker restarted; one reruns without the model', async () => {
+    await panel.view('timeline');
+    await panel.click('#timeline-clear');
+    await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
+    await chain.restartWorker(PANEL_URL);
+    panel = await PanelPage.open(chain.client);
+    await panel.view('task');
+    const signUp = 'Sign up as Ada with my password, then tell me what the site says.';
+    await panel.waitForText('#past-runs', signUp, 15_000);
+    await panel.eval(
+      `[...document.querySelectorAll('#past-runs li')].find((item) => item.textContent.includes(${JSON.stringify(signUp)})).querySelector('button').click()`,
+    );
+    // The timeline was cleared: the run comes from the runs the worker keeps in chrome.storage.local.
+    await panel.waitForText('#run-task-text', signUp);
+    await panel.waitForText('#run-state', 'Done (succeeded) after 3 steps');
+    expect(await panel.text('#run-result')).toBe('Signed up: Thanks, Ada!');
+    await panel.view('settings');
+    await panel.waitForText('#agent-key-state', 'A openai key is saved');
+    await panel.view('task');
+    await panel.waitForText('#past-runs', signUp);
+    await panel.eval(
+      `[...document.querySelectorAll('#past-runs li')].find((item) => item.textContent.includes(${JSON.stringify(signUp)})).querySelector('button').click()`,
+    );
+    await panel.waitForText('#run-task-text', signUp);
+    await panel.click('#attach');
+    await openStart();
+    const thanksBefore = pages.requests.filter((request) => request.path === '/agent/thanks').length;
+    model.useScript(() => {
+      throw new Error('a rerun asks no model');
+    });
+    await panel.click('#rerun-run');
+    await panel.waitForText('#rerun-output-summary', 'replayed', 30_000);
+    expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore + 1);
+    expect(model.requests).toEqual([]);
   });
 });
 

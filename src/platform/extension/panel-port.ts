@@ -89,6 +89,12 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
         }
       },
     });
+    // The run lane: a second connection for runs, opened at the first one (see PanelToWorker's `lane`).
+    let runLane: ClientConnection | undefined;
+    const lanes: PanelLanes = {
+      main: connection,
+      run: () => (runLane ??= services.server.connect({ id: shortId(6), kind: 'panel' }, { send: () => undefined })),
+    };
     const removeLink = services.hub.add(link);
     // A failed start-up is logged by the composition root; the panel still gets answers (errors).
     const started = services.ready.catch(() => undefined);
@@ -100,13 +106,15 @@ export function servePanelPorts(runtime: PortRuntime, services: PanelServices): 
         return;
       }
       started
-        .then(() => dispatch(parsed.data, link, connection, services))
+        .then(() => dispatch(parsed.data, link, lanes, services))
         .catch((error: unknown) => log.error('panel message failed', { error: errorMessageOf(error) }));
     });
     port.onDisconnect.addListener(() => {
       open = false;
       removeLink();
       connection.close();
+      // A run goes on when the panel closes (a panel opened later shows it and can stop it); its answer is dropped.
+      runLane?.close();
     });
   });
 }
@@ -145,17 +153,24 @@ function noteIfRefused(
   );
 }
 
+interface PanelLanes {
+  readonly main: ClientConnection;
+  run(): ClientConnection;
+}
+
 async function dispatch(
   message: PanelToWorker,
   link: PanelLink,
-  connection: ClientConnection,
+  lanes: PanelLanes,
   services: PanelServices,
 ): Promise<void> {
+  const connection = lanes.main;
   const respond = (response: CommandResponse): void => link.post({ type: 'response', response });
   switch (message.type) {
     case 'command': {
-      const response = await connection.handle(message.request);
-      noteIfRefused(message.request.action, response, connection, services);
+      const lane = message.lane === 'run' ? lanes.run() : connection;
+      const response = await lane.handle(message.request);
+      noteIfRefused(message.request.action, response, lane, services);
       respond(response);
       return;
     }

@@ -65,12 +65,20 @@ export class WorkerPort {
     return this.start(action, params).response;
   }
 
-  /** Any protocol action, with its request id (what `cancel` names) known before it answers. */
-  start(action: string, params: Record<string, unknown> = {}): { id: number; response: Promise<CommandResponse> } {
+  /**
+   * Any protocol action, with its request id (what `cancel` names) known before it answers. `lane: "run"`
+   * sends it on the worker's second connection for this panel, so a run lasting minutes holds back no other
+   * request (a `cancel` of it goes on that lane too).
+   */
+  start(
+    action: string,
+    params: Record<string, unknown> = {},
+    lane?: 'run',
+  ): { id: number; response: Promise<CommandResponse> } {
     let requestId = 0;
     const response = this.#ask((id) => {
       requestId = id;
-      return { type: 'command', request: { id, action, params } };
+      return { type: 'command', request: { id, action, params }, ...(lane === undefined ? {} : { lane }) };
     });
     return { id: requestId, response };
   }

@@ -158,6 +158,8 @@ export class FakeModelServer {
   cors = false;
   /** The CORS preflights answered, for tests that check the browser asked. */
   preflights = 0;
+  /** Requests answered so far (a `later` one counts once its answer is sent). */
+  answered = 0;
   readonly #server: Server;
   #script: ModelScript;
   #port = 0;
@@ -251,6 +253,9 @@ export class FakeModelServer {
     if (reply.kind === 'hang' || res.destroyed) {
       return;
     }
+    res.once('finish', () => {
+      this.answered += 1;
+    });
     if (reply.kind === 'status') {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));

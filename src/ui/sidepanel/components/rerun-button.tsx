@@ -11,7 +11,7 @@ export function RerunButton(props: { port: WorkerPort; runId: string }): preact.
   const rerun = (): void => {
     setBusy(true);
     setResponse(undefined);
-    void props.port.request('rerun', { run_id: props.runId }).then((answer) => {
+    void props.port.start('rerun', { run_id: props.runId }, 'run').response.then((answer) => {
       setBusy(false);
       setResponse(answer);
     });

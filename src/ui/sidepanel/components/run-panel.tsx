@@ -21,15 +21,15 @@ export function RunPanel(props: {
   const [stopping, setStopping] = useState(false);
   const [answer, setAnswer] = useState<CommandResponse | undefined>(undefined);
   const can = (action: string): boolean => props.described?.has(action) ?? false;
-  const send = (action: string, params: Record<string, unknown>): void => {
-    void port.request(action, params).then((response) => setAnswer(response.ok ? undefined : response));
+  const send = (action: string, params: Record<string, unknown>, lane?: 'run'): void => {
+    void port.start(action, params, lane).response.then((response) => setAnswer(response.ok ? undefined : response));
   };
   const stop = (): void => {
     setStopping(true);
     if (can('stop_run')) {
       send('stop_run', { run_id: run.runId });
     } else if (props.requestId !== undefined) {
-      send('cancel', { request_id: props.requestId });
+      send('cancel', { request_id: props.requestId }, 'run');
     }
   };
   const state =
@@ -40,7 +40,7 @@ export function RunPanel(props: {
         : run.approvals.length > 0
           ? 'Waiting for your approval'
           : run.paused
-            ? `Paused after step ${run.steps.length}`
+            ? 'Paused: nothing more runs until you press Resume'
             : `Running: step ${run.steps.length + 1} of at most ${run.maxSteps}…`;
   return (
     <article class="run" id="run-view" data-run-id={run.runId} data-finished={run.finished !== undefined}>

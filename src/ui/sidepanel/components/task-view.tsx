@@ -37,7 +37,7 @@ export function TaskView(props: {
   // A run the person opened from the list: from the timeline while it holds it, else from the kept runs.
   const shown = opened === undefined ? newest : runs.find((run) => run.runId === opened);
   const start = (text: string): void => {
-    const started = port.start('run', { task: text });
+    const started = port.start('run', { task: text }, 'run');
     setRefused(undefined);
     setOpened(undefined);
     setRequest({ id: started.id, before: newest?.runId });
