@@ -1,9 +1,11 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/platform/node/native/host-client';
 import { pollUntil } from '../../src/shared/time';
 import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
 import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
+import { McpTestClient, textOf } from './harness/mcp';
 import { NativeChain } from './harness/native';
 import { PanelPage } from './harness/panel';
 import { PANEL_URL } from './harness/browser';
@@ -399,6 +401,28 @@ describe('a native client runs a task through the extension', () => {
       (tab) => tab.owner === 'tabpilot:agent-e2e',
     );
     expect(owned.map((tab) => tab.url)).toEqual([pages.url('/agent/start')]);
+  });
+
+  it('an MCP client through the extension lists run and has the agent of the extension do a task', async () => {
+    const mcp = await new McpTestClient(['--extension'], 'agent-mcp', { TABPILOT_STATE_DIR: chain.stateDir }).connect();
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['run', 'pause_run', 'stop_run', 'runs']));
+      model.useScript((request) =>
+        request.user.includes('Welcome')
+          ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'MCP saw Welcome', success: true } }] }
+          : { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/start') } }] },
+      );
+      const result = CallToolResultSchema.parse(
+        await mcp.client.callTool({ name: 'run', arguments: { task: 'Open the start page and say what it says.' } }),
+      );
+      expect(result.isError).not.toBe(true);
+      expect(textOf(result)).toContain('MCP saw Welcome');
+      expect(model.requests.length).toBeGreaterThanOrEqual(2);
+      expect((model.requests[0] as ModelRequestView).headers['x-api-key']).toBe(`${API_KEY}-ant`);
+    } finally {
+      await mcp.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageContent } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
+import { AGENT_ACTIONS } from '../../src/agent/agent-actions';
 import { ACTIONS } from '../../src/tools/actions';
 import { FixtureServer } from './harness/fixture-server';
 import { addMcpPages, imageSize, indexIn, McpTestClient, textOf } from './harness/mcp';
@@ -66,7 +67,11 @@ describe('tabpilot mcp --extension: through the native host into the extension',
 
   it('lists every action as a tool with its schema and annotations, as with --launch', async () => {
     const { tools } = await alpha.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    // The built-in agent's actions too: the extension's worker serves them, with its panel's model.
+    expect(tools.map((tool) => tool.name)).toEqual([
+      ...ACTIONS.map((action) => action.name),
+      ...AGENT_ACTIONS.map((action) => action.name),
+    ]);
     const click = tools.find((tool) => tool.name === 'click');
     expect(click?.inputSchema.type).toBe('object');
     expect(click?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, title: click?.title });

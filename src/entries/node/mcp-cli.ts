@@ -161,8 +161,10 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     // Listed, it would only ever answer FORBIDDEN: the config turns it off for every client.
     hidden.add('evaluate');
   }
-  // The built-in agent runs in the server's own session (not the extension's), once a model is set.
-  const served = cli.mode !== 'extension' && config.agent.model !== null ? AGENT_ACTIONS.map(describeServerAction) : [];
+  // The built-in agent: in the server's own session once its config names a model; with the extension, in
+  // the extension's worker with the model of its panel settings, listed when its build serves the actions
+  // (the tool list follows the extension's describe).
+  const served = cli.mode === 'extension' || config.agent.model !== null ? AGENT_ACTIONS.map(describeServerAction) : [];
   const tools = buildToolCatalog([...createDefaultRegistry().describe(), ...served], {
     ...(cli.categories === undefined ? {} : { categories: cli.categories }),
     slim: cli.slim,
