@@ -25,6 +25,14 @@ const RunParams = z.strictObject({
     .nullable()
     .default(null)
     .describe('Steps before the run gives up; null: the config agent.max_steps'),
+  follow_up_of: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe(
+      "The finished run to go on with (this session's last run): the task is a follow-up, the model sees that run's tasks and steps, and the run keeps its run_id; null: a new run",
+    ),
 });
 
 export interface RunActionOptions {
@@ -74,6 +82,8 @@ export function runAction(
   options: RunActionOptions,
   shared: AgentRunShared,
 ): ServerAction<typeof RunParams> {
+  // The last run started here, which a follow-up goes on with (its agent keeps the tasks and steps).
+  let last: { agent: Agent; recorder: RunRecorder } | undefined;
   return {
     ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
@@ -82,6 +92,9 @@ export function runAction(
         throw new TabpilotError('INVALID_PARAMS', 'agent.model: set the model the agent uses in the settings', {
           details: { field: 'agent.model' },
         });
+      }
+      if (params.follow_up_of !== null) {
+        return followUp(params.follow_up_of, params.task, caller.signal);
       }
       const configured = { ...settings, model: settings.model };
       const key = await options.apiKey(settings.provider);
@@ -105,24 +118,36 @@ export function runAction(
         }),
         log: options.log.child(`run:${runId}`),
       });
-      const end = shared.control.begin(agent);
-      const stop = (): void => agent.stop();
-      caller.signal.addEventListener('abort', stop, { once: true });
-      try {
-        const result = await agent.run(params.task);
-        await keep(shared.store, recorder.finish(result), options.log);
-        if (caller.signal.aborted) {
-          throw new TabpilotError('CANCELLED', `run ${runId} was cancelled after ${result.steps} steps`, {
-            details: { run_id: runId },
-          });
-        }
-        return result;
-      } finally {
-        caller.signal.removeEventListener('abort', stop);
-        end();
-      }
+      last = { agent, recorder };
+      return go(agent, recorder, params.task, caller.signal);
     },
   };
+  async function go(agent: Agent, recorder: RunRecorder, task: string, signal: AbortSignal): Promise<AgentRunResult> {
+    const end = shared.control.begin(agent);
+    const stop = (): void => agent.stop();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const result = await agent.run(task);
+      await keep(shared.store, recorder.finish(result), options.log);
+      if (signal.aborted) {
+        throw new TabpilotError('CANCELLED', `run ${agent.runId} was cancelled after ${result.steps} steps`, {
+          details: { run_id: agent.runId },
+        });
+      }
+      return result;
+    } finally {
+      signal.removeEventListener('abort', stop);
+      end();
+    }
+  }
+  function followUp(runId: string, task: string, signal: AbortSignal): Promise<AgentRunResult> {
+    if (last === undefined || last.agent.runId !== runId) {
+      throw new TabpilotError('INVALID_PARAMS', `follow_up_of: run ${runId} is not this session's last run`, {
+        details: { field: 'follow_up_of', run_id: runId },
+      });
+    }
+    return go(last.agent, last.recorder, task, signal);
+  }
 }
 
 async function keep(store: RunStore | undefined, record: RunRecord, log: Logger): Promise<void> {

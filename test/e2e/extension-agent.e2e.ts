@@ -211,6 +211,26 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(timeline).not.toContain(API_KEY);
   });
 
+  it('a follow-up task on the finished run goes on with its tasks and steps in the history', async () => {
+    model.useScript((request) => {
+      const title = /Thanks, [^!]*!/.exec(pageText(request))?.[0];
+      return request.user.includes('<earlier_tasks>') && title !== undefined
+        ? { kind: 'tools', calls: [{ name: 'done', input: { text: `Still on: ${title}`, success: true } }] }
+        : { kind: 'text', text: 'not a follow-up' };
+    });
+    await panel.type('#follow-up-input', 'Now tell me what the page still says.');
+    await panel.click('#follow-up-run');
+    await panel.waitForText('#run-task-text', 'Now tell me what the page still says.', 20_000);
+    await panel.waitForText('#run-state', 'Done (succeeded) after 1 step', 20_000);
+    expect(await panel.text('#run-result')).toBe('Still on: Thanks, Ada!');
+    expect(await panel.text('#run-earlier-tasks')).toContain('Sign up as Ada with my password');
+    expect(await panel.eval<number>(`document.querySelectorAll('#run-steps .run-step').length`)).toBe(4);
+    const followUp = model.requests[0] as ModelRequestView;
+    expect(followUp.user).toContain('Sign up as Ada with my password');
+    expect(followUp.user).toMatch(/Step 1 \(on [^)]*\/agent\/start\): The form is one page away\./);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('Pause and Resume pressed in the panel hold the run before its next action and let it go on', async () => {
     await openStart();
     const firstAnswer = gate();
@@ -330,6 +350,14 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
   it('past runs are still listed after the panel is reopened and the worker restarted; one reruns without the model', async () => {
     await panel.view('timeline');
     await panel.click('#timeline-clear');
+    // The cleared timeline is saved a moment later; the restart must not bring the runs back from it.
+    await pollUntil(
+      () =>
+        chain
+          .inWorker<string>(`chrome.storage.session.get('tabpilot.timeline').then((items) => JSON.stringify(items))`)
+          .then((saved) => (saved.includes('AgentRunStartedEvent') ? undefined : true)),
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the cleared timeline was not saved') },
+    );
     await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
     await chain.restartWorker(PANEL_URL);
     panel = await PanelPage.open(chain.client);
@@ -341,8 +369,15 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     );
     // The timeline was cleared: the run comes from the runs the worker keeps in chrome.storage.local.
     await panel.waitForText('#run-task-text', signUp);
-    await panel.waitForText('#run-state', 'Done (succeeded) after 3 steps');
-    expect(await panel.text('#run-result')).toBe('Signed up: Thanks, Ada!');
+    expect(await panel.exists('#run-earlier-tasks')).toBe(false);
+    expect(
+      await chain.inWorker<number>(
+        `chrome.storage.local.get('tabpilot.runs').then((items) => items['tabpilot.runs'].length)`,
+      ),
+    ).toBeGreaterThanOrEqual(5);
+    // The run with its follow-up: four steps, the follow-up's answer last.
+    await panel.waitForText('#run-state', 'Done (succeeded) after 4 steps');
+    expect(await panel.text('#run-result')).toBe('Still on: Thanks, Ada!');
     await panel.view('settings');
     await panel.waitForText('#agent-key-state', 'A openai key is saved');
     await panel.view('task');

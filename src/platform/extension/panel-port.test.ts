@@ -6,6 +6,9 @@ import type { WorkerToPanel } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
+import { z } from 'zod';
+import { createDeferred } from '../../shared/deferred';
+import { AgentKeyStore } from './agent/agent-keys';
 import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
 import { secretsOf } from '../../shared/redact';
@@ -53,8 +56,12 @@ function fakePort(name: string, sender: { id?: string; url?: string }): FakePort
   return fake;
 }
 
-async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: TimelineRecorder }> {
+async function serve(
+  extra: { agentKeys?: AgentKeyStore; prepare?: (server: CommandServer) => void } = {},
+): Promise<{ connect: (port: FakePort) => void; timeline: TimelineRecorder }> {
   const { session } = await startedFakeSession();
+  const server = new CommandServer(session, createDefaultRegistry());
+  extra.prepare?.(server);
   const settings = new SettingsStore(memoryStore(), (config) => session.applyConfig(config));
   const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);
   const timeline = new TimelineRecorder({ store: memoryStore(), secrets, log: silentLogger });
@@ -65,7 +72,8 @@ async function serve(): Promise<{ connect: (port: FakePort) => void; timeline: T
     onConnect: { addListener: (listener) => (onConnect = listener) },
   };
   servePanelPorts(runtime, {
-    server: new CommandServer(session, createDefaultRegistry()),
+    server,
+    ...(extra.agentKeys === undefined ? {} : { agentKeys: extra.agentKeys }),
     ready: Promise.resolve(),
     hub: new PanelHub(
       () => Promise.resolve({ attached: false, user_cancelled: false, stopped: false, tabs: [], focused_tab_id: null }),
@@ -153,5 +161,61 @@ describe('panel port', () => {
     );
     expect(answer).toContain('<secret>password</secret>');
     expect(answer).not.toContain('p4ss');
+  });
+
+  it("runs a long request on the run lane without holding back the panel's other requests", async () => {
+    const release = createDeferred<void>();
+    const { connect } = await serve({
+      prepare: (server) =>
+        server.addServerAction({
+          name: 'slow',
+          description: 'waits for the test',
+          params: z.strictObject({}),
+          category: 'session',
+          hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+          run: async () => {
+            await release.promise;
+            return { slow: true };
+          },
+        }),
+    });
+    const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
+    connect(panel);
+    const answered = (id: number) => (message: WorkerToPanel) =>
+      message.type === 'response' && message.response.id === id;
+    panel.send({ type: 'command', request: { id: 1, action: 'slow' }, lane: 'run' });
+    panel.send({ type: 'command', request: { id: 2, action: 'describe' } });
+    panel.send({ type: 'command', request: { id: 3, action: 'describe' }, lane: 'run' });
+    await postedMessage(panel, answered(2));
+    // The run lane keeps its own order: its second request waits behind the first.
+    expect(panel.posted.some(answered(1))).toBe(false);
+    expect(panel.posted.some(answered(3))).toBe(false);
+    release.resolve();
+    await postedMessage(panel, answered(3));
+    expect(panel.posted.find(answered(1))).toMatchObject({ response: { ok: true, result: { slow: true } } });
+  });
+
+  it('stores the agent key, tells every panel only that it is set, and never posts its value', async () => {
+    const keys = new AgentKeyStore(memoryStore());
+    const { connect, timeline } = await serve({ agentKeys: keys });
+    const panel = fakePort(PANEL_PORT_NAME, { id: 'ourextensionid', url: `${ORIGIN}sidepanel.html` });
+    connect(panel);
+    await postedMessage(panel, (message) => message.type === 'agent_keys');
+    panel.send({ type: 'save_agent_key', id: 4, provider: 'anthropic', key: 'sk-ant-unit-secret' });
+    await postedMessage(panel, (message) => message.type === 'response' && message.response.id === 4);
+    expect(panel.posted.find((message) => message.type === 'response' && message.response.id === 4)).toMatchObject({
+      response: { ok: true, result: { provider: 'anthropic', set: true } },
+    });
+    expect(panel.posted.filter((message) => message.type === 'agent_keys').at(-1)).toEqual({
+      type: 'agent_keys',
+      keys: { openai: false, anthropic: true },
+    });
+    expect(keys.key('anthropic')).toBe('sk-ant-unit-secret');
+    expect(JSON.stringify(panel.posted)).not.toContain('sk-ant-unit-secret');
+    expect(JSON.stringify(timeline.entries())).not.toContain('sk-ant-unit-secret');
+    panel.send({ type: 'save_agent_key', id: 5, provider: 'anthropic', key: 'x'.repeat(5000) });
+    await settle();
+    // Over the length limit: the message does not parse and changes nothing.
+    expect(keys.key('anthropic')).toBe('sk-ant-unit-secret');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '../../protocol/panel-messages';
-import { finishLine, liveRun, outcomeLine, paramsLine, reachHint, runsIn } from './agent-runs';
+import { finishLine, liveRun, outcomeLine, paramsLine, reachHint, runKey, runsIn } from './agent-runs';
 
 let next = 0;
 function event(type: string, payload: Record<string, unknown>): TimelineEntry {
@@ -60,6 +60,24 @@ describe('runs read from the timeline', () => {
     expect(runs[0]?.paused).toBe(false);
     expect(liveRun(runs)).toBeUndefined();
     expect(finishLine(runs[0]!.finished!)).toBe('Done (succeeded) after 1 step');
+  });
+
+  it('a follow-up goes on with the same run: its steps kept, the new task last, and it is the newest run', () => {
+    const entries = [
+      event('AgentRunStartedEvent', { run_id: 'f1', task: 'first', model: 'm', provider: 'openai', max_steps: 5 }),
+      step('f1', 1),
+      event('AgentRunFinishedEvent', { run_id: 'f1', reason: 'done', success: true, text: 'a', steps: 1 }),
+      event('AgentRunStartedEvent', { run_id: 'f2', task: 'other', model: 'm', provider: 'openai', max_steps: 5 }),
+      event('AgentRunFinishedEvent', { run_id: 'f2', reason: 'done', success: true, text: 'b', steps: 0 }),
+      event('AgentRunStartedEvent', { run_id: 'f1', task: 'then', model: 'm', provider: 'openai', max_steps: 5 }),
+    ];
+    const runs = runsIn(entries);
+    expect(runs.map((run) => run.runId)).toEqual(['f2', 'f1']);
+    const run = liveRun(runs);
+    expect(run?.tasks).toEqual(['first', 'then']);
+    expect(run?.task).toBe('then');
+    expect(run?.steps.map((known) => known.step)).toEqual([1]);
+    expect(runKey(run)).toBe('f1:2');
   });
 
   it('keeps the approvals a run waits on until each is resolved or the run ends', () => {

@@ -56,7 +56,10 @@ export type ApprovalView = z.infer<typeof ApprovalRequested>;
 
 export interface RunView {
   readonly runId: string;
+  /** The task now: the last follow-up's, or the first task. */
   readonly task: string;
+  /** Every task of the run, the first one first (a follow-up goes on with the same run). */
+  readonly tasks: readonly string[];
   readonly model: string;
   readonly maxSteps: number;
   readonly startedAt: number;
@@ -70,6 +73,7 @@ export interface RunView {
 interface Building {
   runId: string;
   task: string;
+  tasks: string[];
   model: string;
   maxSteps: number;
   startedAt: number;
@@ -89,10 +93,22 @@ export function runsIn(entries: Iterable<TimelineEntry>): RunView[] {
     switch (entry.type) {
       case 'AgentRunStartedEvent': {
         const started = Started.safeParse(entry.payload);
-        if (started.success) {
+        const known = started.success ? runs.get(started.data.run_id) : undefined;
+        if (started.success && known !== undefined) {
+          // A follow-up: the same run goes on with a new task, its steps kept. Newest run last.
+          runs.delete(known.runId);
+          runs.set(known.runId, {
+            ...known,
+            task: started.data.task,
+            tasks: [...known.tasks, started.data.task],
+            paused: false,
+            finished: undefined,
+          });
+        } else if (started.success) {
           runs.set(started.data.run_id, {
             runId: started.data.run_id,
             task: started.data.task,
+            tasks: [started.data.task],
             model: started.data.model,
             maxSteps: started.data.max_steps,
             startedAt: entry.created_at,
@@ -151,6 +167,11 @@ export function runsIn(entries: Iterable<TimelineEntry>): RunView[] {
     }
   }
   return [...runs.values()];
+}
+
+/** Names a run as it stands (its id and how many tasks it has had), to tell when a new one or a follow-up began. */
+export function runKey(run: RunView | undefined): string | undefined {
+  return run === undefined ? undefined : `${run.runId}:${run.tasks.length}`;
 }
 
 /** The run going on now, if any: the newest one not finished. */

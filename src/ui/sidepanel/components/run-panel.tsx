@@ -16,10 +16,13 @@ export function RunPanel(props: {
   live: boolean;
   /** The `run` request this panel sent for it, which `cancel` can end when the worker has no stop_run. */
   requestId: number | undefined;
+  /** Goes on with the finished run with a new task; absent when the run cannot take a follow-up. */
+  onFollowUp?: ((task: string) => void) | undefined;
 }): preact.JSX.Element {
   const { port, run, live } = props;
   const [stopping, setStopping] = useState(false);
   const [answer, setAnswer] = useState<CommandResponse | undefined>(undefined);
+  const [followUp, setFollowUp] = useState('');
   const can = (action: string): boolean => props.described?.has(action) ?? false;
   const send = (action: string, params: Record<string, unknown>, lane?: 'run'): void => {
     void port.start(action, params, lane).response.then((response) => setAnswer(response.ok ? undefined : response));
@@ -44,6 +47,13 @@ export function RunPanel(props: {
             : `Running: step ${run.steps.length + 1} of at most ${run.maxSteps}…`;
   return (
     <article class="run" id="run-view" data-run-id={run.runId} data-finished={run.finished !== undefined}>
+      {run.tasks.length > 1 && (
+        <ol class="run-earlier-tasks muted" id="run-earlier-tasks">
+          {run.tasks.slice(0, -1).map((task, position) => (
+            <li key={position}>{task}</li>
+          ))}
+        </ol>
+      )}
       <h2 class="run-task" id="run-task-text">
         {run.task}
       </h2>
@@ -87,6 +97,29 @@ export function RunPanel(props: {
         <div id="run-result" class={run.finished.success ? 'ok-line' : 'error-line'}>
           {run.finished.text}
         </div>
+      )}
+      {run.finished !== undefined && props.onFollowUp !== undefined && (
+        <form
+          id="follow-up-form"
+          class="row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (followUp.trim() !== '') {
+              props.onFollowUp?.(followUp.trim());
+            }
+          }}
+        >
+          <input
+            id="follow-up-input"
+            type="text"
+            placeholder="A follow-up task for this run"
+            value={followUp}
+            onInput={(event) => setFollowUp((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" id="follow-up-run" disabled={followUp.trim() === ''}>
+            Go on
+          </button>
+        </form>
       )}
       {run.finished !== undefined && can('rerun') && <RerunButton port={port} runId={run.runId} />}
     </article>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { CommandResponse } from '../../../protocol/commands';
 import type { AgentKeysPresent, TimelineEntry } from '../../../protocol/panel-messages';
-import { liveRun, runsIn } from '../agent-runs';
+import { liveRun, runKey, runsIn } from '../agent-runs';
 import { modelLine, modelSettingsOf } from '../agent-settings';
 import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
@@ -32,15 +32,21 @@ export function TaskView(props: {
   const live = liveRun(runs);
   const newest = runs.at(-1);
   const settings = modelSettingsOf(props.config);
+  // A worker whose `run` takes follow_up_of lets a finished run go on with a new task.
+  const followUps = props.described?.action('run')?.schema.properties?.['follow_up_of'] !== undefined;
   const model = modelLine(settings, props.agentKeys?.[settings.provider] ?? false);
-  const starting = request !== undefined && newest?.runId === request.before;
+  const starting = request !== undefined && runKey(newest) === request.before;
   // A run the person opened from the list: from the timeline while it holds it, else from the kept runs.
   const shown = opened === undefined ? newest : runs.find((run) => run.runId === opened);
-  const start = (text: string): void => {
-    const started = port.start('run', { task: text }, 'run');
+  const start = (text: string, followUpOf?: string): void => {
+    const started = port.start(
+      'run',
+      { task: text, ...(followUpOf === undefined ? {} : { follow_up_of: followUpOf }) },
+      'run',
+    );
     setRefused(undefined);
     setOpened(undefined);
-    setRequest({ id: started.id, before: newest?.runId });
+    setRequest({ id: started.id, before: runKey(newest) });
     void started.response.then((response) => {
       setRequest(undefined);
       // A run that ends answers with its result, which its events show already; a refusal shows here.
@@ -98,6 +104,7 @@ export function TaskView(props: {
           run={shown}
           live={shown === live}
           requestId={shown === live ? request?.id : undefined}
+          onFollowUp={shown === newest && followUps ? (text) => start(text, shown.runId) : undefined}
         />
       )}
       <PastRuns
