@@ -69,6 +69,9 @@ export function approvalGate(options: {
       if (finding === null) {
         return RUN;
       }
+      if (signal.aborted) {
+        return { kind: 'stopped' };
+      }
       const answer = await options.ask(
         {
           run_id: options.runId,

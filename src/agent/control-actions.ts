@@ -26,6 +26,7 @@ export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   params: RunRef,
   category: 'session',
   hints: STEERS,
+  immediate: true,
 };
 
 export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
@@ -34,6 +35,7 @@ export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   params: RunRef,
   category: 'session',
   hints: STEERS,
+  immediate: true,
 };
 
 export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
@@ -43,6 +45,7 @@ export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   params: RunRef,
   category: 'session',
   hints: { ...STEERS, destructive: true },
+  immediate: true,
 };
 
 export const APPROVE_ACTION: ServerActionSpec<typeof ApproveParams> = {
@@ -52,6 +55,7 @@ export const APPROVE_ACTION: ServerActionSpec<typeof ApproveParams> = {
   params: ApproveParams,
   category: 'session',
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  immediate: true,
 };
 
 /** The actions a person steers the run going with: pause_run, resume_run, stop_run, approve. */

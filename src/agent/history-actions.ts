@@ -24,6 +24,7 @@ export const RUNS_ACTION: ServerActionSpec<typeof NoParams> = {
   params: NoParams,
   category: 'session',
   hints: READS,
+  immediate: true,
 };
 
 export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
@@ -33,6 +34,7 @@ export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
   params: RunIdParams,
   category: 'session',
   hints: READS,
+  immediate: true,
 };
 
 export const RERUN_ACTION: ServerActionSpec<typeof RunIdParams> = {

@@ -69,6 +69,9 @@ export class RunControl {
   }
 
   async #ask(request: ApprovalRequest, signal: AbortSignal, announce: ApprovalAnnouncer): Promise<boolean | 'stopped'> {
+    if (signal.aborted) {
+      return 'stopped';
+    }
     const answer = createDeferred<boolean>();
     this.#approvals.set(request.approval_id, { runId: request.run_id, answer, announce });
     const stop = (): void => answer.resolve(false);

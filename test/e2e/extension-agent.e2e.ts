@@ -58,8 +58,7 @@ function signUpScript(formGate: Promise<void>): (request: ModelRequestView) => S
     if (text.includes('URL: ' + pages.url('/agent/form'))) {
       return {
         kind: 'later',
-        ready: formGate,
-        reply: {
+        reply: formGate.then(() => ({
           kind: 'tools',
           text: 'Filling in the form.',
           calls: [
@@ -67,7 +66,7 @@ function signUpScript(formGate: Promise<void>): (request: ModelRequestView) => S
             { name: 'input', input: { index: indexOf(text, 'Your password'), text: '<secret>password</secret>' } },
             { name: 'click', input: { index: indexOf(text, 'Create account') } },
           ],
-        },
+        })),
       };
     }
     const thanks = /Thanks, [^!]*!/.exec(text)?.[0];
@@ -239,8 +238,10 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
       if (text.includes('URL: ' + pages.url('/agent/start'))) {
         return {
           kind: 'later',
-          ready: firstAnswer.ready,
-          reply: { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] },
+          reply: firstAnswer.ready.then(() => ({
+            kind: 'tools',
+            calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }],
+          })),
         };
       }
       return { kind: 'tools', calls: [{ name: 'done', input: { text: 'Reached the form', success: true } }] };
@@ -304,7 +305,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
   it('Stop pressed in the panel ends the run while the model is still thinking', async () => {
     await openStart();
     const never = gate();
-    model.useScript(() => ({ kind: 'later', ready: never.ready, reply: { kind: 'text', text: 'too late' } }));
+    model.useScript(() => ({ kind: 'later', reply: never.ready.then(() => ({ kind: 'text', text: 'too late' })) }));
     await panel.type('#task-input', 'Wait for a model that never answers.');
     await panel.click('#run-task');
     await panel.waitForText('#run-task-text', 'Wait for a model that never answers.', 20_000);

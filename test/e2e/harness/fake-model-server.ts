@@ -28,8 +28,8 @@ export type ScriptedReply =
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Never answers (until the server stops): the client's timeout is what ends it. */
   | { kind: 'hang' }
-  /** Answers `reply` once `ready` settles: the test decides when the model has answered. */
-  | { kind: 'later'; ready: Promise<unknown>; reply: Exclude<ScriptedReply, { kind: 'later' }> };
+  /** Answers once the test settles `reply`, so a test knows the client is waiting on the model meanwhile. */
+  | { kind: 'later'; reply: Promise<Exclude<ScriptedReply, { kind: 'later' }>> };
 
 export type ModelScript = (request: ModelRequestView, index: number) => ScriptedReply;
 
@@ -235,9 +235,11 @@ export class FakeModelServer {
         };
       }
       if (reply.kind === 'later') {
-        const { reply: after } = reply;
         const index = this.requests.length;
-        void reply.ready.then(() => this.#answer(res, format, after, index));
+        void reply.reply.then(
+          (later) => this.#answer(res, format, later, index),
+          (error: unknown) => this.#answer(res, format, { kind: 'status', status: 500, body: String(error) }, index),
+        );
         return;
       }
       this.#answer(res, format, reply, this.requests.length);
