@@ -272,7 +272,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(await panel.text('#run-result')).toBe('Reached the form');
   });
 
-  it('a risky action waits for the approval shown in the panel; Approve lets it run', async () => {
+  it('a risky action waits for the approval shown in the panel; Approve lets it run, Refuse does not', async () => {
     await saveAgentSettings({ approval: true, risky: ['new_domain'] });
     try {
       await openStart();
@@ -297,6 +297,26 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
       expect(
         await panel.eval<string>(`document.querySelector('#run-steps [data-step="1"] .run-action').dataset.ok`),
       ).toBe('true');
+
+      // Refuse: the action does not run, and the model reads that the person refused it.
+      await openStart();
+      const otherHostBefore = pages.requests.filter((request) => request.host.startsWith('127.0.0.1')).length;
+      model.useScript((request) =>
+        request.user.includes('refused by the person')
+          ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'Stayed, as refused', success: true } }] }
+          : { kind: 'tools', calls: [{ name: 'navigate', input: { url: elsewhere } }] },
+      );
+      await panel.type('#task-input', 'Try the other host again.');
+      await panel.click('#run-task');
+      await panel.waitFor(`document.querySelector('#run-view .approval')`, 'the second approval request', 20_000);
+      await panel.click('#run-view .approval .refuse');
+      await panel.waitForText('#run-state', 'Done (succeeded) after 2 steps', 20_000);
+      expect(await panel.text('#run-result')).toBe('Stayed, as refused');
+      expect(
+        await panel.eval<string>(`document.querySelector('#run-steps [data-step="1"] .run-action').dataset.ok`),
+      ).toBe('false');
+      expect(await panel.text('#run-steps [data-step="1"] .run-action')).toContain('refused by the person');
+      expect(pages.requests.filter((request) => request.host.startsWith('127.0.0.1')).length).toBe(otherHostBefore);
     } finally {
       await saveAgentSettings({ approval: false });
     }

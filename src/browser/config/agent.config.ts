@@ -114,7 +114,9 @@ const Agent = z
       .default(AGENT_EXCLUDED_ACTIONS)
       .describe('Protocol actions the model is not offered'),
   })
-  .describe('The built-in agent (tabpilot run, the side panel task box); the API key comes from the environment');
+  .describe(
+    "The built-in agent (tabpilot run, the side panel's task box); the API key comes from the environment in Node, from the panel's Agent API key in the extension",
+  );
 
 export type AgentConfig = z.output<typeof Agent>;
 
