@@ -29,8 +29,6 @@ const Step = z.object({
   next_goal: z.string().nullable().catch(null),
   actions: z.array(Outcome).catch([]),
   error: z.string().nullable().catch(null),
-  /** A thumbnail of the page the step saw, when the step event carries one. */
-  screenshot: z.string().nullable().optional().catch(null),
 });
 const Finished = z.object({
   run_id: z.string(),

@@ -12,9 +12,6 @@ export function RunSteps(props: { steps: readonly StepView[] }): preact.JSX.Elem
               <strong>Step {step.step}</strong>
               {step.url !== '' && <span class="muted run-step-url"> {step.url}</span>}
             </div>
-            {step.screenshot !== undefined && step.screenshot !== null && (
-              <img class="run-step-shot" alt={`The page at step ${step.step}`} src={step.screenshot} />
-            )}
             {step.next_goal !== null && <p class="run-goal">Next: {step.next_goal}</p>}
             {step.thinking !== null && <p class="run-thinking muted">{step.thinking}</p>}
             {step.actions.length > 0 && (
