@@ -4,7 +4,7 @@ import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { locatePointer, type Located } from './locate';
-import { clickAt, moveTo, type ClickOptions } from './mouse';
+import { clickAt, moveToPoint, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
 
@@ -76,7 +76,7 @@ export async function clickElement(
         {
           locate: () => locatePointer(ctx, handle, LOCATE),
           recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
-          move: (point) => moveTo(point.input.session, point.input.x, point.input.y, null, handle.pageSession),
+          move: (point) => moveToPoint(point, handle.pageSession),
           send: (point, pointerThere) =>
             clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
         },
@@ -95,7 +95,8 @@ export async function clickElement(
   const clickX = located.kind === 'point' ? located.x : null;
   const clickY = located.kind === 'point' ? located.y : null;
   const opened = await watch.opened(ctx.signal);
-  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  // A press's verdict is read from the element's renderer after the input: that renderer has answered.
+  const download = (await downloads?.outcome(ctx.signal, located.kind === 'point' ? [handle.session] : [])) ?? null;
   const checked =
     located.checked === null
       ? null
