@@ -28,8 +28,7 @@ function point(located: Located): Extract<Located, { kind: 'point' }> {
 export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<HoverOutcome> {
   const locate = async (): Promise<Extract<Located, { kind: 'point' }>> =>
     point(await locatePointer(ctx, handle, LOCATE));
-  const move = (at: Extract<Located, { kind: 'point' }>): Promise<void> =>
-    moveToPoint(at, handle.pageSession);
+  const move = (at: Extract<Located, { kind: 'point' }>): Promise<void> => moveToPoint(at, handle.pageSession);
   const { located, retried } = await sendVerified(
     ctx,
     handle,
