@@ -188,7 +188,10 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
     it('records on request: start_har, then stop_har answers the finished file, one recording at a time', async () => {
       const stopFirst = await driver.send('stop_har', {});
       expect(stopFirst).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
-      const started = await driver.ok<{ path: string }>('start_har', { file_name: 'asked/on-request', mode: 'minimal' });
+      const started = await driver.ok<{ path: string }>('start_har', {
+        file_name: 'asked/on-request',
+        mode: 'minimal',
+      });
       expect(started.path).toMatch(/on-request\.har$/);
       expect(await driver.send('start_har', { file_name: 'asked/second.har' })).toMatchObject({
         ok: false,
