@@ -1,5 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
+import { isDialogOpenError } from '../guards/dialog-condition';
 import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
@@ -159,15 +160,22 @@ export async function clickCoordinate(
   const sessions = [pageSession, ...childSessions(ctx, targetId)];
   const watch = new NewTabWatch(ctx.targets, targetId, sessions);
   const downloads = downloadWatch(ctx, targetId, false, sessions);
+  let blocked = false;
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {
-    watch.dispose();
-    downloads?.dispose();
-    throw error;
+    // A dialog the click opened (left open for handle_dialog) cuts the page's commands short: the click
+    // happened, and the page answers nothing more until the dialog is answered.
+    blocked = isDialogOpenError(error);
+    if (!blocked) {
+      watch.dispose();
+      downloads?.dispose();
+      throw error;
+    }
+    ctx.log.debug('a dialog opened during the click', { x, y });
   }
   const opened = await watch.opened(ctx.signal);
-  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  const download = (await downloads?.outcome(ctx.signal, blocked ? [pageSession] : [])) ?? null;
   return { click_x: x, click_y: y, element, opened_target_id: opened, download };
 }
 
