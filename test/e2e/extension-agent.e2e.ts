@@ -122,11 +122,11 @@ afterAll(async () => {
 describe('the Task view: a person runs a task with the built-in agent', () => {
   it('keeps the API key typed in the settings out of the config, the timeline and the panel', async () => {
     await panel.view('settings');
-    await panel.waitForText('#agent-key-state', 'No openai key saved');
+    await panel.waitForText('#agent-key-state', 'No key for openai is saved');
     await panel.type('#agent-api-key', API_KEY);
     await panel.click('#save-agent-key');
     await panel.waitForText('#agent-key-result', 'Key saved');
-    await panel.waitForText('#agent-key-state', 'A openai key is saved');
+    await panel.waitForText('#agent-key-state', 'A key for openai is saved');
     expect(await panel.eval<string>(`document.getElementById('agent-api-key').value`)).toBe('');
     const stored = await chain.inWorker<{
       local: string;
@@ -400,7 +400,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     await panel.waitForText('#run-state', 'Done (succeeded) after 4 steps');
     expect(await panel.text('#run-result')).toBe('Still on: Thanks, Ada!');
     await panel.view('settings');
-    await panel.waitForText('#agent-key-state', 'A openai key is saved');
+    await panel.waitForText('#agent-key-state', 'A key for openai is saved');
     await panel.view('task');
     await panel.waitForText('#past-runs', signUp);
     await panel.eval(
@@ -432,10 +432,10 @@ describe('a native client runs a task through the extension', () => {
   it('runs with the Anthropic wire format, sends its browser header, acts in its own tab and answers the done text', async () => {
     await saveAgentSettings({ provider: 'anthropic' });
     await panel.view('settings');
-    await panel.waitForText('#agent-key-state', 'No anthropic key saved');
+    await panel.waitForText('#agent-key-state', 'No key for anthropic is saved');
     await panel.type('#agent-api-key', `${API_KEY}-ant`);
     await panel.click('#save-agent-key');
-    await panel.waitForText('#agent-key-state', 'A anthropic key is saved');
+    await panel.waitForText('#agent-key-state', 'A key for anthropic is saved');
     // The client holds no tab yet, so the first state says it could not be read: the model opens one.
     model.useScript((request) =>
       request.user.includes('Welcome')

@@ -64,7 +64,7 @@ export function AgentKeyField(props: {
       </div>
       <div class="row">
         <span id="agent-key-state" class="muted">
-          {present ? `A ${model.provider} key is saved.` : `No ${model.provider} key saved.`}
+          {present ? `A key for ${model.provider} is saved.` : `No key for ${model.provider} is saved.`}
         </span>
         {present && (
           <button type="button" id="remove-agent-key" onClick={() => void save(null)}>

@@ -14,8 +14,6 @@ export function RunPanel(props: {
   described: Described | undefined;
   run: RunView;
   live: boolean;
-  /** The `run` request this panel sent for it, which `cancel` can end when the worker has no stop_run. */
-  requestId: number | undefined;
   /** Goes on with the finished run with a new task; absent when the run cannot take a follow-up. */
   onFollowUp?: ((task: string) => void) | undefined;
 }): preact.JSX.Element {
@@ -24,16 +22,12 @@ export function RunPanel(props: {
   const [answer, setAnswer] = useState<CommandResponse | undefined>(undefined);
   const [followUp, setFollowUp] = useState('');
   const can = (action: string): boolean => props.described?.has(action) ?? false;
-  const send = (action: string, params: Record<string, unknown>, lane?: 'run'): void => {
-    void port.start(action, params, lane).response.then((response) => setAnswer(response.ok ? undefined : response));
+  const send = (action: string, params: Record<string, unknown>): void => {
+    void port.request(action, params).then((response) => setAnswer(response.ok ? undefined : response));
   };
   const stop = (): void => {
     setStopping(true);
-    if (can('stop_run')) {
-      send('stop_run', { run_id: run.runId });
-    } else if (props.requestId !== undefined) {
-      send('cancel', { request_id: props.requestId }, 'run');
-    }
+    send('stop_run', { run_id: run.runId });
   };
   const state =
     run.finished !== undefined
@@ -82,7 +76,7 @@ export function RunPanel(props: {
               Resume
             </button>
           )}
-          {(can('stop_run') || props.requestId !== undefined) && (
+          {can('stop_run') && (
             <button type="button" id="stop-run" class="danger" disabled={stopping} onClick={stop}>
               Stop
             </button>

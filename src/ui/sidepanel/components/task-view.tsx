@@ -24,8 +24,8 @@ export function TaskView(props: {
 }): preact.JSX.Element {
   const { port } = props;
   const [task, setTask] = useState('');
-  // The run request this panel has in flight (its id is what `cancel` names), and the newest run before it.
-  const [request, setRequest] = useState<{ id: number; before: string | undefined } | undefined>(undefined);
+  // The run request this panel has in flight, and the newest run (as it stood) before it.
+  const [request, setRequest] = useState<{ before: string | undefined } | undefined>(undefined);
   const [refused, setRefused] = useState<CommandResponse | undefined>(undefined);
   const [opened, setOpened] = useState<string | undefined>(undefined);
   const runs = runsIn(props.timeline.values());
@@ -46,7 +46,7 @@ export function TaskView(props: {
     );
     setRefused(undefined);
     setOpened(undefined);
-    setRequest({ id: started.id, before: runKey(newest) });
+    setRequest({ before: runKey(newest) });
     void started.response.then((response) => {
       setRequest(undefined);
       // A run that ends answers with its result, which its events show already; a refusal shows here.
@@ -103,7 +103,6 @@ export function TaskView(props: {
           described={props.described}
           run={shown}
           live={shown === live}
-          requestId={shown === live ? request?.id : undefined}
           onFollowUp={shown === newest && followUps ? (text) => start(text, shown.runId) : undefined}
         />
       )}
