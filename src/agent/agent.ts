@@ -350,6 +350,9 @@ export class Agent {
       try {
         verdict = await this.#gate?.review(action, state, this.#stop.signal);
       } catch (error) {
+        if (this.#stop.signal.aborted) {
+          return outcomes.length === 0 ? 'stopped' : outcomes;
+        }
         // Nobody could be asked: the action does not run, and the model is told why.
         outcomes.push({
           name: action.name,

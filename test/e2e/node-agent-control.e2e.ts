@@ -426,4 +426,21 @@ describe('approvals', () => {
       false,
     );
   });
+
+  // Last in the file: the emergency stop ends the session (and kills the browser tabpilot launched).
+  it('the emergency stop while the run waits for an approval ends the wait and the run', async () => {
+    await openStart();
+    model.useScript(newDomainScript);
+    onEvent = (event) => {
+      if (event.event === 'AgentApprovalRequestedEvent') {
+        void other.handle({ id: 'emergency', action: 'stop', params: {} });
+      }
+    };
+    const answer = await call('run', { task: 'go there' });
+    expect(answer).toMatchObject({ ok: true, result: { reason: 'stopped', steps: 0 } });
+    const runId = answer.ok ? (answer.result as { run_id: string }).run_id : '';
+    expect(eventsOf('AgentApprovalResolvedEvent', runId)).toEqual([
+      expect.objectContaining({ run_id: runId, approved: false }),
+    ]);
+  });
 });
