@@ -30,7 +30,7 @@ export const AGENT_ACTIONS: readonly ServerActionSpec[] = [
  * run is kept (in memory in Node, chrome.storage.local in the extension).
  */
 export function installAgentActions(server: CommandServer, options: RunActionOptions & { store: RunStore }): void {
-  const shared = { control: new RunControl(), store: options.store };
+  const shared = { control: new RunControl(options.log.child('approvals')), store: options.store };
   server.addServerAction(runAction(server, options, shared));
   for (const action of [...controlActions(shared.control), ...historyActions(server, shared, options.log)]) {
     server.addServerAction(action);

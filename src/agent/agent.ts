@@ -4,10 +4,10 @@ import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
-import { errorCodeOf, errorMessageOf } from '../shared/errors';
+import { errorMessageOf } from '../shared/errors';
 import { silentLogger, type Logger } from '../shared/logger';
 import { sleep } from '../shared/time';
-import { refusedOutcome, type ActionGate, type GateVerdict } from './approval-gate';
+import { holdAtGate, type ActionGate } from './approval-gate';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
@@ -346,27 +346,13 @@ export class Agent {
       if ((await this.#holdIfPaused()) || this.#stop.signal.aborted) {
         return outcomes.length === 0 ? 'stopped' : outcomes;
       }
-      let verdict: GateVerdict | undefined;
-      try {
-        verdict = await this.#gate?.review(action, state, this.#stop.signal);
-      } catch (error) {
-        // Nobody could be asked: the action does not run, and the model is told why.
-        outcomes.push({
-          name: action.name,
-          params: action.params,
-          success: false,
-          extracted_content: null,
-          error: `could not ask the person to approve it: ${this.#host.redact(errorMessageOf(error))}`,
-          error_code: errorCodeOf(error),
-        });
-        break;
-      }
-      if (verdict?.kind === 'stopped' || this.#stop.signal.aborted) {
+      const held = this.#gate === undefined ? 'run' : await holdAtGate(this.#gate, action, state, this.#stop.signal);
+      if (held === 'stopped') {
         return outcomes.length === 0 ? 'stopped' : outcomes;
       }
-      if (verdict?.kind === 'refused') {
+      if (held !== 'run') {
         // The rest of the batch was chosen expecting this action to have run.
-        outcomes.push(refusedOutcome(action, verdict.reason));
+        outcomes.push(this.#host.redact(held));
         break;
       }
       const result = this.#host.redact(

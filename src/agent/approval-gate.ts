@@ -1,5 +1,6 @@
-import type { AgentRisk } from '../browser/events/agent.events';
+import type { AgentActionOutcome, AgentRisk } from '../browser/events/agent.events';
 import type { StateSummary } from '../tools/actions';
+import { errorCodeOf, errorMessageOf } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { ModelAction } from './model';
@@ -91,24 +92,38 @@ export function approvalGate(options: {
   };
 }
 
-/** The outcome a refused action leaves in the step's results, which the model reads next step. */
-export function refusedOutcome(
+/** An action that did not run, as the step's results show it to the model. */
+function notRun(action: ModelAction, error: string, code: string): AgentActionOutcome {
+  return { name: action.name, params: action.params, success: false, extracted_content: null, error, error_code: code };
+}
+
+/**
+ * The gate's word on one action, for the loop: 'run', 'stopped' (the run was stopped meanwhile), or the
+ * outcome that stands in the step's results instead of the action: refused by the person (FORBIDDEN),
+ * or nobody could be asked (the error's code), which the model reads next step.
+ */
+export async function holdAtGate(
+  gate: ActionGate,
   action: ModelAction,
-  reason: string,
-): {
-  name: string;
-  params: unknown;
-  success: false;
-  extracted_content: null;
-  error: string;
-  error_code: 'FORBIDDEN';
-} {
-  return {
-    name: action.name,
-    params: action.params,
-    success: false,
-    extracted_content: null,
-    error: `refused by the person: ${reason}`,
-    error_code: 'FORBIDDEN',
-  };
+  state: StateSummary | null,
+  signal: AbortSignal,
+): Promise<'run' | 'stopped' | AgentActionOutcome> {
+  let verdict: GateVerdict;
+  try {
+    verdict = await gate.review(action, state, signal);
+  } catch (error) {
+    if (signal.aborted) {
+      return 'stopped';
+    }
+    return notRun(action, `could not ask the person to approve it: ${errorMessageOf(error)}`, errorCodeOf(error));
+  }
+  if (verdict.kind === 'stopped' || signal.aborted) {
+    return 'stopped';
+  }
+  return verdict.kind === 'refused' ? notRun(action, refusal(verdict.reason), 'FORBIDDEN') : 'run';
+}
+
+/** How a refused action's error reads, in a run's step and a rerun's results alike. */
+export function refusal(reason: string): string {
+  return `refused by the person: ${reason}`;
 }

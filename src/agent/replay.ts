@@ -3,7 +3,7 @@ import { toActionResult } from '../tools/action-result';
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { ERROR_CODES, TabpilotError, type ErrorCode } from '../shared/errors';
 import { sleep } from '../shared/time';
-import type { ActionGate } from './approval-gate';
+import { refusal, type ActionGate } from './approval-gate';
 import { describeIdentity, INDEX_PARAMS, refindIndex } from './element-refind';
 import type { ControlledRun } from './run-control';
 import type { RecordedAction, RunRecord } from './run-store';
@@ -130,7 +130,7 @@ export class Replay implements ControlledRun {
             params,
             success: false,
             result: null,
-            error: `refused by the person: ${verdict.reason}`,
+            error: refusal(verdict.reason),
             error_code: 'FORBIDDEN',
           });
           continue;

@@ -1,5 +1,6 @@
 import { createDeferred, type Deferred } from '../shared/deferred';
-import { TabpilotError } from '../shared/errors';
+import { errorMessageOf, TabpilotError } from '../shared/errors';
+import { silentLogger, type Logger } from '../shared/logger';
 import type { ApprovalRequest, AskPerson } from './approval-gate';
 
 /** A run the person can hold, let go on, or end: an agent's, or a rerun of a past one. */
@@ -30,6 +31,11 @@ interface PendingApproval {
 export class RunControl {
   #current: ControlledRun | undefined;
   readonly #approvals = new Map<string, PendingApproval>();
+  readonly #log: Logger;
+
+  constructor(log: Logger = silentLogger) {
+    this.#log = log;
+  }
   /** Makes `run` the one going; throws FORBIDDEN while another is. Answers the function that ends it. */
   begin(run: ControlledRun): () => void {
     if (this.#current !== undefined) {
@@ -77,14 +83,31 @@ export class RunControl {
     const stop = (): void => answer.resolve(false);
     signal.addEventListener('abort', stop, { once: true });
     try {
-      await announce.requested(request);
+      try {
+        await announce.requested(request);
+      } catch (error) {
+        // The emergency stop cancels the event on its way to the person: the run is ending, not failing.
+        if (signal.aborted) {
+          return 'stopped';
+        }
+        throw error;
+      }
       const approved = await answer.promise;
       return signal.aborted ? 'stopped' : approved;
     } finally {
       signal.removeEventListener('abort', stop);
       if (this.#approvals.delete(request.approval_id) && signal.aborted) {
-        await announce.resolved(request.run_id, request.approval_id, false);
+        await this.#tell('refused on stop', () => announce.resolved(request.run_id, request.approval_id, false));
       }
+    }
+  }
+
+  /** An announcement the bus refuses (a stopping session) leaves the answer as it is. */
+  async #tell(what: string, announce: () => Promise<void>): Promise<void> {
+    try {
+      await announce();
+    } catch (error) {
+      this.#log.warn(`could not announce an approval ${what}`, { error: errorMessageOf(error) });
     }
   }
 
@@ -101,7 +124,9 @@ export class RunControl {
       );
     }
     this.#approvals.delete(approvalId);
-    await pending.announce.resolved(pending.runId, approvalId, approved);
     pending.answer.resolve(approved);
+    await this.#tell(approved ? 'approved' : 'refused', () =>
+      pending.announce.resolved(pending.runId, approvalId, approved),
+    );
   }
 }

@@ -426,4 +426,64 @@ describe('approvals', () => {
       false,
     );
   });
+
+  it('a download link and a form posting to another origin are found on the real page and asked about', async () => {
+    pages.route('/agent/shop', (_req, res) =>
+      html(
+        res,
+        page(
+          'Shop',
+          `<p><a href="/agent/price-list" download>Price list</a></p>
+<form action="${pages.crossUrl('/agent/thanks')}" method="post"><input name="name" placeholder="Your name">
+<button>Pay now</button></form>
+<form action="/agent/thanks"><button>Save for later</button></form>`,
+        ),
+      ),
+    );
+    expect((await call('navigate', { url: pages.url('/agent/shop') })).ok).toBe(true);
+    model.useScript((request, index) => {
+      const text = pageText(request);
+      const label = ['Price list', 'Pay now', 'Save for later'][index - 1];
+      return label === undefined
+        ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'looked', success: true } }] }
+        : { kind: 'tools', calls: [{ name: 'click', input: { index: indexOf(text, label) } }] };
+    });
+    onEvent = (event) => {
+      if (event.event === 'AgentApprovalRequestedEvent') {
+        void call('approve', { approval_id: (event.data as { approval_id: string }).approval_id, approved: false });
+      }
+    };
+    const answer = resultOf<{ run_id: string; reason: string }>(await call('run', { task: 'look around the shop' }));
+    expect(answer.reason).toBe('done');
+    // The same-origin form's button runs without asking; the other two wait and are refused.
+    expect(
+      eventsOf('AgentApprovalRequestedEvent', answer.run_id).map((event) => [event['risk'], event['reason']]),
+    ).toEqual([
+      ['download', expect.stringContaining('/agent/price-list')],
+      ['cross_origin_form', expect.stringContaining(pages.crossUrl(''))],
+    ]);
+    expect(pages.requests.some((request) => request.path === '/agent/price-list')).toBe(false);
+    expect(pages.requests.some((request) => request.path === '/agent/thanks' && request.method === 'POST')).toBe(false);
+    const steps = eventsOf('AgentStepEvent', answer.run_id).map(
+      (step) => (step['actions'] as Array<{ success: boolean; error_code: string | null }>)[0],
+    );
+    expect(steps.slice(0, 3).map((action) => action?.error_code ?? 'ok')).toEqual(['FORBIDDEN', 'FORBIDDEN', 'ok']);
+  });
+
+  // Last in the file: the emergency stop ends the session (and kills the browser tabpilot launched).
+  it('the emergency stop while the run waits for an approval ends the wait and the run', async () => {
+    await openStart();
+    model.useScript(newDomainScript);
+    onEvent = (event) => {
+      if (event.event === 'AgentApprovalRequestedEvent') {
+        void other.handle({ id: 'emergency', action: 'stop', params: {} });
+      }
+    };
+    const answer = await call('run', { task: 'go there' });
+    expect(answer).toMatchObject({ ok: true, result: { reason: 'stopped', steps: 0 } });
+    const runId = answer.ok ? (answer.result as { run_id: string }).run_id : '';
+    expect(eventsOf('AgentApprovalResolvedEvent', runId)).toEqual([
+      expect.objectContaining({ run_id: runId, approved: false }),
+    ]);
+  });
 });
