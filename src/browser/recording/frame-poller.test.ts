@@ -135,6 +135,19 @@ describe('FramePoller', () => {
     expect(missed).toEqual([]);
   });
 
+  it('told not to abandon it, stops after handing on the screenshot in flight', async () => {
+    vi.useFakeTimers({ now: START_MS });
+    const tab = fakeTab('first', { delayMs: 400 });
+    const { poller, frames } = pollerOver(() => tab);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(100);
+    const stopped = poller.stop({ abandon: false });
+    await vi.advanceTimersByTimeAsync(300);
+    await stopped;
+    expect(frames.map((frame) => [frame.data, msAfterStart(frame.at)])).toEqual([['first1', 0]]);
+    expect(tab.asked).toHaveLength(1);
+  });
+
   it('abandons a screenshot of a tab that lost focus: the new tab is filmed at once', async () => {
     vi.useFakeTimers({ now: START_MS });
     // A tab sent to the background that leaves its screenshot unanswered until the timeout.

@@ -72,10 +72,16 @@ export class FramePoller {
     this.#wake?.();
   }
 
-  /** Stops taking frames: the screenshot in flight (if any) is abandoned, and no frame comes after. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking frames; no frame comes after. `abandon`: the screenshot in flight (if any) is dropped
+   * at once; otherwise it is waited for (up to its timeout) and handed on, for a recording that has no
+   * frame yet.
+   */
+  async stop(options: { abandon: boolean } = { abandon: true }): Promise<void> {
     this.#running = false;
-    this.#inFlight?.controller.abort();
+    if (options.abandon) {
+      this.#inFlight?.controller.abort();
+    }
     this.#wake?.();
     await this.#loop;
   }

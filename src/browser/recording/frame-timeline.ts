@@ -35,6 +35,11 @@ export class FrameTimeline {
     return this.#frames;
   }
 
+  /** True until the first frame comes. */
+  get empty(): boolean {
+    return this.#frames === 0 && this.#pending === undefined;
+  }
+
   /** Frames that arrived within the minimum interval of the one before and took its place. */
   get replaced(): number {
     return this.#replaced;

@@ -53,10 +53,11 @@ export const recordingWatchdog = defineWatchdog({
       return targetId === undefined ? undefined : targets.sessionFor(targetId);
     };
 
+    // A recording turned off before its first screenshot came back waits for it: a video needs a frame.
     const stopPolling = async (): Promise<void> => {
       const active = poller;
       poller = undefined;
-      await active?.stop();
+      await active?.stop({ abandon: recorder?.empty !== true });
     };
 
     /** Keeps the frames coming from the focused tab: a new tab is filmed at once, not at the next tick. */
