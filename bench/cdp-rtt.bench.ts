@@ -119,6 +119,7 @@ async function nodeRoundTrips(pages: PageServer): Promise<RttFigures[]> {
     return [figures('bare ws client (floor)', bareSamples), figures('tabpilot Node (WebSocket)', tabpilotSamples)];
   } finally {
     await session.stop();
+    session.dispose();
   }
 }
 

@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await session.stop();
+    session.dispose();
     await pages.stop();
   }
 }

@@ -162,6 +162,7 @@ async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostF
   } finally {
     client.close();
     await session.stop();
+    session.dispose();
   }
 }
 

@@ -65,6 +65,7 @@ export async function openSides(clientId: string): Promise<Sides> {
     close: async () => {
       client.close();
       await session.stop();
+      session.dispose();
       await twins.close();
     },
   };

@@ -3,6 +3,7 @@ import { parseConfig } from '../browser/config';
 import type { StateSummary } from '../tools/actions';
 import { createDefaultRegistry } from '../tools/actions';
 import { Agent, type AgentHost } from './agent';
+import type { ActionGate } from './approval-gate';
 import { ModelError, type AgentModel, type ModelAction, type ModelPrompt } from './model';
 
 function stateOf(url: string, text: string): StateSummary {
@@ -284,5 +285,67 @@ describe('Agent', () => {
     expect(user).toContain('<task>\ntask two\n</task>');
     expect(user).toContain('<earlier_tasks>\ntask one\n</earlier_tasks>');
     expect(user).toContain('done {"text":"first","success":true} -> ok');
+  });
+
+  it("runs an action only when the gate lets it: a refusal is the step's result the model reads, the batch ends there", async () => {
+    const host = new FakeHost();
+    const reviewed: string[] = [];
+    const gate: ActionGate = {
+      review: (action) => {
+        reviewed.push(action.name);
+        return Promise.resolve(
+          action.name === 'navigate'
+            ? { kind: 'refused', risk: 'new_domain', reason: 'b.test is new' }
+            : { kind: 'run' },
+        );
+      },
+    };
+    const model = new ScriptedModel((_prompt, call) =>
+      call === 1
+        ? [
+            { name: 'navigate', params: { url: 'http://b.test/' } },
+            { name: 'scroll', params: {} },
+          ]
+        : [done('gave up')],
+    );
+    const agent = new Agent({
+      runId: 'run-1',
+      host,
+      model,
+      gate,
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+    });
+    const result = await agent.run('go to b');
+    expect(result).toMatchObject({ reason: 'done', text: 'gave up' });
+    expect(reviewed).toEqual(['navigate']);
+    expect(host.calls.map((call) => call.name)).not.toContain('navigate');
+    expect(host.stepEvents()[0]?.['actions']).toEqual([
+      expect.objectContaining({
+        name: 'navigate',
+        success: false,
+        error_code: 'FORBIDDEN',
+        error: 'refused by the person: b.test is new',
+      }),
+    ]);
+    expect(model.prompts[1]?.user).toContain('refused by the person: b.test is new');
+  });
+
+  it('a stop while the gate waits ends the run without running the action', async () => {
+    const host = new FakeHost();
+    const agent: Agent = new Agent({
+      runId: 'run-1',
+      host,
+      model: new ScriptedModel(() => [{ name: 'evaluate', params: { code: '1' } }]),
+      gate: {
+        review: (_action, _state, signal) =>
+          new Promise((resolve) => {
+            signal.addEventListener('abort', () => resolve({ kind: 'stopped' }), { once: true });
+            agent.stop();
+          }),
+      },
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+    });
+    expect(await agent.run('t')).toMatchObject({ reason: 'stopped', steps: 0 });
+    expect(host.calls.map((call) => call.name)).not.toContain('evaluate');
   });
 });

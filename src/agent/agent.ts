@@ -7,6 +7,7 @@ import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf } from '../shared/errors';
 import { silentLogger, type Logger } from '../shared/logger';
 import { sleep } from '../shared/time';
+import { holdAtGate, type ActionGate } from './approval-gate';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
@@ -85,7 +86,8 @@ export class Agent {
   #paused: Deferred<void> | undefined;
   /** The last step ran an action that may have started a navigation that has not committed yet. */
   #unsettled = false;
-  readonly #onStep: ((report: AgentStepReport) => void) | undefined;
+  readonly #onStep: ((report: AgentStepReport, state: StateSummary | null) => void) | undefined;
+  readonly #gate: ActionGate | undefined;
   readonly #log: Logger;
 
   constructor(options: {
@@ -93,7 +95,10 @@ export class Agent {
     host: AgentHost;
     model: AgentModel;
     config: AgentConfig;
-    onStep?: (report: AgentStepReport) => void;
+    /** Called with each step as it is recorded, and the state its actions were chosen on. */
+    onStep?: (report: AgentStepReport, state: StateSummary | null) => void;
+    /** Looks at each action before it runs (approvals); none lets every action run. */
+    gate?: ActionGate;
     log?: Logger;
   }) {
     this.#log = options.log ?? silentLogger;
@@ -102,6 +107,7 @@ export class Agent {
     this.#model = options.model;
     this.#config = options.config;
     this.#onStep = options.onStep;
+    this.#gate = options.gate;
   }
 
   get running(): boolean {
@@ -277,7 +283,7 @@ export class Agent {
       }
       const message = errorMessageOf(error);
       const attempts = (error as { attempts?: unknown }).attempts;
-      await this.#record({
+      await this.#record(state, {
         step: this.#step,
         url,
         thinking: null,
@@ -306,7 +312,7 @@ export class Agent {
         error: null,
         error_code: null,
       });
-      await this.#record(this.#report(decision, url, outcomes, null, promptChars));
+      await this.#record(state, this.#report(decision, url, outcomes, null, promptChars));
       return { kind: 'done', success, text: this.#host.redact(text) };
     } else {
       const batch = decision.actions.slice(0, this.#config.max_actions_per_step);
@@ -319,7 +325,7 @@ export class Agent {
         stepError = `only the first ${batch.length} actions were run (max_actions_per_step)`;
       }
     }
-    await this.#record(this.#report(decision, url, outcomes, stepError, promptChars));
+    await this.#record(state, this.#report(decision, url, outcomes, stepError, promptChars));
     const allFailed = outcomes.length === 0 || outcomes.every((outcome) => !outcome.success);
     const error = stepError ?? outcomes.find((outcome) => !outcome.success)?.error ?? 'no action succeeded';
     return {
@@ -339,6 +345,15 @@ export class Agent {
     for (const [position, action] of batch.entries()) {
       if ((await this.#holdIfPaused()) || this.#stop.signal.aborted) {
         return outcomes.length === 0 ? 'stopped' : outcomes;
+      }
+      const held = this.#gate === undefined ? 'run' : await holdAtGate(this.#gate, action, state, this.#stop.signal);
+      if (held === 'stopped') {
+        return outcomes.length === 0 ? 'stopped' : outcomes;
+      }
+      if (held !== 'run') {
+        // The rest of the batch was chosen expecting this action to have run.
+        outcomes.push(this.#host.redact(held));
+        break;
       }
       const result = this.#host.redact(
         await toActionResult(action.name, () => this.#host.runAction(action.name, action.params)),
@@ -398,7 +413,7 @@ export class Agent {
     };
   }
 
-  async #record(report: AgentStepReport): Promise<void> {
+  async #record(state: StateSummary | null, report: AgentStepReport): Promise<void> {
     this.#recorded++;
     this.#history.push({
       step: report.step,
@@ -407,7 +422,7 @@ export class Agent {
       actions: report.actions,
       error: report.error,
     });
-    this.#onStep?.(report);
+    this.#onStep?.(report, state);
     await this.#emit('step', { run_id: this.runId, ...report });
   }
 

@@ -3,13 +3,17 @@ import type { AgentConfig } from '../browser/config/agent.config';
 import type { CommandServer } from '../tools/command-server';
 import { leasesTabs } from '../tools/client-gate';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
-import { TabpilotError } from '../shared/errors';
+import { errorMessageOf, TabpilotError } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import { Agent, type AgentRunResult } from './agent';
+import { approvalGate } from './approval-gate';
 import type { AgentModel } from './model';
 import { modelFromConfig } from './model-from-config';
-import { serverHost } from './server-host';
+import { RunControl } from './run-control';
+import { RunRecorder } from './run-recorder';
+import type { RunRecord, RunStore } from './run-store';
+import { approvalAnnouncer, serverHost } from './server-host';
 
 const RunParams = z.strictObject({
   task: z.string().trim().min(1).describe('What the agent should do, in words'),
@@ -46,24 +50,33 @@ export function runDeadlineMs(settings: AgentConfig): number {
   return settings.max_steps * (settings.request_timeout_ms * (settings.max_retries + 1) + 60_000);
 }
 
+/** What a session's agent actions share: the one run going and its approvals, and where runs are kept. */
+export interface AgentRunShared {
+  readonly control: RunControl;
+  readonly store: RunStore | undefined;
+}
+
 /**
  * The `run` action: the built-in agent does a task in this session's browser and answers the run's
  * result ({run_id, reason, success, text, steps}); its steps come as AgentRunStartedEvent,
  * AgentStepEvent and AgentRunFinishedEvent to clients that subscribed. One run at a time per session.
  * A client that keeps its own tabs (native, MCP) has the agent act as itself, in its tabs; the person's
  * run acts as an agent client of its own. Cancelling the request, or the emergency stop, stops the run.
+ * installAgentActions (agent-actions.ts) installs it with the actions that steer and keep runs.
  */
 export function installRunAction(server: CommandServer, options: RunActionOptions): void {
-  let running: Agent | undefined;
-  const action: ServerAction<typeof RunParams> = {
+  server.addServerAction(runAction(server, options, { control: new RunControl(), store: undefined }));
+}
+
+/** The `run` server action over `shared`: it registers its run there, and keeps it in the store when there is one. */
+export function runAction(
+  server: CommandServer,
+  options: RunActionOptions,
+  shared: AgentRunShared,
+): ServerAction<typeof RunParams> {
+  return {
     ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
-      if (running?.running === true) {
-        throw new TabpilotError(
-          'FORBIDDEN',
-          `run ${running.runId} is still going: stop it (stop, or cancel its request) before starting another`,
-        );
-      }
       const settings = server.session.config.agent;
       if (settings.model === null) {
         throw new TabpilotError('INVALID_PARAMS', 'agent.model: set the model the agent uses in the settings', {
@@ -73,18 +86,31 @@ export function installRunAction(server: CommandServer, options: RunActionOption
       const configured = { ...settings, model: settings.model };
       const key = await options.apiKey(settings.provider);
       const runId = shortId();
+      const actAs = leasesTabs(caller.client) ? caller.client : undefined;
+      const host = serverHost(server, runId, actAs);
+      const recorder = new RunRecorder(runId, params.task);
       const agent = new Agent({
         runId,
-        host: serverHost(server, runId, leasesTabs(caller.client) ? caller.client : undefined),
+        host,
         model: (options.model ?? modelFromConfig)(configured, key),
         config: params.max_steps === null ? settings : { ...settings, max_steps: params.max_steps },
+        onStep: (report, state) => recorder.step(report, state),
+        gate: approvalGate({
+          runId,
+          approval: settings.approval,
+          risky: settings.risky,
+          runAction: (name, params) => host.runAction(name, params),
+          ask: shared.control.asker(approvalAnnouncer(server, runId, actAs)),
+          log: options.log.child(`approvals:${runId}`),
+        }),
         log: options.log.child(`run:${runId}`),
       });
-      running = agent;
+      const end = shared.control.begin(agent);
       const stop = (): void => agent.stop();
       caller.signal.addEventListener('abort', stop, { once: true });
       try {
         const result = await agent.run(params.task);
+        await keep(shared.store, recorder.finish(result), options.log);
         if (caller.signal.aborted) {
           throw new TabpilotError('CANCELLED', `run ${runId} was cancelled after ${result.steps} steps`, {
             details: { run_id: runId },
@@ -93,8 +119,17 @@ export function installRunAction(server: CommandServer, options: RunActionOption
         return result;
       } finally {
         caller.signal.removeEventListener('abort', stop);
+        end();
       }
     },
   };
-  server.addServerAction(action);
+}
+
+async function keep(store: RunStore | undefined, record: RunRecord, log: Logger): Promise<void> {
+  try {
+    await store?.save(record);
+  } catch (error) {
+    // The run happened whether or not it could be kept: its answer still goes to the client.
+    log.warn(`could not keep run ${record.run_id}`, { error: errorMessageOf(error) });
+  }
 }

@@ -1,4 +1,6 @@
 import {
+  AgentApprovalRequestedEvent,
+  AgentApprovalResolvedEvent,
   AgentPausedEvent,
   AgentRunFinishedEvent,
   AgentRunStartedEvent,
@@ -9,6 +11,7 @@ import type { PayloadInputOf } from '../bus/define-event';
 import type { CommandServer } from '../tools/command-server';
 import { sourceOf, type ClientInfo } from '../tools/registry';
 import type { AgentHost } from './agent';
+import type { ApprovalAnnouncer } from './run-control';
 
 const EVENTS = {
   started: AgentRunStartedEvent,
@@ -25,7 +28,7 @@ const EVENTS = {
  * that client instead, in that client's tabs.
  */
 export function serverHost(server: CommandServer, runId: string, actAs?: ClientInfo): AgentHost {
-  const client: ClientInfo = actAs ?? { id: runId, kind: 'agent' };
+  const client = runClient(runId, actAs);
   const context = server.contextFor(client);
   const bus = server.session.bus;
   const secretNames = [
@@ -46,5 +49,23 @@ export function serverHost(server: CommandServer, runId: string, actAs?: ClientI
       }),
     actions: server.registry.describe(),
     secretNames,
+  };
+}
+
+function runClient(runId: string, actAs: ClientInfo | undefined): ClientInfo {
+  return actAs ?? { id: runId, kind: 'agent' };
+}
+
+/** A run's approvals as bus events, with the same source as the run's own events. */
+export function approvalAnnouncer(server: CommandServer, runId: string, actAs?: ClientInfo): ApprovalAnnouncer {
+  const source = sourceOf(runClient(runId, actAs));
+  const bus = server.session.bus;
+  return {
+    requested: async (request) => {
+      await bus.emit(AgentApprovalRequestedEvent, { ...request }, { source });
+    },
+    resolved: async (run_id, approval_id, approved) => {
+      await bus.emit(AgentApprovalResolvedEvent, { run_id, approval_id, approved }, { source });
+    },
   };
 }

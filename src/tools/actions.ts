@@ -18,7 +18,12 @@ import {
   SearchPageEvent,
 } from '../browser/events/content.events';
 import { HandleDialogEvent } from '../browser/events/dialogs.events';
-import { LoadStorageStateEvent, SaveStorageStateEvent } from '../browser/events/artifacts.events';
+import {
+  LoadStorageStateEvent,
+  SaveStorageStateEvent,
+  StartHarRecordingEvent,
+  StopHarRecordingEvent,
+} from '../browser/events/artifacts.events';
 import { BrowserStopEvent } from '../browser/events/lifecycle.events';
 import {
   GoBackEvent,
@@ -112,6 +117,9 @@ export const ACTIONS: readonly AnyActionDefinition[] = [
   defineAction({ name: 'search_page', event: SearchPageEvent, category: 'content', hints: READS }),
   defineAction({ name: 'find_elements', event: FindElementsEvent, category: 'content', hints: READS }),
   defineAction({ name: 'save_as_pdf', event: SavePdfEvent, category: 'files', hints: WRITES_FILE }),
+  // The network traffic of every controlled tab, not one tab's: past the tab gate like the storage state.
+  defineAction({ name: 'start_har', event: StartHarRecordingEvent, category: 'files', hints: WRITES_FILE }),
+  defineAction({ name: 'stop_har', event: StopHarRecordingEvent, category: 'files', hints: WRITES_FILE }),
   defineAction({ name: 'evaluate', event: EvaluateJavaScriptEvent, category: 'content', hints: ACTS }),
 
   // Acting on the page

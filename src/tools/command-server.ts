@@ -231,7 +231,8 @@ export class ClientConnection {
    * A parsed message in, its response out. Never throws. A client's requests run in the order they
    * arrived (a `tabs` after a `navigate` sees the navigation), except a preempting action (`stop`),
    * which never waits behind the work it cancels: it runs at once, and every request queued before it,
-   * this client's or another's, is answered CANCELLED. Different clients run side by side; the bus
+   * this client's or another's, is answered CANCELLED; an immediate server action (pause_run) runs at
+   * once beside them, cancelling nothing. Different clients run side by side; the bus
    * orders their events.
    */
   handle(message: unknown): Promise<CommandResponse> {
@@ -273,6 +274,9 @@ export class ClientConnection {
       }
       return response;
     };
+    if (this.#server.serverAction(action)?.immediate === true) {
+      return run().then(settled);
+    }
     if (this.#server.registry.get(action)?.preempt === true) {
       const queued = this.#server.cancelQueuedRequests();
       return run().then((response) => settled(withQueuedCount(response, queued)));

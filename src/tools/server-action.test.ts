@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createDeferred } from '../shared/deferred';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { createDefaultRegistry } from './actions';
 import { CommandServer } from './command-server';
@@ -51,5 +52,45 @@ describe('server actions', () => {
     server.addServerAction(echo([]));
     expect(() => server.addServerAction(echo([]))).toThrow(/echo is served already/);
     expect(() => server.addServerAction({ ...echo([]), name: 'click' })).toThrow(/click is served already/);
+  });
+
+  it("an immediate one runs beside the same client's request in flight; another waits its turn", async () => {
+    const { session } = await startedFakeSession();
+    const server = new CommandServer(session, createDefaultRegistry());
+    const release = createDeferred<void>();
+    const order: string[] = [];
+    server.addServerAction({
+      ...echo([]),
+      name: 'long',
+      run: async () => {
+        await release.promise;
+        order.push('long');
+        return {};
+      },
+    });
+    server.addServerAction({
+      ...echo([]),
+      name: 'steer',
+      immediate: true,
+      run: async () => {
+        order.push('steer');
+        return {};
+      },
+    });
+    server.addServerAction({
+      ...echo([]),
+      run: async () => {
+        order.push('queued');
+        return {};
+      },
+    });
+    const connection = server.connect({ id: 'c1', kind: 'test' }, { send: () => undefined });
+    const long = connection.handle({ id: 1, action: 'long', params: { word: 'x' } });
+    const queued = connection.handle({ id: 2, action: 'echo', params: { word: 'x' } });
+    expect(await connection.handle({ id: 3, action: 'steer', params: { word: 'x' } })).toMatchObject({ ok: true });
+    expect(order).toEqual(['steer']);
+    release.resolve();
+    expect(await Promise.all([long, queued])).toMatchObject([{ ok: true }, { ok: true }]);
+    expect(order).toEqual(['steer', 'long', 'queued']);
   });
 });

@@ -13,6 +13,11 @@ export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
   readonly params: S;
   readonly category: ActionCategory;
   readonly hints: ActionHints;
+  /**
+   * Runs as soon as it arrives, beside the client's requests still queued or running: an action that
+   * steers work in flight (pausing the client's own run) would otherwise wait for that work to end.
+   */
+  readonly immediate?: boolean;
 }
 
 export interface ServerAction<S extends z.ZodType = z.ZodType> extends ServerActionSpec<S> {

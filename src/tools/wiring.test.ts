@@ -63,6 +63,9 @@ const UNGATED = [
   'stop',
   'save_storage_state',
   'load_storage_state',
+  // The network of every controlled tab, not one tab's.
+  'start_har',
+  'stop_har',
   // The way out of a dialog that blocks the page: refusing it there would leave the tab stuck.
   'handle_dialog',
 ];

@@ -117,6 +117,36 @@ describe('tabpilot run', () => {
     expect(model.requests[0]?.headers['x-api-key']).toBe('flag-key');
   });
 
+  it('with approval on, a risky action is refused when stdin is no terminal, and approved with --yes', async () => {
+    writeFileSync(
+      join(dir, 'approval.json'),
+      JSON.stringify({
+        launch: { args: TEST_FLAGS },
+        agent: { max_retries: 0, approval: true, risky: ['new_domain'] },
+      }),
+    );
+    model.useScript((request) => {
+      if (request.user.includes('refused by the person')) {
+        return { kind: 'tools', calls: [{ name: 'done', input: { text: 'it was refused', success: false } }] };
+      }
+      if (request.user.includes(`URL: ${pages.url('/agent/form')}`)) {
+        return { kind: 'tools', calls: [{ name: 'done', input: { text: 'arrived', success: true } }] };
+      }
+      return { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] };
+    });
+    const args = ['run', 'open the form', '--launch', '--base-url', model.baseUrl, '--model', 'fake'];
+    const refused = await runCli([...args, '--config', join(dir, 'approval.json')]);
+    expect(refused.stderr).toContain('approval needed (new_domain): navigating to localhost');
+    expect(refused.stderr).toContain('refused: stdin is not a terminal to ask on (--yes approves every action)');
+    expect(refused.stderr).toMatch(/navigate \{"url":"[^"]*\/agent\/form"\} -> FORBIDDEN: refused by the person/);
+    expect(refused.stdout).toBe('it was refused\n');
+    expect(refused.code).toBe(1);
+    const approved = await runCli([...args, '--config', join(dir, 'approval.json'), '--yes']);
+    expect(approved.stderr).toContain('approved (--yes)');
+    expect(approved.stdout).toBe('arrived\n');
+    expect(approved.code).toBe(0);
+  });
+
   it('refuses a run without a model or a browser, saying what is missing', async () => {
     const noModel = await runCli(['run', 'anything', '--launch']);
     expect(noModel.code).toBe(2);

@@ -11,6 +11,7 @@ import { FixtureServer } from './harness/fixture-server';
 import { TEST_FLAGS } from './harness/browser';
 import { ChallengeServer, challengeFlags } from './harness/challenge-server';
 import { addChallengePages } from './harness/guard-pages';
+import { validateHar } from './harness/har-validator';
 import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
@@ -246,6 +247,22 @@ describe('tabpilot mcp --launch', () => {
         .toString(),
     ).toBe('%PDF-');
     expect(pdf.text).toMatch(/^Tab \w+: saved as PDF/);
+  });
+
+  it('records the network to a HAR on request and links the file, which passes the HAR 1.2 schema', async () => {
+    await mcp.ok('start_har', { file_name: 'traffic.har' });
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const stopped = await mcp.ok('stop_har', {});
+    const link = stopped.result.content.find((block): block is ResourceLink => block.type === 'resource_link');
+    expect(link?.mimeType).toBe('application/json');
+    const har = JSON.parse(readFileSync(fileURLToPath(link?.uri ?? ''), 'utf8')) as {
+      log: { entries: Array<{ request: { url: string } }> };
+    };
+    expect(validateHar(har)).toEqual([]);
+    expect(har.log.entries.map((entry) => entry.request.url)).toContain(server.url('/mcp/form.html'));
+    expect(stopped.text).toMatch(/^HAR recorded: \d+ entries in .*traffic\.har/);
+    // The traffic is in the file, not in the answer.
+    expect(stopped.text.length).toBeLessThan(500);
   });
 
   it('reports progress on a long call when the client sent a progress token', async () => {

@@ -63,6 +63,9 @@ describe('tabpilot mcp --launch: the run tool', () => {
     const run = tools.find((tool) => tool.name === 'run');
     expect(run?.inputSchema.required).toEqual(['task']);
     expect(run?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['pause_run', 'resume_run', 'stop_run', 'approve', 'runs', 'run_history', 'rerun']),
+    );
   });
 
   it('does the task in the browser and answers the done text', async () => {

@@ -1,10 +1,11 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
+import { isDialogOpenError } from '../guards/dialog-condition';
 import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { locatePointer, type Located } from './locate';
-import { clickAt, moveTo, type ClickOptions } from './mouse';
+import { clickAt, moveToPoint, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
 
@@ -76,7 +77,7 @@ export async function clickElement(
         {
           locate: () => locatePointer(ctx, handle, LOCATE),
           recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
-          move: (point) => moveTo(point.input.session, point.input.x, point.input.y, null, handle.pageSession),
+          move: (point) => moveToPoint(point, handle.pageSession),
           send: (point, pointerThere) =>
             clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
         },
@@ -95,7 +96,8 @@ export async function clickElement(
   const clickX = located.kind === 'point' ? located.x : null;
   const clickY = located.kind === 'point' ? located.y : null;
   const opened = await watch.opened(ctx.signal);
-  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  // A press's verdict is read from the element's renderer after the input: that renderer has answered.
+  const download = (await downloads?.outcome(ctx.signal, located.kind === 'point' ? [handle.session] : [])) ?? null;
   const checked =
     located.checked === null
       ? null
@@ -158,15 +160,22 @@ export async function clickCoordinate(
   const sessions = [pageSession, ...childSessions(ctx, targetId)];
   const watch = new NewTabWatch(ctx.targets, targetId, sessions);
   const downloads = downloadWatch(ctx, targetId, false, sessions);
+  let blocked = false;
   try {
     await clickAt(pageSession, x, y, options);
   } catch (error) {
-    watch.dispose();
-    downloads?.dispose();
-    throw error;
+    // A dialog the click opened (left open for handle_dialog) cuts the page's commands short: the click
+    // happened, and the page answers nothing more until the dialog is answered.
+    blocked = isDialogOpenError(error);
+    if (!blocked) {
+      watch.dispose();
+      downloads?.dispose();
+      throw error;
+    }
+    ctx.log.debug('a dialog opened during the click', { x, y });
   }
   const opened = await watch.opened(ctx.signal);
-  const download = (await downloads?.outcome(ctx.signal)) ?? null;
+  const download = (await downloads?.outcome(ctx.signal, blocked ? [pageSession] : [])) ?? null;
   return { click_x: x, click_y: y, element, opened_target_id: opened, download };
 }
 

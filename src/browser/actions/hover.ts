@@ -1,7 +1,7 @@
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { locatePointer, type Located } from './locate';
-import { moveTo } from './mouse';
+import { moveToPoint } from './mouse';
 import { sendVerified } from './verify';
 
 const LOCATE = { scroll: true, refuse: false, allowScript: false, guard: 'move' } as const;
@@ -28,8 +28,7 @@ function point(located: Located): Extract<Located, { kind: 'point' }> {
 export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): Promise<HoverOutcome> {
   const locate = async (): Promise<Extract<Located, { kind: 'point' }>> =>
     point(await locatePointer(ctx, handle, LOCATE));
-  const move = (at: Extract<Located, { kind: 'point' }>): Promise<void> =>
-    moveTo(at.input.session, at.input.x, at.input.y, null, handle.pageSession);
+  const move = (at: Extract<Located, { kind: 'point' }>): Promise<void> => moveToPoint(at, handle.pageSession);
   const { located, retried } = await sendVerified(
     ctx,
     handle,

@@ -11,6 +11,8 @@ export type PointerTarget = {
   element: string;
   /** Checkbox and radio state before the action (null for other elements). */
   checked: boolean | null;
+  /** The page is hidden (a background tab, a minimized window). */
+  hidden: boolean;
 } & (
   | { kind: 'point'; x: number; y: number }
   /** Every candidate point hits `cover` instead (another element painted on top). */
@@ -210,7 +212,6 @@ export interface InPageValueFunctions {
   activeOption: { args: []; result: ActiveOption | null };
   dropdownShows: { args: [text: string]; result: boolean };
   dropdownSettled: { args: []; result: boolean };
-  settleAnimations: { args: []; result: boolean };
   setFiles: { args: [files: FileBytes[]]; result: FileSummary[] | { error: 'not-multiple' } };
   filesOf: { args: []; result: FileSummary[] };
   clearFiles: { args: []; result: boolean };

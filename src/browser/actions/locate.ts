@@ -14,6 +14,8 @@ export type Located =
       y: number;
       element: string;
       checked: boolean | null;
+      /** The page is hidden: it renders no frame by itself, so a move must make it render one. */
+      hidden: boolean;
       /** Where the input goes: the element's frame session and the point in that frame's viewport. */
       input: PointerInput;
     }
@@ -56,7 +58,6 @@ export async function locatePointer(
     await handle.session.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId });
   }
   // An element that a transition is moving (a menu growing open) is aimed at once it stands still.
-  await callOn(handle.session, handle.objectId, 'settleAnimations');
   const target = await callOn(handle.session, handle.objectId, 'pointerTarget', {
     scroll: options.scroll,
     refuse: options.refuse,
@@ -88,7 +89,15 @@ export async function locatePointer(
     case 'point': {
       const point = await toTabPoint(ctx, handle, target.element, target);
       const input = { session: handle.session, x: target.x, y: target.y };
-      return { kind: 'point', x: point.x, y: point.y, element: target.element, checked: target.checked, input };
+      return {
+        kind: 'point',
+        x: point.x,
+        y: point.y,
+        element: target.element,
+        checked: target.checked,
+        hidden: target.hidden,
+        input,
+      };
     }
   }
 }

@@ -72,8 +72,8 @@ async function deliverAligned(
   session: CdpSession,
   params: Protocol.Input.DispatchMouseEventRequest,
   pageSession: CdpSession,
+  hidden: boolean,
 ): Promise<void> {
-  const hidden = await pageHidden(pageSession);
   const delivered = session.send('Input.dispatchMouseEvent', params);
   if (!hidden) {
     await delivered;
@@ -122,7 +122,7 @@ export async function moveTo(
   pageSession: CdpSession = session,
 ): Promise<void> {
   if (pressed === null) {
-    await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 }, pageSession);
+    await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 }, pageSession, await pageHidden(pageSession));
     return;
   }
   // With a button held the page is not asked anything (it may not answer until the move is delivered).
@@ -133,6 +133,18 @@ export async function moveTo(
     buttons: BUTTON_MASK[pressed],
     button: pressed,
   });
+}
+
+/**
+ * Moves the mouse (no button held) to a located point, whose look at the element already said whether
+ * the page is hidden: no round trip to ask again.
+ */
+export async function moveToPoint(
+  point: { input: { session: CdpSession; x: number; y: number }; hidden: boolean },
+  pageSession: CdpSession,
+): Promise<void> {
+  const { session, x, y } = point.input;
+  await deliverAligned(session, { type: 'mouseMoved', x, y, buttons: 0 }, pageSession, point.hidden);
 }
 
 export async function press(
@@ -155,5 +167,5 @@ export async function press(
 
 /** A wheel turn at a point: what the page under it does with it is up to the page (the actor's Mouse.scroll). */
 export async function wheel(session: CdpSession, x: number, y: number, deltaX: number, deltaY: number): Promise<void> {
-  await deliverAligned(session, { type: 'mouseWheel', x, y, deltaX, deltaY }, session);
+  await deliverAligned(session, { type: 'mouseWheel', x, y, deltaX, deltaY }, session, await pageHidden(session));
 }

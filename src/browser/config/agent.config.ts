@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentRisk } from '../events/agent.events';
 
 /** Actions the agent is not offered: the person's controls and what the agent gets every step anyway. */
 export const AGENT_EXCLUDED_ACTIONS = ['stop', 'attach', 'release', 'state', 'highlight'];
@@ -89,6 +90,25 @@ const Agent = z
       .max(600_000)
       .default(60_000)
       .describe('The longest pause before a retry, a Retry-After included'),
+    approval: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Ask the person before the agent runs an action of a class in agent.risky (in the panel, or on the terminal for tabpilot run)',
+      ),
+    risky: z
+      .array(AgentRisk)
+      .default([...AgentRisk.options])
+      .describe(
+        'The classes of action that wait for approval: upload (upload_file), download (a link that downloads, a navigation to a file), evaluate, cross_origin_form (submitting a form whose action is another origin), new_domain (a navigation, new tab or link to a registrable domain the run has not been on)',
+      ),
+    max_kept_runs: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(50)
+      .describe('Past runs kept for runs, run_history and rerun; the oldest go first'),
     exclude_actions: z
       .array(z.string().min(1))
       .default(AGENT_EXCLUDED_ACTIONS)

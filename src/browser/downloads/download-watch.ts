@@ -70,14 +70,16 @@ export class DownloadWatch {
    * browser process, so it may still be on its way. A round trip to each renderer the click reached
    * brings whatever the renderer sent before it: a navigation the click requested is known after this.
    */
-  async #flush(): Promise<void> {
+  async #flush(answered: readonly CdpSession[]): Promise<void> {
     await Promise.all(
-      this.#renderers.map((session) =>
-        session.send('Runtime.evaluate', { expression: '0' }).catch((error: unknown) => {
-          // The page navigated or its frame went away: it had started something, which the events say.
-          this.#log.debug('a renderer round trip after a click failed', { error: errorMessageOf(error) });
-        }),
-      ),
+      this.#renderers
+        .filter((session) => !answered.includes(session))
+        .map((session) =>
+          session.send('Runtime.evaluate', { expression: '0' }).catch((error: unknown) => {
+            // The page navigated or its frame went away: it had started something, which the events say.
+            this.#log.debug('a renderer round trip after a click failed', { error: errorMessageOf(error) });
+          }),
+        ),
     );
   }
 
@@ -88,11 +90,14 @@ export class DownloadWatch {
     }
   }
 
-  /** The download the click started, when it started one. Disposes the watch. */
-  async outcome(signal?: AbortSignal): Promise<ClickDownload | null> {
+  /**
+   * The download the click started, when it started one. Disposes the watch. `answered`: renderers that
+   * already answered a call sent after the input (the click's verdict), so what they sent before is in.
+   */
+  async outcome(signal?: AbortSignal, answered: readonly CdpSession[] = []): Promise<ClickDownload | null> {
     try {
       if (this.#guid === undefined && !this.#navigating) {
-        await this.#flush();
+        await this.#flush(answered);
       }
       if (this.#guid === undefined && this.#navigating) {
         await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {

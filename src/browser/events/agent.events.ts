@@ -70,3 +70,30 @@ export const AgentPausedEvent = defineEvent('AgentPausedEvent', {
   result: z.void(),
   timeoutMs: 5_000,
 });
+
+/** The classes of action that wait for the person's approval when agent.approval is on. */
+export const AgentRisk = z.enum(['upload', 'download', 'evaluate', 'cross_origin_form', 'new_domain']);
+export type AgentRisk = z.infer<typeof AgentRisk>;
+
+/** The agent waits before a risky action until `approve` answers this approval_id (or the run stops). */
+export const AgentApprovalRequestedEvent = defineEvent('AgentApprovalRequestedEvent', {
+  payload: {
+    run_id: z.string(),
+    approval_id: z.string(),
+    /** The action the agent is about to run, and its params as the model gave them. */
+    action: z.string(),
+    params: z.unknown(),
+    risk: AgentRisk,
+    /** Why the action is risky, in words a person can judge (the domain, the file, the form's target). */
+    reason: z.string(),
+  },
+  result: z.void(),
+  timeoutMs: 5_000,
+});
+
+/** The person's answer (or a stop, which refuses): the agent goes on, or records the action as refused. */
+export const AgentApprovalResolvedEvent = defineEvent('AgentApprovalResolvedEvent', {
+  payload: { run_id: z.string(), approval_id: z.string(), approved: z.boolean() },
+  result: z.void(),
+  timeoutMs: 5_000,
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
+import { OutputFileName } from '../output-file-name';
 
 /** Downloads (browser-use's names and fields) and storage state. */
 
@@ -113,4 +114,40 @@ export const StorageStateLoadedEvent = defineEvent('StorageStateLoadedEvent', {
   payload: { path: z.string(), cookies_count: z.number(), origins_count: z.number() },
   result: z.void(),
   timeoutMs: 30_000,
+});
+
+/** Starts a HAR recording on request (beside the one the config's record_har_path may keep). */
+export const StartHarRecordingEvent = defineEvent('StartHarRecordingEvent', {
+  payload: {
+    file_name: OutputFileName.default('network.har').describe(
+      'The HAR file, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .har is added when missing',
+    ),
+    content: z
+      .enum(['omit', 'embed', 'attach'])
+      .nullable()
+      .default(null)
+      .describe(
+        'Response bodies: left out, embedded, or attached as files in a folder beside it; null: the config record_har_content',
+      ),
+    mode: z
+      .enum(['full', 'minimal'])
+      .nullable()
+      .default(null)
+      .describe(
+        'full: every request; minimal: the documents and the requests to their own origin; null: the config record_har_mode',
+      ),
+  },
+  result: z.strictObject({ path: z.string() }),
+  timeoutMs: 15_000,
+  description:
+    'Start recording the network traffic of the controlled tabs to a HAR 1.2 file, which is complete after every write; stop_har ends it and answers where it is. One such recording at a time.',
+});
+
+/** Ends the recording start_har began: waits for bodies still being fetched, closes the file. */
+export const StopHarRecordingEvent = defineEvent('StopHarRecordingEvent', {
+  payload: {},
+  result: z.strictObject({ path: z.string(), entries: z.number().int() }),
+  timeoutMs: 45_000,
+  description:
+    'Stop the HAR recording start_har began and answer the file (a HAR 1.2 that HAR viewers and Playwright routeFromHAR read) and its number of entries.',
 });

@@ -10,7 +10,28 @@ import { HarFileLayout, type FileWrite } from './har-layout';
 import { HarRecorder } from './har-recorder';
 import type { HarCreator } from './har-types';
 
-const FIELD = 'record_har_path';
+/** What one recording writes where: from the config's record_har_* fields, or a start_har's params. */
+export interface HarSettings {
+  path: string;
+  /** The config field or the param a bad path is reported under. */
+  field: string;
+  content: 'omit' | 'embed' | 'attach';
+  mode: 'full' | 'minimal';
+  maxBodyBytes: number;
+  redactHeaders: readonly string[];
+}
+
+/** The recording the config's record_har_* fields ask for. */
+export function harSettingsOf(config: TabpilotConfig): HarSettings {
+  return {
+    path: config.record_har_path ?? '',
+    field: 'record_har_path',
+    content: config.record_har_content,
+    mode: config.record_har_mode,
+    maxBodyBytes: config.record_har_max_body_bytes,
+    redactHeaders: config.record_har_redact_headers,
+  };
+}
 /** Network.enable buffers: enough for bodies up to the usual cap to survive until they are fetched. */
 const TOTAL_BUFFER_BYTES = 100 * 1024 * 1024;
 const RESOURCE_BUFFER_BYTES = 20 * 1024 * 1024;
@@ -56,26 +77,25 @@ export class HarFile {
     session: BrowserSessionView,
     files: ArtifactFiles,
     file: RandomAccessFile,
-    config: TabpilotConfig,
-    path: string,
+    settings: HarSettings,
     log: Logger,
   ) {
     this.location = file.location;
     this.#file = file;
     this.#log = log;
-    const parts = partsFolderOf(path);
+    const parts = partsFolderOf(settings.path);
     this.#recorder = new HarRecorder({
-      content: config.record_har_content,
-      mode: config.record_har_mode,
-      maxBodyBytes: config.record_har_max_body_bytes,
-      redactHeaders: config.record_har_redact_headers,
+      content: settings.content,
+      mode: settings.mode,
+      maxBodyBytes: settings.maxBodyBytes,
+      redactHeaders: settings.redactHeaders,
       attach: async (base64, mimeType) => {
         const bytes = base64ToBytes(base64);
         const name = `${await sha1Hex(bytes)}.${extensionFor(mimeType)}`;
         if (!this.#attached.has(name)) {
           this.#attached.add(name);
           await files.writeFile(`${parts.folder}/${name}`, bytes, {
-            field: FIELD,
+            field: settings.field,
             atomic: false,
             mimeType: 'application/octet-stream',
           });
@@ -103,10 +123,13 @@ export class HarFile {
   }
 
   /** Opens the file (refusing a path outside the output folder, naming the field) and starts recording. */
-  static async open(session: BrowserSessionView, files: ArtifactFiles, log: Logger): Promise<HarFile> {
-    const config = session.config;
-    const path = config.record_har_path ?? '';
-    const file = await files.openRandomAccess(path, FIELD);
+  static async open(
+    session: BrowserSessionView,
+    files: ArtifactFiles,
+    settings: HarSettings,
+    log: Logger,
+  ): Promise<HarFile> {
+    const file = await files.openRandomAccess(settings.path, settings.field);
     let browser: HarCreator = { name: 'Chromium', version: '' };
     try {
       const version = await session.targets.root.send('Browser.getVersion');
@@ -115,7 +138,7 @@ export class HarFile {
     } catch (error) {
       log.debug('browser version unknown', { error: errorMessageOf(error) });
     }
-    const har = new HarFile(session, files, file, config, path, log);
+    const har = new HarFile(session, files, file, settings, log);
     har.#write(har.#layout.start(TABPILOT_CREATOR, browser));
     await har.#writes;
     log.info('recording a HAR', { location: file.location });

@@ -1,8 +1,9 @@
-import { errorMessageOf } from '../../shared/errors';
+import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
+import { StartHarRecordingEvent, StopHarRecordingEvent } from '../events/artifacts.events';
 import { ConfigChangedEvent } from '../events/config.events';
 import { BrowserConnectedEvent, BrowserStopEvent, BrowserStoppedEvent } from '../events/lifecycle.events';
-import { HarFile } from '../har/har-file';
+import { HarFile, harSettingsOf } from '../har/har-file';
 import { requireArtifacts } from '../host';
 
 const HAR_FIELDS = [
@@ -19,29 +20,54 @@ const HAR_FIELDS = [
  * abruptly still leaves a readable HAR; a stop writes the requests still open and closes it. A bad path
  * fails the start (or the settings change) naming the field. Unlike browser-use, plain http is recorded
  * too, the file is written as the session goes rather than only at stop, and its CDP listeners sit beside
- * everyone else's instead of replacing the lifecycle callback.
+ * everyone else's instead of replacing the lifecycle callback. A client may also record one on request
+ * (start_har, stop_har), beside the configured one: an agent that wants the traffic of a few steps gets
+ * a file it can open, not a HAR in its context window.
  */
 export const harRecordingWatchdog = defineWatchdog({
   name: 'har-recording',
-  listensTo: [BrowserConnectedEvent, ConfigChangedEvent, BrowserStopEvent, BrowserStoppedEvent],
+  listensTo: [
+    BrowserConnectedEvent,
+    ConfigChangedEvent,
+    BrowserStopEvent,
+    BrowserStoppedEvent,
+    StartHarRecordingEvent,
+    StopHarRecordingEvent,
+  ],
   emits: [],
   setup: (ctx) => {
     let har: HarFile | undefined;
+    let requested: HarFile | undefined;
     const start = async (): Promise<void> => {
       if (har !== undefined || ctx.session.config.record_har_path === null || ctx.signal.aborted) {
         return;
       }
-      har = await HarFile.open(ctx.session, requireArtifacts(ctx.session.host), ctx.log);
+      har = await HarFile.open(
+        ctx.session,
+        requireArtifacts(ctx.session.host),
+        harSettingsOf(ctx.session.config),
+        ctx.log,
+      );
     };
     const stop = async (): Promise<void> => {
       const current = har;
       har = undefined;
       await current?.close();
     };
+    const stopRequested = async (): Promise<void> => {
+      const current = requested;
+      requested = undefined;
+      await current?.close();
+    };
+    const stopBoth = async (): Promise<void> => {
+      await Promise.all([stop(), stopRequested()]);
+    };
     ctx.signal.addEventListener(
       'abort',
       () =>
-        void stop().catch((error: unknown) => ctx.log.warn('closing the HAR failed', { error: errorMessageOf(error) })),
+        void stopBoth().catch((error: unknown) =>
+          ctx.log.warn('closing the HAR failed', { error: errorMessageOf(error) }),
+        ),
       { once: true },
     );
     return {
@@ -55,8 +81,43 @@ export const harRecordingWatchdog = defineWatchdog({
           await start();
         }
       },
-      BrowserStopEvent: stop,
-      BrowserStoppedEvent: stop,
+      BrowserStopEvent: stopBoth,
+      BrowserStoppedEvent: stopBoth,
+      StartHarRecordingEvent: async (event) => {
+        if (requested !== undefined) {
+          throw new TabpilotError(
+            'FORBIDDEN',
+            `a HAR is being recorded already, to ${requested.location}: stop_har ends it before another starts`,
+          );
+        }
+        if (ctx.session.connectionState !== 'connected') {
+          throw new TabpilotError('NOT_ATTACHED', 'no browser is connected: there is no traffic to record');
+        }
+        const { file_name, content, mode } = event.payload;
+        const config = harSettingsOf(ctx.session.config);
+        requested = await HarFile.open(
+          ctx.session,
+          requireArtifacts(ctx.session.host),
+          {
+            ...config,
+            path: /\.har$/i.test(file_name) ? file_name : `${file_name}.har`,
+            field: 'file_name',
+            content: content ?? config.content,
+            mode: mode ?? config.mode,
+          },
+          ctx.log,
+        );
+        return { path: requested.location };
+      },
+      StopHarRecordingEvent: async () => {
+        const current = requested;
+        if (current === undefined) {
+          throw new TabpilotError('ELEMENT_NOT_FOUND', 'no HAR is being recorded on request: start_har begins one');
+        }
+        requested = undefined;
+        await current.close();
+        return { path: current.location, entries: current.entryCount };
+      },
     };
   },
 });

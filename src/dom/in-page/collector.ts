@@ -11,7 +11,7 @@ import type { CollectOptions, CollectResult, CollectStats } from '../payload';
 import type { ElementExtra, PackedElement, PackedLine } from '../wire';
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
-import { containedBy, mayHaveClosedRoot, withoutRedundantId } from './element-rules';
+import { clippedAway, containedBy, mayHaveClosedRoot, withoutRedundantId } from './element-rules';
 import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
 import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
 import { pendingRequests } from './pending-requests';
@@ -242,7 +242,8 @@ function visitElementIn(
     !walk.inert &&
     (shown || isFileInput) &&
     isControl(element, tag, role) &&
-    !containedBy(inClickable, rect, element, tag);
+    !containedBy(inClickable, rect, element, tag) &&
+    (isFileInput || !clippedAway(element, rect));
   const disabled = control && isDisabled(element);
   const interactive = control && !disabled;
   const scroll = shown && near ? scrollInfo(element) : null;

@@ -1,6 +1,7 @@
 /**
  * The collector's rules for single elements, apart from its walk: which elements may hide a closed
- * shadow root, which descendants are part of a clickable parent, and which ids add nothing to a line.
+ * shadow root, which descendants are part of a clickable parent, which ids add nothing to a line, and
+ * which flat controls a sizeless clipping box hides.
  */
 /** Elements that may carry a shadow root (attachShadow's allow list) besides custom elements. */
 const SHADOW_CAPABLE = new Set([
@@ -71,4 +72,31 @@ export function mayHaveClosedRoot(element: Element, tag: string, rect: DOMRect):
     rect.width * rect.height > 0 &&
     (element.textContent ?? '').trim() === ''
   );
+}
+
+/** How far up a flat control's clipping box is looked for (the copies seen sit one or two levels down). */
+const CLIP_LEVELS = 4;
+
+/**
+ * A control with no width or no height whose box an ancestor with no size clips away entirely: the
+ * copies of options some libraries keep for assistive technology (Ant Design's Select keeps a few in a
+ * 0x0 `overflow: hidden` list). Nothing of it is painted and the pointer cannot reach it, but a hit
+ * test of an empty box cannot tell, so it is asked here. Only flat boxes are looked at: a cheap check.
+ */
+export function clippedAway(element: Element, rect: DOMRect): boolean {
+  if (rect.width > 0 && rect.height > 0) {
+    return false;
+  }
+  let ancestor = element.parentElement;
+  for (let level = 0; ancestor !== null && level < CLIP_LEVELS; level++, ancestor = ancestor.parentElement) {
+    const box = ancestor.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) {
+      continue;
+    }
+    const style = getComputedStyle(ancestor);
+    if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+      return true;
+    }
+  }
+  return false;
 }

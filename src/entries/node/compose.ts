@@ -1,4 +1,5 @@
-import { installRunAction } from '../../agent/run-action';
+import { installAgentActions } from '../../agent/agent-actions';
+import { MemoryRunStore } from '../../agent/run-store';
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { watchdogsFor } from '../../browser/watchdogs/index';
@@ -60,7 +61,8 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   });
   gate.install();
   server.useGate(gate);
-  installRunAction(server, {
+  installAgentActions(server, {
+    store: new MemoryRunStore(() => session.config.agent.max_kept_runs),
     apiKey: (provider) => {
       const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
       return Promise.resolve(key === undefined || key === '' ? null : key);

@@ -18,6 +18,8 @@ import { DEFAULT_ANSWER_CHARS } from '../../tools/mcp/answer-budget';
 import type { BrowserMode } from '../../tools/mcp/error-advice';
 import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-catalog';
 import { describeServerAction } from '../../tools/server-action';
+import { AGENT_ACTIONS } from '../../agent/agent-actions';
+import { RERUN_ACTION } from '../../agent/history-actions';
 import { RUN_ACTION, runDeadlineMs } from '../../agent/run-action';
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
@@ -160,7 +162,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     hidden.add('evaluate');
   }
   // The built-in agent runs in the server's own session (not the extension's), once a model is set.
-  const served = cli.mode !== 'extension' && config.agent.model !== null ? [describeServerAction(RUN_ACTION)] : [];
+  const served = cli.mode !== 'extension' && config.agent.model !== null ? AGENT_ACTIONS.map(describeServerAction) : [];
   const tools = buildToolCatalog([...createDefaultRegistry().describe(), ...served], {
     ...(cli.categories === undefined ? {} : { categories: cli.categories }),
     slim: cli.slim,
@@ -227,7 +229,7 @@ function waitForEnd(adapter: McpAdapter, log: Logger): Promise<number> {
 function eventTimeouts(config: TabpilotConfig): (action: string) => number {
   const byAction = new Map(ACTIONS.map((action) => [action.name, action.event]));
   return (action) => {
-    if (action === RUN_ACTION.name) {
+    if (action === RUN_ACTION.name || action === RERUN_ACTION.name) {
       return runDeadlineMs(config.agent);
     }
     const event = byAction.get(action);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Agent, type AgentStepReport } from '../../agent/agent';
 import { modelFromConfig } from '../../agent/model-from-config';
+import { approvalGate } from '../../agent/approval-gate';
 import { serverHost } from '../../agent/server-host';
 import type { TabpilotConfig } from '../../browser/config';
 import { loadConfig } from '../../platform/node/config-file';
@@ -10,13 +11,16 @@ import { shortId } from '../../shared/ids';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
+import { ttyApproval } from './tty-approval';
 
 export const RUN_USAGE = `  tabpilot run "TASK" (--launch [--headless | --headed] | --cdp-url URL) --model NAME [--base-url URL]
-               [--provider openai|anthropic] [--api-key KEY] [--config FILE]
+               [--provider openai|anthropic] [--api-key KEY] [--config FILE] [--yes]
       Let a model do TASK in the browser, step by step: the steps on stderr, the final answer on stdout,
       exit 0 when the task succeeded. openai is any OpenAI-compatible chat-completions server (OpenAI,
       OpenRouter, Ollama, LM Studio, vLLM, Groq, DeepSeek); the key also comes from OPENAI_API_KEY or
-      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...).`;
+      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...).
+      With agent.approval on, a risky action (agent.risky) is asked about on the terminal (y/N);
+      without a terminal it is refused, unless --yes approves every one.`;
 
 interface RunOptions {
   task: string;
@@ -27,6 +31,7 @@ interface RunOptions {
   baseUrl: string | undefined;
   provider: string | undefined;
   apiKey: string | undefined;
+  yes: boolean;
 }
 
 function parseRun(argv: string[]): RunOptions {
@@ -43,6 +48,7 @@ function parseRun(argv: string[]): RunOptions {
       'base-url': { type: 'string' },
       provider: { type: 'string' },
       'api-key': { type: 'string' },
+      yes: { type: 'boolean' },
     },
   });
   const task = positionals.slice(1).join(' ').trim();
@@ -61,6 +67,7 @@ function parseRun(argv: string[]): RunOptions {
     baseUrl: values['base-url'],
     provider: values.provider,
     apiKey: values['api-key'],
+    yes: values.yes === true,
   };
 }
 
@@ -138,9 +145,18 @@ export async function runAgentCli(argv: string[]): Promise<number> {
     return 1;
   }
   const runId = shortId();
+  const host = serverHost(server, runId);
   const agent = new Agent({
     runId,
-    host: serverHost(server, runId),
+    host,
+    gate: approvalGate({
+      runId,
+      approval: settings.approval,
+      risky: settings.risky,
+      runAction: (name, params) => host.runAction(name, params),
+      ask: ttyApproval({ yes: options.yes, redact: (text) => server.redact(text) }),
+      log,
+    }),
     model,
     config: settings,
     log,

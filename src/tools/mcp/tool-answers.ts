@@ -34,6 +34,16 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
           ctx.files.linkTo(String(record['path']), 'application/pdf'),
         ],
       };
+    case 'stop_har':
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `HAR recorded: ${String(record['entries'])} entries in ${String(record['path'])}`,
+          },
+          ctx.files.linkTo(String(record['path']), 'application/json'),
+        ],
+      };
     case 'extract':
       return bounded(extractText(record, where), 'extract', ctx, 'text/markdown');
     case 'tabs':

@@ -24,6 +24,8 @@ export const TOOL_TITLES: Readonly<Record<string, string>> = {
   search_page: 'Find text in the page',
   find_elements: 'Find elements by CSS selector',
   save_as_pdf: 'Save the page as PDF',
+  start_har: 'Start recording the network to a HAR',
+  stop_har: 'Stop the HAR recording and link the file',
   evaluate: 'Run JavaScript in the page',
   click: 'Click',
   input: 'Type into a field',
@@ -53,6 +55,7 @@ const MCP_NOTES: Readonly<Record<string, string>> = {
   navigate: 'Then call state to see the page.',
   extract: 'A long page comes back in parts (start_from_char) or, past the answer budget, as a linked file.',
   save_as_pdf: 'The answer links the file.',
+  stop_har: 'The answer links the HAR file rather than putting the traffic in the answer.',
   run: 'It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes; the answer is the done text.',
 };
 

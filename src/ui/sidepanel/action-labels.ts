@@ -23,6 +23,8 @@ const LABELS: Record<string, string> = {
   search_page: 'Search the page text',
   find_elements: 'Find elements by CSS',
   save_as_pdf: 'Save as PDF',
+  start_har: 'Start HAR',
+  stop_har: 'Stop HAR',
   evaluate: 'Run JavaScript',
   click: 'Click',
   input: 'Type text',

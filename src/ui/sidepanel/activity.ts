@@ -103,6 +103,8 @@ const PHRASES: Record<string, (payload: Params, result: Params) => Phrase> = {
     both(`searching the page for ${quoted(str(p['pattern']))}`, `searched the page for ${quoted(str(p['pattern']))}`),
   FindElementsEvent: (p) => both(`finding ${quoted(str(p['selector']))}`, `found ${quoted(str(p['selector']))}`),
   SavePdfEvent: () => both('saving the page as a PDF', 'saved the page as a PDF'),
+  StartHarRecordingEvent: () => both('starting a HAR recording', 'started a HAR recording'),
+  StopHarRecordingEvent: () => both('finishing the HAR recording', 'finished the HAR recording'),
   EvaluateJavaScriptEvent: () => both('running a script in the page', 'ran a script in the page'),
   ClickElementEvent: (p, r) => {
     const what =

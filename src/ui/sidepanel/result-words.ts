@@ -89,6 +89,8 @@ const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
   find_elements: (p, r) =>
     `${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')} match ${quoted(p['selector'])}`,
   save_as_pdf: (_p, r) => `saved the page as a PDF${r['path'] ? `: ${str(r['path'])}` : ''}`,
+  start_har: (_p, r) => `recording the network to ${str(r['path'])}`,
+  stop_har: (_p, r) => `recorded ${count(Number(r['entries'] ?? 0), 'request')} to ${str(r['path'])}`,
   evaluate: () => 'ran the script',
 };
 

@@ -661,6 +661,11 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
         await openDialog('Rename');
         await driver.ok('handle_dialog', { accept: false });
         await stateShowing('answers: prompt returned null');
+        // A click at a point that opens a dialog happened: it is answered ok, and the dialog waits.
+        const save = byId(state, 'Save').box;
+        await driver.ok('click', { coordinate_x: save.x + save.width / 2, coordinate_y: save.y + save.height / 2 });
+        expect((await driver.ok<BrowserStateSummary>('state')).open_dialog).toMatchObject({ message: 'Saved!' });
+        await driver.ok('handle_dialog', { accept: true });
       } finally {
         await hooks.configure(driver, { dialogs: { auto_answer: true, confirm: 'dismiss' } });
       }

@@ -185,6 +185,49 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
       });
     });
 
+    it('records on request: start_har, then stop_har answers the finished file, one recording at a time', async () => {
+      const stopFirst = await driver.send('stop_har', {});
+      expect(stopFirst).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
+      const started = await driver.ok<{ path: string }>('start_har', {
+        file_name: 'asked/on-request',
+        mode: 'minimal',
+      });
+      expect(started.path).toMatch(/on-request\.har$/);
+      expect(await driver.send('start_har', { file_name: 'asked/second.har' })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', message: expect.stringMatching(/stop_har/) as unknown },
+      });
+      expect(await driver.send('start_har', { file_name: '../outside.har' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS' },
+      });
+      await driver.ok('navigate', { url: site.url('/har/index.html') });
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(tab, 'document.title')) === HAR_READY_TITLE ? true : undefined,
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR page never finished its requests') },
+      );
+      const stopped = await driver.ok<{ path: string; entries: number }>('stop_har', {});
+      expect(stopped.path).toBe(started.path);
+      const har = readHar(hooks.fileOf('asked/on-request.har'));
+      expect(validateHar(har)).toEqual([]);
+      expect(har.log.entries).toHaveLength(stopped.entries);
+      const urls = har.log.entries.map((entry) => entry.request.url);
+      expect(urls).toContain(site.url('/har/index.html'));
+      expect(urls).toContain(site.url('/har/submit'));
+      // minimal mode: the document's own origin only, so the unreachable host is left out.
+      expect(urls.some((url) => url.includes('/unreachable'))).toBe(false);
+      expect(existsSync(hooks.fileOf('asked/second.har'))).toBe(false);
+      // Stopped, nothing is recorded any more, even once the page's requests are done.
+      await driver.ok('navigate', { url: site.url('/har/index.html?after') });
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(tab, 'document.title')) === HAR_READY_TITLE ? true : undefined,
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR page never finished its requests') },
+      );
+      expect(readHar(hooks.fileOf('asked/on-request.har')).log.entries).toHaveLength(stopped.entries);
+    });
+
     it("replays offline in Playwright's routeFromHAR, embedded and attached alike", async () => {
       expect(embedded).toBeDefined();
       expect(attached).toBeDefined();

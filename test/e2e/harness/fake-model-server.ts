@@ -27,7 +27,9 @@ export type ScriptedReply =
   | { kind: 'text'; text: string }
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Never answers (until the server stops): the client's timeout is what ends it. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Answers once the test settles `reply`, so a test knows the client is waiting on the model meanwhile. */
+  | { kind: 'later'; reply: Promise<Exclude<ScriptedReply, { kind: 'later' }>> };
 
 export type ModelScript = (request: ModelRequestView, index: number) => ScriptedReply;
 
@@ -208,23 +210,32 @@ export class FakeModelServer {
           body: JSON.stringify({ error: { message: `script failed: ${String(error)}` } }),
         };
       }
-      if (reply.kind === 'hang') {
+      if (reply.kind === 'later') {
+        void reply.reply.then(
+          (later) => this.#answer(res, format, later),
+          (error: unknown) => this.#answer(res, format, { kind: 'status', status: 500, body: String(error) }),
+        );
         return;
       }
-      if (reply.kind === 'status') {
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify(
-          format === 'openai'
-            ? openAiAnswer(reply, this.requests.length)
-            : anthropicAnswer(reply, this.requests.length),
-        ),
-      );
+      this.#answer(res, format, reply);
     });
+  }
+
+  #answer(res: ServerResponse, format: WireFormat, reply: Exclude<ScriptedReply, { kind: 'later' }>): void {
+    if (reply.kind === 'hang') {
+      return;
+    }
+    if (reply.kind === 'status') {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify(
+        format === 'openai' ? openAiAnswer(reply, this.requests.length) : anthropicAnswer(reply, this.requests.length),
+      ),
+    );
   }
 }
 

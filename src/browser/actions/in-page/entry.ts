@@ -4,7 +4,6 @@
  * scripts/build-inpage.mjs and installed in tabpilot's isolated world by the page bridge.
  */
 import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api';
-import { settleAnimations } from './animations';
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { activeOption, dropdownSettled, dropdownShows, selectNativeExact } from './dropdown-state';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
@@ -39,7 +38,6 @@ export const api: ValueApi & HandleApi = {
   dropdownInfo,
   selectNative,
   selectNativeExact,
-  settleAnimations,
   activeOption,
   dropdownShows,
   dropdownSettled,

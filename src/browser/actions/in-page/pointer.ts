@@ -7,6 +7,7 @@ import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-pa
 import { isDocument, isFrameElement, isHtmlElement, isInput, isSelect, isShadowRoot } from '../../../dom/in-page/realm';
 import { slottedInto } from '../../../dom/in-page/slotted';
 import { composedParent, describeElement } from './describe';
+import { settleAnimations } from './animations';
 import { armGuard } from './guard';
 
 interface Rect {
@@ -181,12 +182,22 @@ function checkedState(element: Element): boolean | null {
   return null;
 }
 
-export function pointerTarget(this: Element, options: PointerOptions): PointerTarget {
+/**
+ * Where to aim at the element, found once a transition moving it (a menu growing open) has ended, so the
+ * point is where the element will stay. One call: the point, the cover, or why there is none.
+ */
+export async function pointerTarget(this: Element, options: PointerOptions): Promise<PointerTarget> {
+  await settleAnimations.call(this);
   return targetOf(this, options);
 }
 
 function targetOf(element: Element, options: PointerOptions): PointerTarget {
-  const base = { element: describeElement(element), checked: checkedState(element) };
+  const base = {
+    element: describeElement(element),
+    checked: checkedState(element),
+    // A frame shares its page's visibility: hidden, the page renders no frame by itself for input to wait for.
+    hidden: element.ownerDocument.visibilityState === 'hidden',
+  };
   if (options.refuse) {
     if (isInput(element) && element.type === 'file') {
       return { ...base, kind: 'refused', reason: 'file-input' };

@@ -1,0 +1,114 @@
+import type { AgentRisk } from '../browser/events/agent.events';
+import type { StateSummary } from '../tools/actions';
+import { errorMessageOf } from '../shared/errors';
+import type { ModelAction } from './model';
+import type { RiskFacts } from './risk-classifier';
+
+interface FoundElement {
+  readonly tag: string;
+  readonly attributes: Record<string, string>;
+  readonly index: number | null;
+}
+
+type RunAction = (name: string, params: unknown) => Promise<unknown>;
+
+/** Controls that submit the form they are in when clicked. */
+const SUBMITTERS =
+  ':is(button:not([type=button]):not([type=reset]):not([type=menu]), input[type=submit], input[type=image])';
+
+async function find(runAction: RunAction, selector: string, attributes: string[]): Promise<FoundElement[]> {
+  const answer = (await runAction('find_elements', {
+    selector,
+    attributes,
+    include_text: false,
+    max_results: 1000,
+  })) as { elements: FoundElement[] };
+  return answer.elements;
+}
+
+function cssString(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
+}
+
+function absolute(raw: string, base: string): string | null {
+  try {
+    return new URL(raw, base).href;
+  } catch {
+    // An action that is no URL sends nowhere we can name.
+    return null;
+  }
+}
+
+/**
+ * Which indexed controls submit a form, and where to: the state shows a button, not the form it
+ * submits, so the page's forms are asked for (the top document's; a form in a frame is not seen).
+ * A form without an action sends to the page itself; a formaction on the control wins over the form's.
+ */
+async function submitTargets(runAction: RunAction, pageUrl: string): Promise<Map<number, string>> {
+  const targets = new Map<number, string>();
+  const forms = await find(runAction, 'form[action]', ['action']);
+  const actions = new Set(forms.map((form) => form.attributes['action']).filter((value) => value !== undefined));
+  for (const action of actions) {
+    const target = absolute(action, pageUrl);
+    if (target === null) {
+      continue;
+    }
+    for (const control of await find(runAction, `form[action=${cssString(action)}] ${SUBMITTERS}`, [])) {
+      if (control.index !== null) {
+        targets.set(control.index, target);
+      }
+    }
+  }
+  for (const control of await find(runAction, '[formaction]', ['formaction'])) {
+    const raw = control.attributes['formaction'];
+    const target = raw === undefined ? null : absolute(raw, pageUrl);
+    if (control.index !== null && target !== null) {
+      targets.set(control.index, target);
+    }
+  }
+  return targets;
+}
+
+/**
+ * The facts classifyRisk judges `action` by. The page is only asked (find_elements, read-only) for a
+ * click by index on a tag that could download or submit, and only for the classes that are on.
+ */
+export async function probeRiskFacts(options: {
+  action: ModelAction;
+  state: StateSummary | null;
+  visitedDomains: ReadonlySet<string>;
+  risky: readonly AgentRisk[];
+  runAction: RunAction;
+  log?: (message: string) => void;
+}): Promise<RiskFacts> {
+  const { action, state, risky } = options;
+  const facts = {
+    pageUrl: state?.url ?? null,
+    elements: state?.elements ?? [],
+    visitedDomains: options.visitedDomains,
+    downloadIndexes: new Set<number>(),
+    submitTargets: new Map<number, string>(),
+  };
+  const index = (action.params as { index?: unknown } | null | undefined)?.index;
+  if (action.name !== 'click' || typeof index !== 'number' || state === null) {
+    return facts;
+  }
+  const tag = state.elements.find((element) => element.index === index)?.tag;
+  try {
+    if (risky.includes('download') && (tag === 'a' || tag === 'area')) {
+      for (const link of await find(options.runAction, 'a[download], area[download]', [])) {
+        if (link.index !== null) {
+          facts.downloadIndexes.add(link.index);
+        }
+      }
+    }
+    if (risky.includes('cross_origin_form') && (tag === 'button' || tag === 'input')) {
+      return { ...facts, submitTargets: await submitTargets(options.runAction, state.url) };
+    }
+  } catch (error) {
+    // A page that cannot be asked (it is navigating away) is judged by its state alone: the click's
+    // own link still counts, what only the page's forms would tell is not known.
+    options.log?.(`could not look at the page's forms and downloads: ${errorMessageOf(error)}`);
+  }
+  return facts;
+}

@@ -1,0 +1,107 @@
+import type { AgentRunFinishReason } from '../browser/events/agent.events';
+
+/**
+ * Who an element was when the model chose it by index: what a later state of the page is searched
+ * for, since an index only names an element in the state it was read from.
+ */
+export interface ElementIdentity {
+  readonly tag: string;
+  readonly role: string | null;
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  /** Which of the elements that look the same it was (0: the first in document order). */
+  readonly occurrence: number;
+}
+
+export interface RecordedAction {
+  readonly name: string;
+  readonly params: unknown;
+  /** What the model was told the action did; absent when it failed. */
+  readonly result?: string | null;
+  readonly error?: { readonly code: string | null; readonly message: string };
+  /** The elements its index params (`index`, `to_index`) named, by param name. */
+  readonly elements?: Readonly<Record<string, ElementIdentity>>;
+}
+
+export interface RecordedStep {
+  readonly step: number;
+  readonly goal: string | null;
+  readonly actions: readonly RecordedAction[];
+}
+
+/** A finished run, as plain JSON: chrome.storage.local keeps it as it is. */
+export interface RunRecord {
+  readonly run_id: string;
+  readonly task: string;
+  /** ISO 8601 times. */
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly reason: AgentRunFinishReason;
+  readonly success: boolean;
+  readonly text: string;
+  readonly steps: readonly RecordedStep[];
+}
+
+export interface RunSummary {
+  readonly run_id: string;
+  readonly task: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly reason: AgentRunFinishReason;
+  readonly success: boolean;
+  readonly text: string;
+  readonly steps: number;
+}
+
+/** Where past runs are kept: in memory in Node, chrome.storage.local in the extension. */
+export interface RunStore {
+  /** Keeps a run (replacing one of the same id); the oldest runs go beyond the store's cap. */
+  save(record: RunRecord): Promise<void>;
+  /** The kept runs, newest first. */
+  list(): Promise<RunSummary[]>;
+  get(runId: string): Promise<RunRecord | undefined>;
+}
+
+export function summaryOf(record: RunRecord): RunSummary {
+  return {
+    run_id: record.run_id,
+    task: record.task,
+    started_at: record.started_at,
+    finished_at: record.finished_at,
+    reason: record.reason,
+    success: record.success,
+    text: record.text,
+    steps: record.steps.length,
+  };
+}
+
+/** Runs kept for the life of the process, at most `cap` of them. */
+export class MemoryRunStore implements RunStore {
+  readonly #cap: () => number;
+  /** Oldest first, as they were saved. */
+  #records: RunRecord[] = [];
+
+  /** `cap` is read at each save, so a settings change applies to the next run kept. */
+  constructor(cap: number | (() => number)) {
+    this.#cap = typeof cap === 'number' ? () => cap : cap;
+  }
+
+  save(record: RunRecord): Promise<void> {
+    // A copy through JSON: what is kept is what a storage area would keep, not live objects of the run.
+    const kept = JSON.parse(JSON.stringify(record)) as RunRecord;
+    this.#records = [...this.#records.filter((old) => old.run_id !== record.run_id), kept];
+    const cap = this.#cap();
+    if (this.#records.length > cap) {
+      this.#records = this.#records.slice(this.#records.length - cap);
+    }
+    return Promise.resolve();
+  }
+
+  list(): Promise<RunSummary[]> {
+    return Promise.resolve([...this.#records].reverse().map(summaryOf));
+  }
+
+  get(runId: string): Promise<RunRecord | undefined> {
+    return Promise.resolve(this.#records.find((record) => record.run_id === runId));
+  }
+}
