@@ -138,11 +138,14 @@ async function benchOne(
         }
         const stopped = performance.now();
         await driver.setConfig({ record_video_dir: null });
-        const saved = await pollUntil(async () => (await savedRecordings(driver)).find((entry) => !seen.has(entry.path)), {
-          timeoutMs: 60_000,
-          intervalMs: 50,
-          onTimeout: () => new Error('the recording was never written'),
-        }).catch(async (error: unknown) => {
+        const saved = await pollUntil(
+          async () => (await savedRecordings(driver)).find((entry) => !seen.has(entry.path)),
+          {
+            timeoutMs: 60_000,
+            intervalMs: 50,
+            onTimeout: () => new Error('the recording was never written'),
+          },
+        ).catch(async (error: unknown) => {
           throw new Error(`${transport} at ${fps} fps: ${String(error)}: ${JSON.stringify(await errorsOf(driver))}`);
         });
         if (round < 0) {
