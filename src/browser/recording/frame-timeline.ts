@@ -1,10 +1,13 @@
 import type { TimedFrame } from '../host';
 
 /**
- * The screencast sends a frame only when the page paints, up to 60 a second; by default at most this
- * many a second are encoded (a later frame within the interval replaces the earlier one).
+ * Unless told otherwise, at most this many frames a second are encoded (a later frame within the
+ * interval replaces the earlier one).
  */
 export const MAX_FRAMES_PER_SECOND = 30;
+
+/** Frames paced by a timer on a millisecond clock come up to this much (seconds) sooner than asked. */
+const CLOCK_SLACK = 0.001;
 
 /**
  * Turns screencast frames, each stamped with when the browser drew it (epoch seconds), into frames with
@@ -32,6 +35,11 @@ export class FrameTimeline {
     return this.#frames;
   }
 
+  /** True until the first frame comes. */
+  get empty(): boolean {
+    return this.#frames === 0 && this.#pending === undefined;
+  }
+
   /** Frames that arrived within the minimum interval of the one before and took its place. */
   get replaced(): number {
     return this.#replaced;
@@ -57,7 +65,7 @@ export class FrameTimeline {
       this.#pending = { data, timestamp: 0 };
       return undefined;
     }
-    if (at - pending.timestamp < this.#interval) {
+    if (at - pending.timestamp < this.#interval - CLOCK_SLACK) {
       pending.data = data;
       this.#replaced++;
       return undefined;

@@ -30,6 +30,11 @@ export class ScreenRecorder {
     this.#timeline = new FrameTimeline(origin, maxFramesPerSecond);
   }
 
+  /** No frame has come yet. */
+  get empty(): boolean {
+    return this.#timeline.empty;
+  }
+
   /** A frame the browser drew at `drawnAt` (epoch seconds). */
   add(data: string, drawnAt: number): void {
     const frame = this.#timeline.add(data, drawnAt);

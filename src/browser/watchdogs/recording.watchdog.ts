@@ -1,6 +1,5 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
-import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
 import {
   BrowserConnectedEvent,
@@ -11,25 +10,25 @@ import {
 } from '../events/lifecycle.events';
 import { RecordingSavedEvent } from '../events/recording.events';
 import { AgentFocusChangedEvent } from '../events/tabs.events';
+import { FramePoller, type ScreenshotSession } from '../recording/frame-poller';
 import { ScreenRecorder, type RecordingSummary } from '../recording/screen-recorder';
 import { videoSize } from '../recording/video-size';
 
 /** JPEG is several times cheaper for the browser to encode than PNG, and the video is lossy anyway. */
 const FRAME_QUALITY = 80;
-const STOP_CAST_TIMEOUT_MS = 2_000;
-
-/** A stuck page answers no screenshot; the recording goes on without its first frame. */
-const FIRST_FRAME_TIMEOUT_MS = 5_000;
+/** A stuck page answers no screenshot; that frame is skipped and the last one stays on screen. */
+const FRAME_TIMEOUT_MS = 5_000;
 
 const nowSeconds = (): number => Date.now() / 1000;
 
 /**
  * RecordingWatchdog: while record_video_dir is set, the focused controlled tab is recorded to a WebM
- * file through Page.startScreencast, following focus from tab to tab. Every frame is acknowledged at
- * once (the browser sends the next only then) and carries the time the browser drew it, so an idle
- * stretch stays as long in the video as it was. The file is written on stop, on disconnect, and when
- * recording is turned off; browser-use stops the screencast after its connection is already gone and
- * never writes the file when recording is switched off mid-session.
+ * file: a screenshot of it record_video_framerate times a second, following focus from tab to tab (the
+ * new tab's first frame is taken at once). Each frame keeps the time it was taken, and the last stays
+ * until the recording ends, so an idle stretch stays as long in the video as it was. The file is
+ * written on stop, on disconnect, and when recording is turned off; browser-use stops its screencast
+ * after its connection is already gone and never writes the file when recording is switched off
+ * mid-session.
  */
 export const recordingWatchdog = defineWatchdog({
   name: 'recording',
@@ -45,66 +44,46 @@ export const recordingWatchdog = defineWatchdog({
   setup: (ctx) => {
     const { targets } = ctx.session;
     let recorder: ScreenRecorder | undefined;
-    /** The session the screencast runs on; frames from any other are acknowledged and dropped. */
-    let cast: CdpSession | undefined;
+    let poller: FramePoller | undefined;
+    /** The session the last frame came from: a focus change to another one takes a frame at once. */
+    let filmed: ScreenshotSession | undefined;
 
-    // Every frame is acknowledged at once: the browser sends the next only then, and an ack held back
-    // (to pace the screencast) holds back the page's rendering too, and with it rAF-aligned input
-    // (measured: commands slowed more the longer the acks were held).
-    const unsubscribe = targets.on('Page.screencastFrame', (params, source) => {
-      void source.session.call('Page.screencastFrameAck', { sessionId: params.sessionId }).catch((error: unknown) => {
-        ctx.log.debug('screencast frame ack failed', { error: errorMessageOf(error) });
-      });
-      if (recorder !== undefined && source.session === cast) {
-        recorder.add(params.data, params.metadata.timestamp ?? nowSeconds());
-      }
-    });
-
-    const stopCast = async (): Promise<void> => {
-      const session = cast;
-      cast = undefined;
-      if (session !== undefined && !session.detached) {
-        await bestEffort(
-          session.call('Page.stopScreencast', undefined, { timeoutMs: STOP_CAST_TIMEOUT_MS }),
-          ctx.log,
-          'stop the screencast',
-        );
-      }
+    const focusedSession = (): CdpSession | undefined => {
+      const targetId = targets.focusedTargetId;
+      return targetId === undefined ? undefined : targets.sessionFor(targetId);
     };
 
-    /**
-     * Points the screencast at the focused tab. A tab that paints nothing sends no frame until it does,
-     * so a screenshot taken as the screencast starts is the tab's first frame; the screencast's own
-     * frames follow it (or replace it when they come within a frame interval).
-     */
-    const follow = async (active: ScreenRecorder): Promise<void> => {
-      const targetId = targets.focusedTargetId;
-      const session = targetId === undefined ? undefined : targets.sessionFor(targetId);
-      if (session === cast && session !== undefined && !session.detached) {
+    // A recording turned off before its first screenshot came back waits for it: a video needs a frame.
+    const stopPolling = async (): Promise<void> => {
+      const active = poller;
+      poller = undefined;
+      await active?.stop({ abandon: recorder?.empty !== true });
+    };
+
+    /** Keeps the frames coming from the focused tab: a new tab is filmed at once, not at the next tick. */
+    const follow = (active: ScreenRecorder): void => {
+      if (poller === undefined) {
+        poller = new FramePoller({
+          framesPerSecond: ctx.session.config.record_video_framerate,
+          quality: FRAME_QUALITY,
+          timeoutMs: FRAME_TIMEOUT_MS,
+          current: focusedSession,
+          onFrame: (data, takenAt, from) => {
+            if (recorder === active) {
+              filmed = from;
+              active.add(data, takenAt);
+            }
+          },
+          onMissed: (reason) => ctx.log.debug('a recording frame was missed', { reason }),
+          now: nowSeconds,
+        });
+        poller.start();
         return;
       }
-      await stopCast();
-      if (session === undefined || recorder !== active) {
-        return;
+      const focused = focusedSession();
+      if (focused !== undefined && focused !== filmed) {
+        poller.wake();
       }
-      cast = session;
-      const drawnAt = nowSeconds();
-      const shot = await session.call(
-        'Page.captureScreenshot',
-        { format: 'jpeg', quality: FRAME_QUALITY },
-        { timeoutMs: FIRST_FRAME_TIMEOUT_MS },
-      );
-      if (cast !== session || recorder !== active) {
-        return;
-      }
-      active.add(shot.data, drawnAt);
-      await session.send('Page.startScreencast', {
-        format: 'jpeg',
-        quality: FRAME_QUALITY,
-        maxWidth: active.width,
-        maxHeight: active.height,
-        everyNthFrame: 1,
-      });
     };
 
     const begin = async (): Promise<void> => {
@@ -124,18 +103,18 @@ export const recordingWatchdog = defineWatchdog({
       ctx.log.info('recording started', { ...size });
     };
 
-    /** Starts recording when there is a focused tab (once), and keeps the screencast on it. */
+    /** Starts recording when there is a focused tab (once), and keeps the frames coming from it. */
     const ensure = async (): Promise<void> => {
       if (recorder === undefined) {
         await begin();
       }
       if (recorder !== undefined) {
-        await follow(recorder);
+        follow(recorder);
       }
     };
 
     // Starting and following run behind the bus events that ask for them: a navigation or a tab switch
-    // does not wait for a screenshot and a screencast to start. They run one at a time, in order.
+    // does not wait for the recording to start. They run one at a time, in order.
     let work: Promise<void> = Promise.resolve();
     const schedule = (): void => {
       work = work.then(ensure).catch((error: unknown) => {
@@ -148,14 +127,16 @@ export const recordingWatchdog = defineWatchdog({
     };
 
     const finish = async (): Promise<RecordingSummary | undefined> => {
+      // The video ends when recording was asked to end, not when the last frame in flight settled.
+      const endAt = nowSeconds();
       await work;
+      await stopPolling();
       const active = recorder;
       recorder = undefined;
-      await stopCast();
       if (active === undefined) {
         return undefined;
       }
-      const summary = await active.finish(nowSeconds());
+      const summary = await active.finish(endAt);
       ctx.log.info('recording saved', { ...summary });
       return summary;
     };
@@ -169,7 +150,6 @@ export const recordingWatchdog = defineWatchdog({
 
     // Turned off (or the session disposed): the file is written all the same.
     ctx.signal.addEventListener('abort', () => {
-      unsubscribe();
       onStopped(ctx.emit).catch((error: unknown) => {
         ctx.log.warn('the recording could not be written', { error: errorMessageOf(error) });
       });
@@ -192,8 +172,8 @@ export const recordingWatchdog = defineWatchdog({
         schedule();
       },
       BrowserReconnectedEvent: () => {
-        // The old screencast died with its connection; the same file goes on in the new one.
-        cast = undefined;
+        // Frames come from the new connection's sessions (the poller asks for the focused one each
+        // time); the same file goes on.
         schedule();
       },
       AgentFocusChangedEvent: () => {

@@ -34,7 +34,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /**
  * Video recording over both transports: the focused tab is recorded to WebM as it happens, an idle
- * stretch keeps its wall-clock length, the recording follows a tab switch, and the file is written
+ * stretch keeps its wall-clock length, the recording follows a tab switch and a page changing in place
+ * at no more than the configured frame rate, and the file is written
  * when recording is turned off and when the session stops. Every check reads the real file with
  * ffprobe/ffmpeg.
  */
@@ -107,6 +108,39 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       expect(colours.slice(0, firstBlue).every((colour) => colour === 'red')).toBe(true);
       expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
       expect(firstBlue / 4).toBeGreaterThan(IDLE_SECONDS - 1.5);
+    });
+
+    it('films a page that changes in place, keeping at most record_video_framerate frames a second', async () => {
+      const tab = await driver.openTab(server.url('/red'));
+      await driver.ok('switch', { tab_id: tab });
+      const before = (await hooks.savedRecordings(driver)).length;
+      const framerate = 4;
+      await driver.setConfig({
+        record_video_dir: 'videos',
+        record_video_size: { width: WIDTH, height: HEIGHT },
+        record_video_framerate: framerate,
+      });
+      await sleep(1500);
+      // The same tab turns blue: no focus change, no navigation; only the frames taken show it.
+      await driver.evaluateInTab(
+        tab,
+        `document.documentElement.style.background = document.body.style.background = '#0000ff'`,
+      );
+      await sleep(1500);
+      await driver.setConfig({ record_video_dir: null, record_video_framerate: 5 });
+      const saved = await nextSaved(before);
+
+      const probed = await probeVideo(saved.path);
+      // One frame per interval from time 0, the closing copy of the last frame, and (Node) the concat
+      // script's repeat of it: no more.
+      expect(saved.frames).toBeLessThanOrEqual(framerate * saved.duration_seconds + 2);
+      expect(probed.frames).toBeLessThanOrEqual(framerate * probed.duration + 3);
+      const colours = (await sampleColours(saved.path, 4)).map(colourName);
+      expect(colours[0]).toBe('red');
+      expect(colours.at(-1)).toBe('blue');
+      const firstBlue = colours.indexOf('blue');
+      expect(colours.slice(0, firstBlue).every((colour) => colour === 'red')).toBe(true);
+      expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
     });
 
     it('writes the recording when the session stops', async () => {
