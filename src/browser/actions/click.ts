@@ -80,6 +80,7 @@ export async function clickElement(
           move: (point) => moveToPoint(point, handle.pageSession),
           send: (point, pointerThere) =>
             clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
+          releases: options.clickCount,
         },
         located,
       ));

@@ -38,6 +38,7 @@ export async function hoverElement(ctx: RoutineContext, handle: ElementHandle): 
       recheck: async () => point(await locatePointer(ctx, handle, { ...LOCATE, guard: null })),
       move,
       send: move,
+      releases: 0,
     },
     await locate(),
   );

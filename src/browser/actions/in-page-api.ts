@@ -219,7 +219,7 @@ export interface InPageValueFunctions {
   focusInfo: { args: []; result: FocusInfo };
   frameHit: { args: [x: number, y: number]; result: FrameHit };
   guardPeek: { args: []; result: GuardVerdict };
-  guardVerdict: { args: []; result: GuardVerdict };
+  guardVerdict: { args: [releases?: number]; result: GuardVerdict };
   renderedFrame: { args: []; result: boolean };
   isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };

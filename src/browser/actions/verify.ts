@@ -20,11 +20,19 @@ export type Delivery =
 /** A hidden page's forced frame is not waited for longer than this (after input it can stall). */
 const FORCED_FRAME_MS = 1000;
 
-/** The gesture's verdict, read from the guard armed on the element (which it disarms). */
-export async function deliveryOf(ctx: RoutineContext, handle: ElementHandle, kind: GuardKind): Promise<Delivery> {
+/**
+ * The gesture's verdict, read from the guard armed on the element (which it disarms). `releases`: asked
+ * for while the input is still on its way, the guard first waits for that many button releases.
+ */
+export async function deliveryOf(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  kind: GuardKind,
+  releases = 0,
+): Promise<Delivery> {
   let verdict;
   try {
-    verdict = await callOn(handle.session, handle.objectId, 'guardVerdict');
+    verdict = await callOn(handle.session, handle.objectId, 'guardVerdict', releases);
   } catch (error) {
     if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
       // The gesture navigated or replaced the document: a missed press would have been stopped first.
@@ -94,6 +102,8 @@ export interface GestureSteps {
    * pointer is already at the point, so no move is needed first.
    */
   send: (point: Point, pointerThere: boolean) => Promise<void>;
+  /** The button releases `send` makes (a click's count; none for a hover). */
+  releases: number;
 }
 
 function samePoint(a: Point, b: Point): boolean {
@@ -147,10 +157,17 @@ async function sendAndCheck(
   handle: ElementHandle,
   kind: GuardKind,
   send: () => Promise<void>,
+  releases: number,
 ): Promise<Delivery> {
   try {
-    await send();
-    return await deliveryOf(ctx, handle, kind);
+    if (kind === 'move') {
+      await send();
+      return await deliveryOf(ctx, handle, kind);
+    }
+    // A press's verdict is asked for with the input rather than after it (one round trip less): the
+    // guard answers once the gesture's releases have come.
+    const [, delivery] = await Promise.all([send(), deliveryOf(ctx, handle, kind, releases)]);
+    return delivery;
   } catch (error) {
     if (isDialogOpenError(error)) {
       ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
@@ -189,7 +206,13 @@ export async function sendVerified(
   if (located.kind !== 'point') {
     return { located, retried: moved };
   }
-  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, moved === null));
+  const delivery = await sendAndCheck(
+    ctx,
+    handle,
+    GUARD_OF[gesture],
+    () => steps.send(located, moved === null),
+    steps.releases,
+  );
   if (delivery.kind === 'reached') {
     return { located, retried: moved };
   }
@@ -210,7 +233,7 @@ async function retryOnce(
   if (located.kind !== 'point') {
     return { located, retried: hit };
   }
-  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, false));
+  const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, false), steps.releases);
   if (delivery.kind === 'missed') {
     throw new TabpilotError(
       'ELEMENT_OCCLUDED',

@@ -17,10 +17,19 @@ const EVENTS: Record<GuardKind, readonly string[]> = {
 };
 /** A guard the core never read (its routine failed in between) stops guarding after this long. */
 const LIFETIME_MS = 10_000;
+/**
+ * How long a verdict asked for together with the input waits for the gesture's releases: they come in
+ * a millisecond or two, unless something of another document (a frame on top) took them.
+ */
+const RELEASE_WAIT_MS = 250;
 const ELEMENT_NODE = 1;
 
 interface Guard {
   verdict: GuardVerdict;
+  /** Trusted button releases seen so far, in any of the guarded documents. */
+  releases: number;
+  /** Called on each release (a verdict waiting for the gesture's end). */
+  onRelease: (() => void) | null;
   /** What is at the aimed point now, when no event came (a frame on top took the input). */
   coverNow: () => Element | null;
   disarm: () => void;
@@ -95,6 +104,10 @@ export function armGuard(kind: GuardKind, element: Element, x: number, y: number
     if (!event.isTrusted) {
       return;
     }
+    if (event.type === 'mouseup') {
+      guard.releases++;
+      guard.onRelease?.();
+    }
     if (verdict.state === 'none') {
       const reached = event.currentTarget === own && reachedBy(element, event as MouseEvent);
       const first = event.composedPath().find(isElement);
@@ -114,6 +127,8 @@ export function armGuard(kind: GuardKind, element: Element, x: number, y: number
   const timer = setTimeout(() => guard.disarm(), LIFETIME_MS);
   const guard: Guard = {
     verdict,
+    releases: 0,
+    onRelease: null,
     coverNow: () => {
       const hit = hitTest(element, x, y);
       return reaches(element, hit, { x, y }) ? null : (hit ?? element.ownerDocument.documentElement);
@@ -138,11 +153,44 @@ export function guardPeek(): GuardVerdict {
   return armed === null ? { state: 'none', hit: null } : { ...armed.verdict };
 }
 
-/** What the armed guard of this world saw; it stops guarding. */
-export function guardVerdict(): GuardVerdict {
+/**
+ * Resolves once the guard has seen `releases` button releases and the clicks they cause (dispatched in
+ * the same task as the release: a task later they are through, blocked or not), or after a bound.
+ */
+function releasesSeen(guard: Guard, releases: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, RELEASE_WAIT_MS);
+    function done(): void {
+      clearTimeout(timer);
+      guard.onRelease = null;
+      resolve();
+    }
+    const check = (): void => {
+      if (guard.releases >= releases) {
+        guard.onRelease = null;
+        setTimeout(done, 0);
+      }
+    };
+    guard.onRelease = check;
+    check();
+  });
+}
+
+/**
+ * What the armed guard of this world saw; it stops guarding. `releases`: the verdict was asked for
+ * together with the input (one round trip less), so it first waits until the gesture's releases came.
+ */
+export async function guardVerdict(releases = 0): Promise<GuardVerdict> {
   const guard = armed;
   if (guard === null) {
     return { state: 'none', hit: null };
+  }
+  if (guard.releases < releases) {
+    await releasesSeen(guard, releases);
+  }
+  if (armed !== guard) {
+    // Another gesture armed a guard meanwhile: this one was disarmed with what it had seen.
+    return { ...guard.verdict };
   }
   guard.disarm();
   if (guard.verdict.state === 'none') {
