@@ -40,6 +40,8 @@ export class FramePoller {
   #inFlight: { session: ScreenshotSession; controller: AbortController } | undefined;
   /** wake() came while a screenshot was in flight: the next one starts as soon as that one is done. */
   #due = false;
+  /** The session the last frame kept was taken of. */
+  #lastFrom: ScreenshotSession | undefined;
 
   constructor(options: FramePollerOptions) {
     this.#options = options;
@@ -79,11 +81,17 @@ export class FramePoller {
    */
   async stop(options: { abandon: boolean } = { abandon: true }): Promise<void> {
     this.#running = false;
-    if (options.abandon) {
+    // A video whose last frame is of a tab that has since lost focus (or that has none) ends on the
+    // focused tab's picture: its frame in flight is waited for, or one more is taken (bounded).
+    const stale = this.#lastFrom === undefined || this.#lastFrom !== this.#options.current();
+    if (options.abandon && !stale) {
       this.#inFlight?.controller.abort();
     }
     this.#wake?.();
     await this.#loop;
+    if (stale && this.#lastFrom !== this.#options.current()) {
+      await this.#take(this.#options.now());
+    }
   }
 
   async #run(): Promise<void> {
@@ -112,6 +120,7 @@ export class FramePoller {
       );
       if (!controller.signal.aborted) {
         // The picture is of the page as it was when asked for: the browser draws it on request.
+        this.#lastFrom = session;
         this.#options.onFrame(shot.data, startedAt, session);
       }
     } catch (error) {
