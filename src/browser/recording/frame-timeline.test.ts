@@ -63,6 +63,31 @@ describe('FrameTimeline', () => {
     expect(timeline.finish(T0)).toEqual([{ data: 'a', timestamp: 0, duration: interval }]);
   });
 
+  it('shows frames that come after the end was asked for in its last interval, never after it', () => {
+    const timeline = new FrameTimeline(T0, 5);
+    timeline.add('old tab', T0 + 3.9);
+    timeline.endBy(T0 + 4);
+    // Taken at the stop, seconds later on a loaded machine: still shown before the end.
+    timeline.add('focused tab', T0 + 7.5);
+    const frames = timeline.finish(T0 + 4);
+    expect(timeline.duration).toBeCloseTo(4, 6);
+    expect(frames.at(-1)?.data).toBe('focused tab');
+    const last = frames.at(-1);
+    expect((last?.timestamp ?? 0) + (last?.duration ?? 0)).toBeCloseTo(4, 6);
+  });
+
+  it('puts a frame after the end behind a held frame well before it', () => {
+    const timeline = new FrameTimeline(T0, 5);
+    timeline.add('a', T0);
+    timeline.add('b', T0 + 1);
+    timeline.endBy(T0 + 4);
+    const held = timeline.add('c', T0 + 9);
+    expect(held).toMatchObject({ data: 'b' });
+    expect(held?.duration).toBeCloseTo(2.8, 6);
+    expect(timeline.finish(T0 + 4).map((frame) => frame.data)).toEqual(['c']);
+    expect(timeline.duration).toBeCloseTo(4, 6);
+  });
+
   it('finishes empty without frames, and refuses frames after finishing', () => {
     const timeline = new FrameTimeline(T0);
     expect(timeline.finish(T0 + 5)).toEqual([]);

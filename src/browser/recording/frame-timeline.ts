@@ -23,6 +23,8 @@ export class FrameTimeline {
   #frames = 0;
   #replaced = 0;
   #end: number | undefined;
+  /** When the recording was asked to end (seconds of video), once it was: later frames go before it. */
+  #endBy: number | undefined;
 
   /** `origin`: when recording began (epoch seconds); video time 0. */
   constructor(origin: number, maxFramesPerSecond = MAX_FRAMES_PER_SECOND) {
@@ -59,7 +61,7 @@ export class FrameTimeline {
     if (this.#end !== undefined) {
       throw new Error('the timeline has finished');
     }
-    const at = drawnAt - this.#origin;
+    const at = this.#endBy === undefined ? drawnAt - this.#origin : Math.min(drawnAt - this.#origin, this.#endBy);
     const pending = this.#pending;
     if (pending === undefined) {
       this.#pending = { data, timestamp: 0 };
@@ -72,6 +74,15 @@ export class FrameTimeline {
     }
     this.#pending = { data, timestamp: at };
     return this.#emit(pending.data, pending.timestamp, at - pending.timestamp);
+  }
+
+  /**
+   * The recording was asked to end at `endAt` (epoch seconds), and frames may still come (one that was
+   * in flight, or the focused tab's picture taken at the stop). Each is shown in the last frame
+   * interval before the end instead of after it, so the video stays as long as the span recorded.
+   */
+  endBy(endAt: number): void {
+    this.#endBy ??= endAt - this.#origin - this.#interval;
   }
 
   /**

@@ -43,6 +43,11 @@ export class ScreenRecorder {
     }
   }
 
+  /** The recording was asked to end at `endAt` (epoch seconds): frames still coming are shown before it. */
+  endBy(endAt: number): void {
+    this.#timeline.endBy(endAt);
+  }
+
   /** Ends the video at `endAt` (epoch seconds) and writes the file. */
   async finish(endAt: number): Promise<RecordingSummary> {
     for (const frame of this.#timeline.finish(endAt)) {

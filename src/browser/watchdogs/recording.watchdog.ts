@@ -129,7 +129,9 @@ export const recordingWatchdog = defineWatchdog({
     const finish = async (): Promise<RecordingSummary | undefined> => {
       // The video ends when recording was asked to end, not when the last frame in flight settled.
       const endAt = nowSeconds();
+      recorder?.endBy(endAt);
       await work;
+      recorder?.endBy(endAt);
       await stopPolling();
       const active = recorder;
       recorder = undefined;
