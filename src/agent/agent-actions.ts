@@ -8,9 +8,11 @@ import {
   STOP_RUN_ACTION,
 } from './control-actions';
 import { historyActions, RERUN_ACTION, RUN_HISTORY_ACTION, RUNS_ACTION } from './history-actions';
+import { RUN_SCREENSHOT_ACTION, runScreenshotAction } from './run-screenshot-action';
 import { RUN_ACTION, runAction, type RunActionOptions } from './run-action';
 import { RunControl } from './run-control';
 import type { RunStore } from './run-store';
+import type { StepShotStore } from './step-shots';
 
 /** Every agent action a session serves, described (for an MCP tool list made before the session is). */
 export const AGENT_ACTIONS: readonly ServerActionSpec[] = [
@@ -22,17 +24,30 @@ export const AGENT_ACTIONS: readonly ServerActionSpec[] = [
   RUNS_ACTION,
   RUN_HISTORY_ACTION,
   RERUN_ACTION,
+  RUN_SCREENSHOT_ACTION,
 ];
 
 /**
  * The built-in agent's whole protocol surface on one server: run; pause_run, resume_run, stop_run and
  * approve, which steer the run going; runs, run_history and rerun over `store`, where each finished
- * run is kept (in memory in Node, chrome.storage.local in the extension).
+ * run is kept (in memory in Node, chrome.storage.local in the extension); run_screenshot over `shots`,
+ * where each step's picture is kept as the step is recorded.
  */
-export function installAgentActions(server: CommandServer, options: RunActionOptions & { store: RunStore }): void {
-  const shared = { control: new RunControl(options.log.child('approvals')), store: options.store };
+export function installAgentActions(
+  server: CommandServer,
+  options: RunActionOptions & { store: RunStore; shots: StepShotStore },
+): void {
+  const shared = {
+    control: new RunControl(options.log.child('approvals')),
+    store: options.store,
+    shots: options.shots,
+  };
   server.addServerAction(runAction(server, options, shared));
-  for (const action of [...controlActions(shared.control), ...historyActions(server, shared, options.log)]) {
+  for (const action of [
+    ...controlActions(shared.control),
+    ...historyActions(server, shared, options.log),
+    runScreenshotAction(shared.shots),
+  ]) {
     server.addServerAction(action);
   }
 }

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../browser/config';
 import type { StateSummary } from '../tools/actions';
 import { createDefaultRegistry } from '../tools/actions';
-import { Agent, type AgentHost } from './agent';
+import { Agent, type AgentHost, type AgentStepReport } from './agent';
 import type { ActionGate } from './approval-gate';
 import { ModelError, type AgentModel, type ModelAction, type ModelPrompt } from './model';
+import type { StepShot } from './step-shots';
 
 function stateOf(url: string, text: string): StateSummary {
   return {
@@ -36,7 +37,16 @@ class FakeHost implements AgentHost {
       return Promise.reject(new Error(`${name} broke`));
     }
     if (name === 'state') {
-      return Promise.resolve(stateOf(this.url, this.text));
+      const state = stateOf(this.url, this.text);
+      return Promise.resolve(
+        (params as { include_screenshot?: boolean }).include_screenshot === true
+          ? { ...state, screenshot: btoa(`vision of ${this.url}`), screenshot_format: 'jpeg' }
+          : state,
+      );
+    }
+    if (name === 'screenshot') {
+      // A stand-in picture that names the page it is of.
+      return Promise.resolve({ data: btoa(`picture of ${this.url}`), format: 'jpeg' });
     }
     if (name === 'navigate') {
       this.url = (params as { url: string }).url;
@@ -347,5 +357,107 @@ describe('Agent', () => {
     });
     expect(await agent.run('t')).toMatchObject({ reason: 'stopped', steps: 0 });
     expect(host.calls.map((call) => call.name)).not.toContain('evaluate');
+  });
+});
+
+describe("Agent: each step's picture of the page", () => {
+  /** Runs navigate a -> b then done, collecting what onStep is given. */
+  async function twoSteps(
+    host: FakeHost,
+    agent: Record<string, unknown>,
+  ): Promise<{ steps: Array<{ report: AgentStepReport; shot: StepShot | null }>; model: ScriptedModel }> {
+    const steps: Array<{ report: AgentStepReport; shot: StepShot | null }> = [];
+    const model = new ScriptedModel((_prompt, call) =>
+      call === 1 ? [{ name: 'navigate', params: { url: 'http://b.test/' } }] : [done('ok')],
+    );
+    await new Agent({
+      runId: 'run-1',
+      host,
+      model,
+      config: parseConfig({ agent: { settle_ms: 0, ...agent } }).agent,
+      onStep: (report, _state, shot) => {
+        steps.push({ report, shot });
+      },
+    }).run('t');
+    return { steps, model };
+  }
+
+  it('takes a small JPEG beside each state, of the page that state is of, and keeps it out of the prompt', async () => {
+    const host = new FakeHost();
+    const { steps, model } = await twoSteps(host, {});
+    const shots = host.calls.filter((call) => call.name === 'screenshot');
+    expect(shots).toEqual([
+      { name: 'screenshot', params: { format: 'jpeg', quality: 60, max_side: 480 } },
+      { name: 'screenshot', params: { format: 'jpeg', quality: 60, max_side: 480 } },
+    ]);
+    // Each picture is asked for with the state, before the step's actions: step 1's is of a, step 2's of b.
+    expect(steps.map((step) => atob(step.shot?.data ?? ''))).toEqual([
+      'picture of http://a.test/',
+      'picture of http://b.test/',
+    ]);
+    const names = host.calls.map((call) => call.name);
+    expect(names.indexOf('screenshot')).toBeLessThan(names.indexOf('navigate'));
+    expect(steps.map((step) => step.report.screenshot)).toEqual([
+      { format: 'jpeg', bytes: 'picture of http://a.test/'.length },
+      { format: 'jpeg', bytes: 'picture of http://b.test/'.length },
+    ]);
+    // The event says there is a picture and its size; the picture itself never rides in it.
+    const events = host.stepEvents();
+    expect(events.map((event) => event['screenshot'])).toEqual(steps.map((step) => step.report.screenshot));
+    expect(JSON.stringify(events)).not.toContain(steps[0]?.shot?.data);
+    expect(model.prompts.map((prompt) => prompt.screenshot)).toEqual([null, null]);
+  });
+
+  it("with vision on, the picture is the model's own screenshot: no second capture", async () => {
+    const host = new FakeHost();
+    const { steps, model } = await twoSteps(host, { use_vision: true });
+    expect(host.calls.filter((call) => call.name === 'screenshot')).toEqual([]);
+    expect(steps.map((step) => atob(step.shot?.data ?? ''))).toEqual([
+      'vision of http://a.test/',
+      'vision of http://b.test/',
+    ]);
+    expect(model.prompts[0]?.screenshot?.data).toBe(steps[0]?.shot?.data);
+  });
+
+  it('takes none with agent.step_screenshots off, vision or not', async () => {
+    for (const use_vision of [false, true]) {
+      const host = new FakeHost();
+      const { steps } = await twoSteps(host, { step_screenshots: false, use_vision });
+      expect(host.calls.filter((call) => call.name === 'screenshot')).toEqual([]);
+      expect(steps.map((step) => [step.shot, step.report.screenshot])).toEqual([
+        [null, null],
+        [null, null],
+      ]);
+      expect(host.stepEvents().map((event) => event['screenshot'])).toEqual([null, null]);
+    }
+  });
+
+  it('a picture that cannot be taken leaves the step without one; the run goes on', async () => {
+    const host = new FakeHost();
+    host.failing.add('screenshot');
+    const { steps } = await twoSteps(host, {});
+    expect(steps.map((step) => step.shot)).toEqual([null, null]);
+    expect(host.events.at(-1)?.payload).toMatchObject({ reason: 'done', success: true });
+  });
+
+  it("emits a step's event once onStep has kept it, and a listener that fails does not end the run", async () => {
+    const host = new FakeHost();
+    const seenAtKeep: number[] = [];
+    const agent = new Agent({
+      runId: 'run-1',
+      host,
+      model: new ScriptedModel((_prompt, call) => (call === 1 ? [{ name: 'scroll', params: {} }] : [done('ok')])),
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+      onStep: async (report) => {
+        await Promise.resolve();
+        seenAtKeep.push(host.stepEvents().length);
+        if (report.step === 1) {
+          throw new Error('storage full');
+        }
+      },
+    });
+    expect(await agent.run('t')).toMatchObject({ reason: 'done', steps: 2 });
+    expect(seenAtKeep).toEqual([0, 1]);
+    expect(host.stepEvents()).toHaveLength(2);
   });
 });

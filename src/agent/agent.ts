@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../browser/config/agent.config';
-import type { AgentActionOutcome, AgentRunFinishReason } from '../browser/events/agent.events';
+import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../browser/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import type { ActionDescription } from '../tools/registry';
@@ -11,6 +11,7 @@ import { holdAtGate, type ActionGate } from './approval-gate';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
+import type { StepShot } from './step-shots';
 
 /** Actions after which the page (or the tab) is another one: the rest of the batch is skipped. */
 const PAGE_CHANGING = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search', 'switch', 'close']);
@@ -24,6 +25,11 @@ const READ_ONLY = new Set([
   'wait',
   'dropdown_options',
 ]);
+/**
+ * A step's own picture when the model takes none: a JPEG scaled by the browser (the clip's scale) so
+ * its longer side is at most this, a few KB to a few tens of KB, taken beside the state.
+ */
+const STEP_SHOT = { format: 'jpeg', quality: 60, max_side: 480 } as const;
 
 /** What the loop may touch: the one action road, the bus, the redaction every output passes. */
 export interface AgentHost {
@@ -56,7 +62,16 @@ export interface AgentStepReport {
   readonly error: string | null;
   readonly model_attempts: number;
   readonly prompt_chars: number;
+  /** The picture of the page the step acted on, when one was kept (its bytes come with onStep). */
+  readonly screenshot: AgentStepScreenshot | null;
 }
+
+/** What onStep is given: the step, the state its actions were chosen on, and the picture of that page. */
+export type StepListener = (
+  report: AgentStepReport,
+  state: StateSummary | null,
+  shot: StepShot | null,
+) => void | Promise<void>;
 
 class Stopped extends Error {
   constructor() {
@@ -86,7 +101,7 @@ export class Agent {
   #paused: Deferred<void> | undefined;
   /** The last step ran an action that may have started a navigation that has not committed yet. */
   #unsettled = false;
-  readonly #onStep: ((report: AgentStepReport, state: StateSummary | null) => void) | undefined;
+  readonly #onStep: StepListener | undefined;
   readonly #gate: ActionGate | undefined;
   readonly #log: Logger;
 
@@ -95,8 +110,11 @@ export class Agent {
     host: AgentHost;
     model: AgentModel;
     config: AgentConfig;
-    /** Called with each step as it is recorded, and the state its actions were chosen on. */
-    onStep?: (report: AgentStepReport, state: StateSummary | null) => void;
+    /**
+     * Called with each step as it is recorded, the state its actions were chosen on and the picture of
+     * that page; the step's event is emitted once it has settled, so what it kept can be asked for.
+     */
+    onStep?: StepListener;
     /** Looks at each action before it runs (approvals); none lets every action run. */
     gate?: ActionGate;
     log?: Logger;
@@ -233,19 +251,35 @@ export class Agent {
     return this.#stop.signal.aborted;
   }
 
-  async #readState(): Promise<{ state: StateSummary | null; error: string | null }> {
+  async #readState(): Promise<{ state: StateSummary | null; error: string | null; shot: StepShot | null }> {
     if (this.#unsettled && this.#config.settle_ms > 0) {
       this.#unsettled = false;
       // A stop ends the pause early; the model call after it sees the stop and ends the step.
       await sleep(this.#config.settle_ms, this.#stop.signal).catch(() => undefined);
     }
+    const vision = this.#config.use_vision;
+    // Taken at the same moment as the state, so it shows the page the model reads.
+    const ownShot = this.#config.step_screenshots && !vision ? this.#stepShot() : Promise.resolve(null);
     try {
-      const state = (await this.#host.runAction('state', {
-        include_screenshot: this.#config.use_vision,
-      })) as StateSummary;
-      return { state: this.#host.redact(state), error: null };
+      const state = (await this.#host.runAction('state', { include_screenshot: vision })) as StateSummary;
+      const shot =
+        vision && this.#config.step_screenshots && state.screenshot !== null
+          ? { format: state.screenshot_format ?? 'jpeg', data: state.screenshot }
+          : await ownShot;
+      return { state: this.#host.redact(state), error: null, shot };
     } catch (error) {
-      return { state: null, error: this.#host.redact(errorMessageOf(error)) };
+      return { state: null, error: this.#host.redact(errorMessageOf(error)), shot: await ownShot };
+    }
+  }
+
+  /** A small picture of the focused tab; none when it cannot be taken (the step goes on without). */
+  async #stepShot(): Promise<StepShot | null> {
+    try {
+      const shot = (await this.#host.runAction('screenshot', { ...STEP_SHOT })) as Partial<StepShot> | null;
+      return typeof shot?.data === 'string' && shot.data !== '' ? { format: shot.format ?? 'jpeg', data: shot.data } : null;
+    } catch (error) {
+      this.#log.debug('no picture of the page for this step', { error: errorMessageOf(error) });
+      return null;
     }
   }
 
@@ -258,7 +292,7 @@ export class Agent {
     | { kind: 'done'; success: boolean; text: string }
     | { kind: 'next'; failed: boolean; error: string; fingerprint: string; actions: readonly ModelAction[] }
   > {
-    const { state, error: stateError } = await this.#readState();
+    const { state, error: stateError, shot } = await this.#readState();
     const user = userPrompt({
       tasks: this.#tasks,
       history: this.#history,
@@ -283,7 +317,7 @@ export class Agent {
       }
       const message = errorMessageOf(error);
       const attempts = (error as { attempts?: unknown }).attempts;
-      await this.#record(state, {
+      await this.#record(state, shot, {
         step: this.#step,
         url,
         thinking: null,
@@ -292,6 +326,7 @@ export class Agent {
         error: message,
         model_attempts: typeof attempts === 'number' ? attempts : 1,
         prompt_chars: promptChars,
+        screenshot: screenshotOf(shot),
       });
       return { kind: 'next', failed: true, error: message, fingerprint: url, actions: [] };
     }
@@ -312,7 +347,7 @@ export class Agent {
         error: null,
         error_code: null,
       });
-      await this.#record(state, this.#report(decision, url, outcomes, null, promptChars));
+      await this.#record(state, shot, this.#report(decision, url, outcomes, null, promptChars, shot));
       return { kind: 'done', success, text: this.#host.redact(text) };
     } else {
       const batch = decision.actions.slice(0, this.#config.max_actions_per_step);
@@ -325,7 +360,7 @@ export class Agent {
         stepError = `only the first ${batch.length} actions were run (max_actions_per_step)`;
       }
     }
-    await this.#record(state, this.#report(decision, url, outcomes, stepError, promptChars));
+    await this.#record(state, shot, this.#report(decision, url, outcomes, stepError, promptChars, shot));
     const allFailed = outcomes.length === 0 || outcomes.every((outcome) => !outcome.success);
     const error = stepError ?? outcomes.find((outcome) => !outcome.success)?.error ?? 'no action succeeded';
     return {
@@ -400,6 +435,7 @@ export class Agent {
     actions: AgentActionOutcome[],
     error: string | null,
     promptChars: number,
+    shot: StepShot | null,
   ): AgentStepReport {
     return {
       step: this.#step,
@@ -410,10 +446,11 @@ export class Agent {
       error,
       model_attempts: decision.attempts,
       prompt_chars: promptChars,
+      screenshot: screenshotOf(shot),
     };
   }
 
-  async #record(state: StateSummary | null, report: AgentStepReport): Promise<void> {
+  async #record(state: StateSummary | null, shot: StepShot | null, report: AgentStepReport): Promise<void> {
     this.#recorded++;
     this.#history.push({
       step: report.step,
@@ -422,7 +459,12 @@ export class Agent {
       actions: report.actions,
       error: report.error,
     });
-    this.#onStep?.(report, state);
+    try {
+      await this.#onStep?.(report, state, shot);
+    } catch (error) {
+      // What a listener keeps of a step (the run's record, its picture) is not part of the run.
+      this.#log.warn(`could not keep step ${report.step}`, { error: errorMessageOf(error) });
+    }
     await this.#emit('step', { run_id: this.runId, ...report });
   }
 
@@ -434,4 +476,15 @@ export class Agent {
       this.#log.warn(`could not record the agent's ${type} event`, { error: errorMessageOf(error) });
     }
   }
+}
+
+/** What the step's event says of its picture: that there is one, its format and its size. */
+function screenshotOf(shot: StepShot | null): AgentStepScreenshot | null {
+  return shot === null ? null : { format: shot.format, bytes: base64Bytes(shot.data) };
+}
+
+/** The decoded size of base64 text (3 bytes per 4 characters, less the padding). */
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length / 4) * 3) - padding);
 }

@@ -14,6 +14,7 @@ import { RunControl } from './run-control';
 import { RunRecorder } from './run-recorder';
 import type { RunRecord, RunStore } from './run-store';
 import { approvalAnnouncer, serverHost } from './server-host';
+import type { StepShotStore } from './step-shots';
 
 const RunParams = z.strictObject({
   task: z.string().trim().min(1).describe('What the agent should do, in words'),
@@ -58,10 +59,12 @@ export function runDeadlineMs(settings: AgentConfig): number {
   return settings.max_steps * (settings.request_timeout_ms * (settings.max_retries + 1) + 60_000);
 }
 
-/** What a session's agent actions share: the one run going and its approvals, and where runs are kept. */
+/** What a session's agent actions share: the one run going and its approvals, where runs and their pictures are kept. */
 export interface AgentRunShared {
   readonly control: RunControl;
   readonly store: RunStore | undefined;
+  /** Where each step's picture goes; none: no step takes one. */
+  readonly shots: StepShotStore | undefined;
 }
 
 /**
@@ -73,7 +76,9 @@ export interface AgentRunShared {
  * installAgentActions (agent-actions.ts) installs it with the actions that steer and keep runs.
  */
 export function installRunAction(server: CommandServer, options: RunActionOptions): void {
-  server.addServerAction(runAction(server, options, { control: new RunControl(), store: undefined }));
+  server.addServerAction(
+    runAction(server, options, { control: new RunControl(), store: undefined, shots: undefined }),
+  );
 }
 
 /** The `run` server action over `shared`: it registers its run there, and keeps it in the store when there is one. */
@@ -102,12 +107,22 @@ export function runAction(
       const actAs = leasesTabs(caller.client) ? caller.client : undefined;
       const host = serverHost(server, runId, actAs);
       const recorder = new RunRecorder(runId, params.task);
+      const shots = shared.shots;
       const agent = new Agent({
         runId,
         host,
         model: (options.model ?? modelFromConfig)(configured, key),
-        config: params.max_steps === null ? settings : { ...settings, max_steps: params.max_steps },
-        onStep: (report, state) => recorder.step(report, state),
+        config: {
+          ...settings,
+          max_steps: params.max_steps ?? settings.max_steps,
+          step_screenshots: settings.step_screenshots && shots !== undefined,
+        },
+        onStep: async (report, state, shot) => {
+          recorder.step(report, state);
+          if (shot !== null) {
+            await shots?.put(runId, report.step, shot);
+          }
+        },
         gate: approvalGate({
           runId,
           approval: settings.approval,

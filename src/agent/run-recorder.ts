@@ -47,7 +47,12 @@ export class RunRecorder {
         ...(elements === undefined ? {} : { elements }),
       };
     });
-    this.#steps.push({ step: report.step, goal: report.next_goal ?? report.thinking, actions });
+    this.#steps.push({
+      step: report.step,
+      goal: report.next_goal ?? report.thinking,
+      actions,
+      ...(report.screenshot === null ? {} : { screenshot: report.screenshot }),
+    });
   }
 
   finish(result: AgentRunResult, now: Date = new Date()): RunRecord {

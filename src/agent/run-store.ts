@@ -1,4 +1,4 @@
-import type { AgentRunFinishReason } from '../browser/events/agent.events';
+import type { AgentRunFinishReason, AgentStepScreenshot } from '../browser/events/agent.events';
 
 /**
  * Who an element was when the model chose it by index: what a later state of the page is searched
@@ -27,6 +27,11 @@ export interface RecordedStep {
   readonly step: number;
   readonly goal: string | null;
   readonly actions: readonly RecordedAction[];
+  /**
+   * That a picture of the page was kept for the step (`run_screenshot` gives it while the picture store
+   * still holds it); absent for a step without one.
+   */
+  readonly screenshot?: AgentStepScreenshot;
 }
 
 /** A finished run, as plain JSON: chrome.storage.local keeps it as it is. */

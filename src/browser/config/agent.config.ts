@@ -26,6 +26,12 @@ const Agent = z
       .default('tools')
       .describe('tools: actions as tool calls; json: for models without tool calling, actions as JSON in the text'),
     use_vision: z.boolean().default(false).describe('Send a screenshot of the page with each step'),
+    step_screenshots: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Keep a picture of the page each step acted on, for the panel's run view and run_screenshot: the model's screenshot when use_vision is on, else a small JPEG (at most 480 px a side) taken beside the state",
+      ),
     max_steps: z.number().int().min(1).max(1000).default(50).describe('Steps before the run gives up'),
     max_failures: z
       .number()

@@ -18,6 +18,14 @@ export const AgentActionOutcome = z.strictObject({
 });
 export type AgentActionOutcome = z.infer<typeof AgentActionOutcome>;
 
+/** That a step's picture is kept, and what it is: `run_screenshot {run_id, step}` gives the picture itself. */
+export const AgentStepScreenshot = z.strictObject({
+  format: z.enum(['png', 'jpeg', 'webp']),
+  /** The image's size in bytes (decoded). */
+  bytes: z.number().int().min(0),
+});
+export type AgentStepScreenshot = z.infer<typeof AgentStepScreenshot>;
+
 export const AgentRunFinishReason = z.enum(['done', 'max_steps', 'max_failures', 'stopped']);
 export type AgentRunFinishReason = z.infer<typeof AgentRunFinishReason>;
 
@@ -47,6 +55,8 @@ export const AgentStepEvent = defineEvent('AgentStepEvent', {
     /** Model requests made for this step, retries included. */
     model_attempts: z.number().int().min(0),
     prompt_chars: z.number().int().min(0),
+    /** The picture of the page the step acted on, when one is kept (agent.step_screenshots); null: none. */
+    screenshot: AgentStepScreenshot.nullable().default(null),
   },
   result: z.void(),
   timeoutMs: 5_000,

@@ -2,7 +2,9 @@ import { modelFromConfig } from '../../agent/model-from-config';
 import { installAgentActions } from '../../agent/agent-actions';
 import type { AgentConfig } from '../../browser/config/agent.config';
 import type { AgentKeyStore } from '../../platform/extension/agent/agent-keys';
+import { localShotArea } from '../../platform/extension/agent/local-shot-area';
 import { StorageRunStore } from '../../platform/extension/agent/storage-run-store';
+import { StorageStepShots } from '../../platform/extension/agent/storage-step-shots';
 import { storageArea } from '../../platform/extension/real-chrome';
 import type { Logger } from '../../shared/logger';
 import type { CommandServer } from '../../tools/command-server';
@@ -19,13 +21,14 @@ export function browserHeaders(provider: AgentConfig['provider']): Record<string
  * The built-in agent in the service worker: the agent's server actions (run, pause_run, resume_run,
  * stop_run, approve, runs, run_history, rerun) on the worker's CommandServer, so the panel, native clients
  * and MCP through the extension can start and steer runs. The key comes from the panel's settings
- * (AgentKeyStore); the model's requests leave from this worker with its fetch; finished runs are kept in
- * chrome.storage.local, so they outlive the worker and the browser.
+ * (AgentKeyStore); the model's requests leave from this worker with its fetch; finished runs, and each
+ * step's picture as it is taken, are kept in chrome.storage.local, so they outlive the worker and the browser.
  */
 export function composeAgent(options: { server: CommandServer; keys: AgentKeyStore; log: Logger }): void {
   const { keys, server } = options;
   installAgentActions(server, {
     store: new StorageRunStore(storageArea('local'), () => server.session.config.agent.max_kept_runs),
+    shots: new StorageStepShots(localShotArea()),
     apiKey: (provider) => Promise.resolve(keys.key(provider)),
     model: (settings, key) => modelFromConfig(settings, key, undefined, browserHeaders(settings.provider)),
     log: options.log,

@@ -1,5 +1,6 @@
 import { installAgentActions } from '../../agent/agent-actions';
 import { MemoryRunStore } from '../../agent/run-store';
+import { MemoryStepShots } from '../../agent/step-shots';
 import type { TabpilotConfig } from '../../browser/config';
 import { BrowserSession } from '../../browser/session';
 import { watchdogsFor } from '../../browser/watchdogs/index';
@@ -63,6 +64,7 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   server.useGate(gate);
   installAgentActions(server, {
     store: new MemoryRunStore(() => session.config.agent.max_kept_runs),
+    shots: new MemoryStepShots(),
     apiKey: (provider) => {
       const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
       return Promise.resolve(key === undefined || key === '' ? null : key);

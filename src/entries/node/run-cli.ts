@@ -158,9 +158,12 @@ export async function runAgentCli(argv: string[]): Promise<number> {
       log,
     }),
     model,
-    config: settings,
+    // The terminal shows no pictures and nothing keeps them: no step pays for one.
+    config: { ...settings, step_screenshots: false },
     log,
-    onStep: (report) => process.stderr.write(server.redact(stepLines(report))),
+    onStep: (report) => {
+      process.stderr.write(server.redact(stepLines(report)));
+    },
   });
   const interrupt = (): void => {
     process.stderr.write('tabpilot: stopping the run\n');

@@ -48,6 +48,15 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
       return bounded(extractText(record, where), 'extract', ctx, 'text/markdown');
     case 'tabs':
       return { content: [{ type: 'text', text: tabsText(record) }] };
+    case 'run_screenshot': {
+      const format = String(record['format']);
+      return {
+        content: [
+          { type: 'text', text: `The page at step ${String(record['step'])} of run ${String(record['run_id'])}` },
+          { type: 'image', data: String(record['data']), mimeType: MIME[format] ?? 'image/jpeg' },
+        ],
+      };
+    }
     default:
       break;
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TimelineEntry } from '../../protocol/panel-messages';
+import { StepScreenshotMark } from './step-shots';
 
 /**
  * The agent's runs as the Task view shows them, read from the timeline's Agent* events (the timeline
@@ -29,6 +30,7 @@ const Step = z.object({
   next_goal: z.string().nullable().catch(null),
   actions: z.array(Outcome).catch([]),
   error: z.string().nullable().catch(null),
+  screenshot: StepScreenshotMark,
 });
 const Finished = z.object({
   run_id: z.string(),

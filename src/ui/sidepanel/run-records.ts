@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StepScreenshotMark } from './step-shots';
 
 /**
  * The past runs the worker keeps (the `runs` and `run_history` actions), read leniently: the panel shows
@@ -30,7 +31,12 @@ export type RecordedActionView = z.infer<typeof RecordedAction>;
 
 const RunRecord = Summary.omit({ steps: true }).extend({
   steps: z.array(
-    z.object({ step: z.number(), goal: z.string().nullable().catch(null), actions: z.array(RecordedAction).catch([]) }),
+    z.object({
+      step: z.number(),
+      goal: z.string().nullable().catch(null),
+      actions: z.array(RecordedAction).catch([]),
+      screenshot: StepScreenshotMark,
+    }),
   ),
 });
 export type RunRecordView = z.infer<typeof RunRecord>;

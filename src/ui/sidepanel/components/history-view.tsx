@@ -5,6 +5,7 @@ import type { Described } from '../describe';
 import type { WorkerPort } from '../port';
 import { recordOf, type RunRecordView } from '../run-records';
 import { RerunButton } from './rerun-button';
+import { StepShot } from './step-shot';
 import { ResponseView } from './response-view';
 
 /** A past run the timeline no longer holds, read from the worker's kept runs (`run_history`). */
@@ -42,6 +43,7 @@ export function HistoryView(props: {
         {record.steps.map((step) => (
           <li key={step.step} class="run-step" data-step={step.step}>
             <strong>Step {step.step}</strong>
+            {step.screenshot !== null && <StepShot port={props.port} runId={record.run_id} step={step.step} />}
             {step.goal !== null && <p class="run-goal">Next: {step.goal}</p>}
             <ul class="run-actions">
               {step.actions.map((action, position) => (

@@ -1,12 +1,10 @@
-import { useState } from 'preact/hooks';
 import { screenshotUrl, type PageState } from '../page-state';
-
-const ZOOMS = [1, 1.5, 2, 3] as const;
+import { ZoomFrame } from './zoom-frame';
 
 /**
  * The screenshot of the page read, with each element's index drawn where the element was, and the
- * element pointed at in the list (or chosen) marked. It zooms (the picture grows inside a frame that
- * scrolls); a click on an index label chooses that element.
+ * element pointed at in the list (or chosen) marked. It zooms (ZoomFrame); a click on an index label
+ * chooses that element.
  */
 export function PageScreenshot(props: {
   page: PageState;
@@ -14,7 +12,6 @@ export function PageScreenshot(props: {
   marked: number | undefined;
   onChoose: (index: number) => void;
 }): preact.JSX.Element {
-  const [zoom, setZoom] = useState<number>(1);
   const info = props.page.page_info;
   const width = info?.viewport_width ?? 0;
   const height = info?.viewport_height ?? 0;
@@ -29,61 +26,34 @@ export function PageScreenshot(props: {
       element.box.y + element.box.height > 0,
   );
   const marked = inView.find((element) => element.index === props.marked);
-  const at = ZOOMS.indexOf(zoom as (typeof ZOOMS)[number]);
   return (
     <figure class="page-shot">
-      <div class="row zoom-row">
-        <button
-          type="button"
-          id="zoom-out"
-          aria-label="Zoom out of the screenshot"
-          disabled={at <= 0}
-          onClick={() => setZoom(ZOOMS[at - 1] ?? 1)}
-        >
-          −
-        </button>
-        <span id="zoom-level" class="muted" aria-live="polite">
-          {Math.round(zoom * 100)}%
-        </span>
-        <button
-          type="button"
-          id="zoom-in"
-          aria-label="Zoom into the screenshot"
-          disabled={at >= ZOOMS.length - 1}
-          onClick={() => setZoom(ZOOMS[at + 1] ?? zoom)}
-        >
-          +
-        </button>
-        <span class="muted hint">{inView.length} indexes drawn</span>
-      </div>
-      <div class="shot-frame" id="shot-frame">
-        <div class="shot-canvas" style={{ width: `${zoom * 100}%` }}>
-          <img
-            id="screenshot"
-            class="screenshot"
-            alt="What the page looks like to the model, with the element indexes drawn on it"
-            src={screenshotUrl(props.screenshot)}
-          />
-          {width > 0 && height > 0 && (
-            <div id="shot-indexes" class="shot-indexes" aria-hidden="true">
-              {inView.map((element) => (
-                <div
-                  key={element.index}
-                  class="shot-box"
-                  data-index={element.index}
-                  style={placed(element.box, width, height)}
-                  onClick={() => props.onChoose(element.index)}
-                >
-                  <span class="shot-label">{element.index}</span>
-                </div>
-              ))}
-              {marked?.box !== undefined && (
-                <div id="shot-marked" class="shot-marked" style={placed(marked.box, width, height)} />
-              )}
-            </div>
-          )}
-        </div>
-      </div>
+      <ZoomFrame subject="the screenshot" note={<span class="muted hint">{inView.length} indexes drawn</span>}>
+        <img
+          id="screenshot"
+          class="screenshot"
+          alt="What the page looks like to the model, with the element indexes drawn on it"
+          src={screenshotUrl(props.screenshot)}
+        />
+        {width > 0 && height > 0 && (
+          <div id="shot-indexes" class="shot-indexes" aria-hidden="true">
+            {inView.map((element) => (
+              <div
+                key={element.index}
+                class="shot-box"
+                data-index={element.index}
+                style={placed(element.box, width, height)}
+                onClick={() => props.onChoose(element.index)}
+              >
+                <span class="shot-label">{element.index}</span>
+              </div>
+            ))}
+            {marked?.box !== undefined && (
+              <div id="shot-marked" class="shot-marked" style={placed(marked.box, width, height)} />
+            )}
+          </div>
+        )}
+      </ZoomFrame>
     </figure>
   );
 }

@@ -86,7 +86,7 @@ export function RunPanel(props: {
       <ResponseView id="run-control" response={answer} />
       {live &&
         run.approvals.map((approval) => <ApprovalBox key={approval.approval_id} port={port} approval={approval} />)}
-      <RunSteps steps={run.steps} />
+      <RunSteps port={port} runId={run.runId} steps={run.steps} />
       {run.finished !== undefined && (
         <div id="run-result" class={run.finished.success ? 'ok-line' : 'error-line'}>
           {run.finished.text}

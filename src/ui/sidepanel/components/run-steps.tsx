@@ -1,7 +1,12 @@
 import { outcomeLine, paramsLine, reachHint, type StepView } from '../agent-runs';
+import type { WorkerPort } from '../port';
+import { StepShot } from './step-shot';
 
-/** A run's steps as they come: the model's next goal and reasoning, each action with its result or error. */
-export function RunSteps(props: { steps: readonly StepView[] }): preact.JSX.Element {
+/**
+ * A run's steps as they come: the picture of the page the step acted on, the model's next goal and
+ * reasoning, each action with its result or error.
+ */
+export function RunSteps(props: { port: WorkerPort; runId: string; steps: readonly StepView[] }): preact.JSX.Element {
   return (
     <ol class="run-steps" id="run-steps">
       {props.steps.map((step) => {
@@ -12,6 +17,7 @@ export function RunSteps(props: { steps: readonly StepView[] }): preact.JSX.Elem
               <strong>Step {step.step}</strong>
               {step.url !== '' && <span class="muted run-step-url"> {step.url}</span>}
             </div>
+            {step.screenshot !== null && <StepShot port={props.port} runId={props.runId} step={step.step} />}
             {step.next_goal !== null && <p class="run-goal">Next: {step.next_goal}</p>}
             {step.thinking !== null && <p class="run-thinking muted">{step.thinking}</p>}
             {step.actions.length > 0 && (
