@@ -2,7 +2,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/platform/node/native/host-client';
 import { pollUntil } from '../../src/shared/time';
-import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
+import { AGENT_SECRET, addAgentPages, addColourPages, isColour, type ColourName } from './harness/agent-pages';
 import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
 import { McpTestClient, textOf } from './harness/mcp';
@@ -93,16 +93,58 @@ async function saveAgentSettings(agent: Record<string, unknown>): Promise<void> 
   expect(outcome.ok, outcome.error?.message).toBe(true);
 }
 
-async function openStart(): Promise<void> {
+async function openStart(path = '/agent/start'): Promise<void> {
   const tabId = await chain.inWorker<string>(`globalThis.tabpilot.session.targets.focusedTargetId`);
   expect(tabId).toBeTruthy();
   await chain.inWorker(
-    `globalThis.tabpilot.server.runAction('navigate', { url: ${JSON.stringify(pages.url('/agent/start'))} }, globalThis.tabpilot.server.contextFor({ id: 'e2e', kind: 'test' }))`,
+    `globalThis.tabpilot.server.runAction('navigate', { url: ${JSON.stringify(pages.url(path))} }, globalThis.tabpilot.server.contextFor({ id: 'e2e', kind: 'test' }))`,
   );
+}
+
+interface ShownShot {
+  step: number;
+  alt: string;
+  width: number;
+  height: number;
+  /** The data URL's length. */
+  chars: number;
+  /** The pixel at the picture's middle. */
+  rgb: number[];
+}
+
+/**
+ * The step pictures the panel shows under `root`, each decoded by the panel's own image decoder (a
+ * background tab resolves no img.decode(), so it waits for the image's natural size) and drawn on a
+ * canvas to read the colour at its middle; waits until every step named has its picture.
+ */
+async function shownShots(root: string, steps: number[]): Promise<ShownShot[]> {
+  const selector = (step: number): string => `${root} [data-step="${step}"] img.step-shot`;
+  for (const step of steps) {
+    // Loaded and read as an image: a picture that does not decode has no natural size.
+    await panel.waitFor(
+      `document.querySelector(${JSON.stringify(selector(step))})?.complete && document.querySelector(${JSON.stringify(selector(step))}).naturalWidth > 0`,
+      `the picture of step ${step}`,
+    );
+  }
+  return panel.eval<ShownShot[]>(`(async () => {
+    const shots = [];
+    for (const step of ${JSON.stringify(steps)}) {
+      const img = document.querySelector(\`${root} [data-step="\${step}"] img.step-shot\`);
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d');
+      context.drawImage(img, 0, 0);
+      const pixel = context.getImageData(Math.floor(canvas.width / 2), Math.floor(canvas.height / 2), 1, 1).data;
+      shots.push({ step, alt: img.alt, width: img.naturalWidth, height: img.naturalHeight, chars: img.src.length, rgb: [...pixel.slice(0, 3)] });
+    }
+    return shots;
+  })()`);
 }
 
 beforeAll(async () => {
   addAgentPages(pages);
+  addColourPages(pages);
   await Promise.all([pages.start(), model.start()]);
   model.cors = true;
   chain = await NativeChain.start();
@@ -228,6 +270,102 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(followUp.user).toContain('Sign up as Ada with my password');
     expect(followUp.user).toMatch(/Step 1 \(on [^)]*\/agent\/start\): The form is one page away\./);
     expect(model.requests).toHaveLength(1);
+  });
+
+  it("shows each step's picture of the page it acted on, opens it large, and keeps the run small", async () => {
+    await openStart('/agent/colour/red');
+    const next: Record<string, ColourName | 'done'> = { red: 'green', green: 'blue', blue: 'done' };
+    model.useScript((request) => {
+      const on = /URL: [^\n]*\/agent\/colour\/(\w+)/.exec(pageText(request))?.[1] ?? '';
+      const to = next[on];
+      if (to === undefined) {
+        return { kind: 'tools', calls: [{ name: 'done', input: { text: `lost on ${on}`, success: false } }] };
+      }
+      return to === 'done'
+        ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'Saw red, green and blue', success: true } }] }
+        : { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url(`/agent/colour/${to}`) } }] };
+    });
+    await panel.type('#task-input', 'Walk through the colours.');
+    await panel.click('#run-task');
+    await panel.waitForText('#run-state', 'Done (succeeded) after 3 steps', 30_000);
+    expect(await panel.text('#run-result')).toBe('Saw red, green and blue');
+    const shots = await shownShots('#run-steps', [1, 2, 3]);
+    // Each step's picture is of the page that step acted on: the state before its navigate.
+    const colours: ColourName[] = ['red', 'green', 'blue'];
+    for (const [at, shot] of shots.entries()) {
+      const colour = colours[at] as ColourName;
+      expect(isColour(shot.rgb, colour), `step ${shot.step}: ${shot.rgb.join(',')} is not ${colour}`).toBe(true);
+      expect(shot.alt).toBe(`The page at step ${shot.step}, as the agent saw it`);
+      // A small picture: at most 480 px a side, a few tens of KB at most.
+      expect(Math.max(shot.width, shot.height)).toBeLessThanOrEqual(480);
+      expect(shot.width).toBeGreaterThan(100);
+      expect(shot.chars).toBeLessThan(64 * 1024);
+    }
+    // A click opens the picture large, zoomable; Close ends it.
+    await panel.click('#run-steps [data-step="2"] .step-shot-open');
+    await panel.waitFor(`document.querySelector('#step-shot-viewer')?.open`, 'the large picture');
+    expect(
+      await panel.eval<boolean>(
+        `document.querySelector('#step-shot-large').src === document.querySelector('#run-steps [data-step="2"] img.step-shot').src`,
+      ),
+    ).toBe(true);
+    const small = await panel.eval<number>(
+      `document.querySelector('#run-steps [data-step="2"] img.step-shot').getBoundingClientRect().width`,
+    );
+    const large = await panel.eval<number>(`document.querySelector('#step-shot-large').getBoundingClientRect().width`);
+    expect(large).toBeGreaterThan(small * 1.5);
+    await panel.click('#step-shot-zoom-in');
+    await panel.waitForText('#step-shot-zoom-level', '150%');
+    await panel.click('#step-shot-close');
+    await panel.waitFor(`!document.querySelector('#step-shot-viewer')`, 'the large picture to close');
+
+    // Lean where runs are kept and told: the picture is in none of the events, the record or the answers.
+    const runId = await panel.eval<string>(`document.querySelector('#run-view').dataset.runId`);
+    const kept = await chain.inWorker<{
+      record: string;
+      index: Array<[string, number]>;
+      timeline: string;
+      steps: string;
+    }>(`(async () => {
+      const local = await chrome.storage.local.get(['tabpilot.runs', 'tabpilot.run_shots']);
+      const record = local['tabpilot.runs'].find((run) => run.run_id === ${JSON.stringify(runId)});
+      const timeline = globalThis.tabpilot.timeline.entries();
+      const steps = timeline.filter((entry) => entry.type === 'AgentStepEvent' && entry.payload.run_id === ${JSON.stringify(runId)});
+      return { record: JSON.stringify(record), index: local['tabpilot.run_shots'], timeline: JSON.stringify(timeline), steps: JSON.stringify(steps) };
+    })()`);
+    const picture =
+      (await panel.eval<string>(`document.querySelector('#run-steps [data-step="1"] img.step-shot').src`)).split(
+        ',',
+      )[1] ?? '';
+    expect(picture.length).toBeGreaterThan(2000);
+    // The picture is taken by a screenshot action the timeline shows under the run, its data cut to 600
+    // characters as every string there is: what lies beyond them is nowhere but in the picture store.
+    const probe = picture.slice(1200, 1264);
+    expect(kept.record.length).toBeLessThan(4 * 1024);
+    expect(JSON.parse(kept.record).steps.map((step: { screenshot?: unknown }) => step.screenshot)).toEqual([
+      { format: 'jpeg', bytes: expect.any(Number) },
+      { format: 'jpeg', bytes: expect.any(Number) },
+      { format: 'jpeg', bytes: expect.any(Number) },
+    ]);
+    expect(kept.record).not.toContain(probe);
+    expect(kept.timeline).not.toContain(probe);
+    const stepEntries = JSON.parse(kept.steps) as Array<{ payload: { screenshot: unknown } }>;
+    expect(stepEntries.map((entry) => entry.payload.screenshot)).toEqual([
+      { format: 'jpeg', bytes: expect.any(Number) },
+      { format: 'jpeg', bytes: expect.any(Number) },
+      { format: 'jpeg', bytes: expect.any(Number) },
+    ]);
+    expect(kept.steps.length).toBeLessThan(3 * 2048);
+    const pictures = kept.index.filter(([key]) => key.startsWith(`${runId}/`));
+    expect(pictures.map(([key]) => key)).toEqual([`${runId}/1`, `${runId}/2`, `${runId}/3`]);
+    for (const [, bytes] of pictures) {
+      expect(bytes).toBeLessThan(64 * 1024);
+    }
+    const history = await chain.inWorker<string>(
+      `globalThis.tabpilot.server.serverAction('run_history').run({ run_id: ${JSON.stringify(runId)} }, { client: { id: 'e2e', kind: 'test' }, signal: new AbortController().signal }).then((record) => JSON.stringify(record))`,
+    );
+    expect(history.length).toBeLessThan(4 * 1024);
+    expect(history).not.toContain(probe);
   });
 
   it('Pause and Resume pressed in the panel hold the run before its next action and let it go on', async () => {
@@ -399,6 +537,9 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     // The run with its follow-up: four steps, the follow-up's answer last.
     await panel.waitForText('#run-state', 'Done (succeeded) after 4 steps');
     expect(await panel.text('#run-result')).toBe('Still on: Thanks, Ada!');
+    // Its pictures were kept in chrome.storage.local too: each step shows one, decoded, after the restart.
+    const keptShots = await shownShots('#run-steps', [1, 2, 3, 4]);
+    expect(keptShots.every((shot) => shot.width > 100 && shot.height > 50)).toBe(true);
     await panel.view('settings');
     await panel.waitForText('#agent-key-state', 'A key for openai is saved');
     await panel.view('task');

@@ -39,3 +39,31 @@ export function addAgentPages(server: FixtureServer): void {
     html(res, page('Thanks', `<h1>Thanks, ${name}!</h1><p>Your password ${password} is saved.</p>`));
   });
 }
+
+/** Pages of one solid colour each, so a picture of one says which page it is of. */
+export const COLOUR_PAGES = {
+  red: [220, 30, 30],
+  green: [30, 170, 60],
+  blue: [40, 60, 210],
+} as const;
+export type ColourName = keyof typeof COLOUR_PAGES;
+
+export function addColourPages(server: FixtureServer): void {
+  for (const [name, [r, g, b]] of Object.entries(COLOUR_PAGES)) {
+    server.route(`/agent/colour/${name}`, (_req, res) =>
+      html(
+        res,
+        page(
+          `Colour ${name}`,
+          `<p>The ${name} page</p>`,
+          `<style>html,body{margin:0;height:100%;background:rgb(${r},${g},${b})}p{margin:0;font:12px sans-serif;color:#fff}</style>`,
+        ),
+      ),
+    );
+  }
+}
+
+/** Whether a sampled pixel is the page's colour, within what JPEG's compression moves it. */
+export function isColour(rgb: readonly number[], name: ColourName, tolerance = 40): boolean {
+  return COLOUR_PAGES[name].every((channel, at) => Math.abs(channel - (rgb[at] ?? -999)) <= tolerance);
+}

@@ -44,7 +44,10 @@ export function StepShot(props: { port: WorkerPort; runId: string; step: number 
   );
 }
 
-/** The picture large, in a modal dialog (Escape or Close ends it), zoomable as the Page view's screenshot. */
+/**
+ * The picture large, in a modal dialog, zoomable as the Page view's screenshot. Close unmounts it at once;
+ * Escape closes the dialog, whose close event unmounts it.
+ */
 function StepShotViewer(props: { src: string; alt: string; step: number; onClose: () => void }): preact.JSX.Element {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -57,7 +60,7 @@ function StepShotViewer(props: { src: string; alt: string; step: number; onClose
     <dialog ref={dialog} class="step-shot-viewer" id="step-shot-viewer" data-step={props.step} onClose={props.onClose}>
       <div class="row">
         <strong>Step {props.step}</strong>
-        <button type="button" id="step-shot-close" class="step-shot-close" onClick={() => dialog.current?.close()}>
+        <button type="button" id="step-shot-close" class="step-shot-close" onClick={props.onClose}>
           Close
         </button>
       </div>
