@@ -7,7 +7,7 @@ import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, ServerMessage } from '../../src/protocol/commands';
 import type { ClientConnection, CommandServer } from '../../src/tools/command-server';
-import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
+import { AGENT_SECRET, addAgentPages, addColourPages, isColour, type ColourName } from './harness/agent-pages';
 import { TEST_FLAGS } from './harness/browser';
 import {
   FakeModelServer,
@@ -77,6 +77,46 @@ async function openStart(): Promise<void> {
   expect(response.ok).toBe(true);
 }
 
+/** Red leads to green, green to blue, blue to done: one navigate a step. */
+function coloursScript(request: ModelRequestView): ScriptedReply {
+  const on = /URL: [^\n]*\/agent\/colour\/(\w+)/.exec(pageText(request))?.[1] ?? '';
+  const next: Record<string, string> = { red: 'green', green: 'blue' };
+  if (on === 'blue') {
+    return { kind: 'tools', calls: [{ name: 'done', input: { text: 'Saw the colours', success: true } }] };
+  }
+  const to = next[on];
+  return to === undefined
+    ? { kind: 'tools', calls: [{ name: 'done', input: { text: `lost on ${on}`, success: false } }] }
+    : { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url(`/agent/colour/${to}`) } }] };
+}
+
+/** A picture decoded by the browser's own decoder (an img in the tab), its size and the colour at its middle. */
+async function decoded(format: string, data: string): Promise<{ width: number; height: number; rgb: number[] }> {
+  const page = session.targets.requireSession(await session.resolveTab(undefined));
+  const response = await page.send('Runtime.evaluate', {
+    expression: `new Promise((resolve, reject) => {
+      const img = new Image();
+      img.onload = () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const context = canvas.getContext('2d');
+        context.drawImage(img, 0, 0);
+        const pixel = context.getImageData(Math.floor(canvas.width / 2), Math.floor(canvas.height / 2), 1, 1).data;
+        resolve({ width: img.naturalWidth, height: img.naturalHeight, rgb: [...pixel.slice(0, 3)] });
+      };
+      img.onerror = () => reject(new Error('the picture does not decode'));
+      img.src = ${JSON.stringify(`data:image/${format};base64,`)} + ${JSON.stringify(data)};
+    })`,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  if (response.exceptionDetails !== undefined) {
+    throw new Error(response.exceptionDetails.exception?.description ?? response.exceptionDetails.text);
+  }
+  return response.result.value as { width: number; height: number; rgb: number[] };
+}
+
 function agentFor(format: WireFormat, runId: string, agentConfig: Record<string, unknown> = {}): Agent {
   const config = parseConfig({ agent: { provider: format, model: 'fake', ...agentConfig } }).agent;
   return new Agent({
@@ -108,6 +148,7 @@ function agentEvents(
 beforeAll(async () => {
   await Promise.all([pages.start(), model.start()]);
   addAgentPages(pages);
+  addColourPages(pages);
   const base = defaultConfig();
   const config: TabpilotConfig = {
     ...base,
@@ -276,6 +317,98 @@ describe('the run action: a protocol client starts a run and reads its steps as 
         url: expect.stringContaining(pages.url('/agent/thanks?')),
       }),
     );
+  });
+
+  it("keeps each step's picture of the page it acted on: the step events say so, run_screenshot gives it", async () => {
+    const opened = await client.handle({
+      id: 'open-red',
+      action: 'navigate',
+      params: { url: pages.url('/agent/colour/red') },
+    });
+    expect(opened.ok).toBe(true);
+    model.useScript(coloursScript);
+    const answer = await client.handle({ id: 'run-colours', action: 'run', params: { task: 'Walk the colours.' } });
+    expect(answer).toMatchObject({ ok: true, result: { reason: 'done', success: true, steps: 3 } });
+    const runId = answer.ok ? (answer.result as { run_id: string }).run_id : '';
+    const steps = messages.filter(
+      (message): message is EventMessage =>
+        'event' in message &&
+        message.event === 'AgentStepEvent' &&
+        (message.data as { run_id?: string }).run_id === runId,
+    );
+    expect(steps).toHaveLength(3);
+    const colours: ColourName[] = ['red', 'green', 'blue'];
+    const pictures: string[] = [];
+    for (const [at, event] of steps.entries()) {
+      const data = event.data as { step: number; screenshot: { format: string; bytes: number } | null };
+      expect(data.screenshot).toEqual({ format: 'jpeg', bytes: expect.any(Number) });
+      // The event only says there is a picture: it stays as small as a step without one.
+      expect(JSON.stringify(event).length).toBeLessThan(2048);
+      const shot = await client.handle({
+        id: `shot-${data.step}`,
+        action: 'run_screenshot',
+        params: { run_id: runId, step: data.step },
+      });
+      expect(shot).toMatchObject({ ok: true, result: { run_id: runId, step: data.step, format: 'jpeg' } });
+      const picture = shot.ok ? (shot.result as { data: string }).data : '';
+      expect(Buffer.from(picture, 'base64').length).toBe(data.screenshot?.bytes);
+      expect(data.screenshot?.bytes).toBeLessThan(48 * 1024);
+      const image = await decoded('jpeg', picture);
+      const colour = colours[at] as ColourName;
+      expect(isColour(image.rgb, colour), `step ${data.step}: ${image.rgb.join(',')} is not ${colour}`).toBe(true);
+      expect(Math.max(image.width, image.height)).toBeLessThanOrEqual(480);
+      pictures.push(picture);
+    }
+    // Nor does the bus history's step event carry it.
+    const stepHistory = session.bus
+      .history()
+      .filter((view) => view.type === 'AgentStepEvent' && (view.payload as { run_id?: string }).run_id === runId);
+    expect(stepHistory).toHaveLength(3);
+    expect(JSON.stringify(stepHistory)).not.toContain((pictures[0] ?? '').slice(1200, 1264));
+    const missing = await client.handle({ id: 'shot-4', action: 'run_screenshot', params: { run_id: runId, step: 4 } });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_PARAMS', details: { field: 'step', step: 4 } },
+    });
+    const history = await client.handle({ id: 'history', action: 'run_history', params: { run_id: runId } });
+    const record = JSON.stringify(history.ok ? history.result : null);
+    expect(record.length).toBeLessThan(4 * 1024);
+    expect(JSON.parse(record).steps.map((step: { screenshot?: unknown }) => step.screenshot)).toEqual(
+      steps.map((event) => (event.data as { screenshot: unknown }).screenshot),
+    );
+  });
+
+  it("with use_vision the step's picture is the model's own screenshot, not a second capture", async () => {
+    await configured({ use_vision: true });
+    try {
+      const opened = await client.handle({
+        id: 'open-green',
+        action: 'navigate',
+        params: { url: pages.url('/agent/colour/green') },
+      });
+      expect(opened.ok).toBe(true);
+      model.useScript((request) => ({
+        kind: 'tools',
+        calls: [{ name: 'done', input: { text: request.hasImage ? 'saw it' : 'blind', success: true } }],
+      }));
+      const started = Date.now();
+      const answer = await client.handle({ id: 'run-vision', action: 'run', params: { task: 'Look.' } });
+      expect(answer).toMatchObject({ ok: true, result: { text: 'saw it', steps: 1 } });
+      const runId = answer.ok ? (answer.result as { run_id: string }).run_id : '';
+      const shot = await client.handle({ id: 'shot-v', action: 'run_screenshot', params: { run_id: runId, step: 1 } });
+      const picture = shot.ok ? (shot.result as { data: string }).data : '';
+      const image = await decoded('jpeg', picture);
+      expect(isColour(image.rgb, 'green')).toBe(true);
+      // The model's picture is the whole viewport, not the 480 px one a step takes for itself.
+      expect(image.width).toBeGreaterThan(480);
+      const shotsOfTheRun = session.bus
+        .history()
+        .filter((view) => view.type === 'ScreenshotEvent' && view.created_at >= started);
+      // One capture, the state's for the model (no size bound); none of a step's own 480 px ones.
+      expect(shotsOfTheRun.map((view) => (view.payload as { max_side?: number }).max_side)).toEqual([undefined]);
+    } finally {
+      await configured({ use_vision: false });
+    }
   });
 
   it('runs one task at a time, and a cancelled run is answered CANCELLED', async () => {
