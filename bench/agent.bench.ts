@@ -19,6 +19,11 @@ export interface AgentPromptRow {
   state_ms: number;
   /** The loop's own time per step: the step minus its time on the action road (its state and its action). */
   overhead_ms: number;
+  /** The same steps with agent.step_screenshots off: what a step's picture adds is step_ms minus this. */
+  step_ms_no_shot: number;
+  /** A step's own picture (a 480 px JPEG, taken beside the state): its capture time and size. */
+  shot_ms: number;
+  shot_bytes: number;
 }
 
 /** A model that answers at once: a no-op action each step, then done. */
@@ -58,16 +63,24 @@ export async function benchAgent(
   const sides = await openSides('bench-agent');
   const rows: AgentPromptRow[] = [];
   try {
-    // Time spent on the action road (states and actions): the rest of a step is the loop's own.
+    // Time spent on the action road (states and actions): the rest of a step is the loop's own. A step's
+    // picture is taken beside its state, so its time is counted apart, as are its bytes.
     let roadMs = 0;
+    let shotMs: number[] = [];
+    let shotBytes: number[] = [];
+    // The agent's own road: the server's runAction, as serverHost gives it (no client request queue).
+    const context = sides.server.contextFor({ id: 'bench-agent', kind: 'agent' });
     const host: AgentHost = {
       runAction: async (name, params) => {
         const started = performance.now();
-        try {
-          return await sides.command(name, params as Record<string, unknown>);
-        } finally {
+        const answer = await sides.server.runAction(name, params, context);
+        if (name === 'screenshot') {
+          shotMs.push(performance.now() - started);
+          shotBytes.push(Math.floor(((answer as { data: string }).data.length * 3) / 4));
+        } else {
           roadMs += performance.now() - started;
         }
+        return answer;
       },
       emit: () => Promise.resolve(),
       redact: (value) => value,
@@ -76,6 +89,33 @@ export async function benchAgent(
       secretNames: [],
     };
     const config = parseConfig({ agent: { settle_ms: 0, max_steps: options.steps + 1 } }).agent;
+    /** Runs the instant model for `steps` steps and a done; answers each step's time and the loop's own. */
+    const runSteps = async (
+      runId: string,
+      settings: typeof config,
+    ): Promise<{ model: InstantModel; stepTimes: number[]; overheads: number[] }> => {
+      const model = new InstantModel(options.steps);
+      const stepTimes: number[] = [];
+      const overheads: number[] = [];
+      let last = performance.now();
+      const agent = new Agent({
+        runId,
+        host,
+        model,
+        config: settings,
+        onStep: () => {
+          const now = performance.now();
+          stepTimes.push(now - last);
+          overheads.push(now - last - roadMs);
+          roadMs = 0;
+          last = now;
+        },
+      });
+      roadMs = 0;
+      last = performance.now();
+      await agent.run('Benchmark: look at the page.');
+      return { model, stepTimes: stepTimes.slice(0, options.steps), overheads: overheads.slice(0, options.steps) };
+    };
     for (const name of options.pageNames) {
       const url = pages.url(name);
       await sides.command('navigate', { url, timeout_ms: 60_000 });
@@ -88,31 +128,15 @@ export async function benchAgent(
         await sides.command('state', { include_screenshot: false });
         stateMs.push(performance.now() - started);
       }
-      const model = new InstantModel(options.steps);
-      const stepTimes: number[] = [];
-      const overheads: number[] = [];
-      let last = performance.now();
-      const agent = new Agent({
-        runId: `bench-${name}`,
-        host,
-        model,
-        config,
-        onStep: () => {
-          const now = performance.now();
-          stepTimes.push(now - last);
-          overheads.push(now - last - roadMs);
-          roadMs = 0;
-          last = now;
-        },
-      });
-      roadMs = 0;
-      last = performance.now();
-      await agent.run('Benchmark: look at the page.');
+      const plain = await runSteps(`bench-plain-${name}`, { ...config, step_screenshots: false });
+      shotMs = [];
+      shotBytes = [];
+      const { model, stepTimes, overheads } = await runSteps(`bench-${name}`, config);
       const prompt = model.prompts[0];
       const system = prompt?.system.length ?? 0;
       const user = prompt?.user.length ?? 0;
       const toolChars = JSON.stringify(prompt?.tools ?? []).length;
-      const stepMs = median(stepTimes.slice(0, options.steps));
+      const stepMs = median(stepTimes);
       const state = median(stateMs);
       rows.push({
         page: name,
@@ -124,7 +148,10 @@ export async function benchAgent(
         playwright_snapshot_chars: snapshot.length,
         step_ms: round(stepMs, 1),
         state_ms: round(state, 1),
-        overhead_ms: round(median(overheads.slice(0, options.steps)), 2),
+        overhead_ms: round(median(overheads), 2),
+        step_ms_no_shot: round(median(plain.stepTimes), 1),
+        shot_ms: round(median(shotMs), 1),
+        shot_bytes: Math.round(median(shotBytes)),
       });
     }
   } finally {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { defaultConfig } from '../src/browser/config';
 import type { BrowserSession } from '../src/browser/session';
 import { composeNodeSession } from '../src/entries/node/compose';
-import type { ClientConnection } from '../src/tools/command-server';
+import type { ClientConnection, CommandServer } from '../src/tools/command-server';
 import { launchTwins } from './twin-browser';
 
 /** Two animation frames: what a page needs to settle before a timed call. */
@@ -14,6 +14,8 @@ export const SETTLE = 'new Promise((resolve) => requestAnimationFrame(() => requ
  */
 export interface Sides {
   session: BrowserSession;
+  /** The session's server: what the built-in agent's actions go through (not a client's request queue). */
+  server: CommandServer;
   client: ClientConnection;
   targetId: string;
   page: Page;
@@ -45,6 +47,7 @@ export async function openSides(clientId: string): Promise<Sides> {
   const targetId = await session.focusedTargetId();
   return {
     session,
+    server,
     client,
     targetId,
     page,

@@ -11,6 +11,7 @@ import { holdAtGate, type ActionGate } from './approval-gate';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
+import { screenshotOf, takeStepShot, visionShot, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
 
 /** Actions after which the page (or the tab) is another one: the rest of the batch is skipped. */
@@ -25,11 +26,6 @@ const READ_ONLY = new Set([
   'wait',
   'dropdown_options',
 ]);
-/**
- * A step's own picture when the model takes none: a JPEG scaled by the browser (the clip's scale) so
- * its longer side is at most this, a few KB to a few tens of KB, taken beside the state.
- */
-const STEP_SHOT = { format: 'jpeg', quality: 60, max_side: 480 } as const;
 
 /** What the loop may touch: the one action road, the bus, the redaction every output passes. */
 export interface AgentHost {
@@ -65,13 +61,6 @@ export interface AgentStepReport {
   /** The picture of the page the step acted on, when one was kept (its bytes come with onStep). */
   readonly screenshot: AgentStepScreenshot | null;
 }
-
-/** What onStep is given: the step, the state its actions were chosen on, and the picture of that page. */
-export type StepListener = (
-  report: AgentStepReport,
-  state: StateSummary | null,
-  shot: StepShot | null,
-) => void | Promise<void>;
 
 class Stopped extends Error {
   constructor() {
@@ -257,29 +246,18 @@ export class Agent {
       // A stop ends the pause early; the model call after it sees the stop and ends the step.
       await sleep(this.#config.settle_ms, this.#stop.signal).catch(() => undefined);
     }
-    const vision = this.#config.use_vision;
+    const { use_vision: vision, step_screenshots: keep } = this.#config;
     // Taken at the same moment as the state, so it shows the page the model reads.
-    const ownShot = this.#config.step_screenshots && !vision ? this.#stepShot() : Promise.resolve(null);
+    const ownShot = keep && !vision ? takeStepShot(this.#host, this.#log) : Promise.resolve(null);
     try {
       const state = (await this.#host.runAction('state', { include_screenshot: vision })) as StateSummary;
-      const shot =
-        vision && this.#config.step_screenshots && state.screenshot !== null
-          ? { format: state.screenshot_format ?? 'jpeg', data: state.screenshot }
-          : await ownShot;
-      return { state: this.#host.redact(state), error: null, shot };
+      return {
+        state: this.#host.redact(state),
+        error: null,
+        shot: (keep ? visionShot(state) : null) ?? (await ownShot),
+      };
     } catch (error) {
       return { state: null, error: this.#host.redact(errorMessageOf(error)), shot: await ownShot };
-    }
-  }
-
-  /** A small picture of the focused tab; none when it cannot be taken (the step goes on without). */
-  async #stepShot(): Promise<StepShot | null> {
-    try {
-      const shot = (await this.#host.runAction('screenshot', { ...STEP_SHOT })) as Partial<StepShot> | null;
-      return typeof shot?.data === 'string' && shot.data !== '' ? { format: shot.format ?? 'jpeg', data: shot.data } : null;
-    } catch (error) {
-      this.#log.debug('no picture of the page for this step', { error: errorMessageOf(error) });
-      return null;
     }
   }
 
@@ -459,12 +437,12 @@ export class Agent {
       actions: report.actions,
       error: report.error,
     });
-    try {
-      await this.#onStep?.(report, state, shot);
-    } catch (error) {
-      // What a listener keeps of a step (the run's record, its picture) is not part of the run.
-      this.#log.warn(`could not keep step ${report.step}`, { error: errorMessageOf(error) });
-    }
+    // What a listener keeps of a step (the run's record, its picture) is not part of the run.
+    await Promise.resolve()
+      .then(() => this.#onStep?.(report, state, shot))
+      .catch((error: unknown) =>
+        this.#log.warn(`could not keep step ${report.step}`, { error: errorMessageOf(error) }),
+      );
     await this.#emit('step', { run_id: this.runId, ...report });
   }
 
@@ -476,15 +454,4 @@ export class Agent {
       this.#log.warn(`could not record the agent's ${type} event`, { error: errorMessageOf(error) });
     }
   }
-}
-
-/** What the step's event says of its picture: that there is one, its format and its size. */
-function screenshotOf(shot: StepShot | null): AgentStepScreenshot | null {
-  return shot === null ? null : { format: shot.format, bytes: base64Bytes(shot.data) };
-}
-
-/** The decoded size of base64 text (3 bytes per 4 characters, less the padding). */
-function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length / 4) * 3) - padding);
 }

@@ -76,9 +76,7 @@ export interface AgentRunShared {
  * installAgentActions (agent-actions.ts) installs it with the actions that steer and keep runs.
  */
 export function installRunAction(server: CommandServer, options: RunActionOptions): void {
-  server.addServerAction(
-    runAction(server, options, { control: new RunControl(), store: undefined, shots: undefined }),
-  );
+  server.addServerAction(runAction(server, options, { control: new RunControl(), store: undefined, shots: undefined }));
 }
 
 /** The `run` server action over `shared`: it registers its run there, and keeps it in the store when there is one. */
