@@ -1,9 +1,9 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
-import { isDialogOpenError } from '../guards/dialog-condition';
 import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
+import { unlessDialogOpened } from './input-dialog';
 import { locatePointer, type Located } from './locate';
 import { clickAt, moveToPoint, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
@@ -161,18 +161,16 @@ export async function clickCoordinate(
   const sessions = [pageSession, ...childSessions(ctx, targetId)];
   const watch = new NewTabWatch(ctx.targets, targetId, sessions);
   const downloads = downloadWatch(ctx, targetId, false, sessions);
-  let blocked = false;
+  let blocked: boolean;
   try {
-    await clickAt(pageSession, x, y, options);
+    // A dialog the click opened answers nothing more until it is answered: the click happened.
+    blocked = (await unlessDialogOpened(() => clickAt(pageSession, x, y, options))).dialog;
   } catch (error) {
-    // A dialog the click opened (left open for handle_dialog) cuts the page's commands short: the click
-    // happened, and the page answers nothing more until the dialog is answered.
-    blocked = isDialogOpenError(error);
-    if (!blocked) {
-      watch.dispose();
-      downloads?.dispose();
-      throw error;
-    }
+    watch.dispose();
+    downloads?.dispose();
+    throw error;
+  }
+  if (blocked) {
     ctx.log.debug('a dialog opened during the click', { x, y });
   }
   const opened = await watch.opened(ctx.signal);

@@ -1,9 +1,9 @@
 import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
-import { isDialogOpenError } from '../guards/dialog-condition';
 import type { ElementHandle, RoutineContext } from './element';
 import type { GuardKind } from './in-page-api';
 import { callInFrame, callOn } from './in-page-call';
+import { unlessDialogOpened } from './input-dialog';
 import type { Located } from './locate';
 import { pageHidden, renderFrame } from './mouse';
 
@@ -148,10 +148,7 @@ async function afterHover(
   return { located, moved: left.element ?? 'nothing' };
 }
 
-/**
- * One gesture and its verdict. A JavaScript dialog that opens meanwhile (left open for handle_dialog)
- * cuts the page's commands short: the page acted on the input, so it counts as received.
- */
+/** One gesture and its verdict (a dialog the gesture opened counts as received: see unlessDialogOpened). */
 async function sendAndCheck(
   ctx: RoutineContext,
   handle: ElementHandle,
@@ -159,22 +156,21 @@ async function sendAndCheck(
   send: () => Promise<void>,
   releases: number,
 ): Promise<Delivery> {
-  try {
+  const outcome = await unlessDialogOpened(async () => {
     if (kind === 'move') {
       await send();
-      return await deliveryOf(ctx, handle, kind);
+      return deliveryOf(ctx, handle, kind);
     }
     // A press's verdict is asked for with the input rather than after it (one round trip less): the
     // guard answers once the gesture's releases have come.
     const [, delivery] = await Promise.all([send(), deliveryOf(ctx, handle, kind, releases)]);
     return delivery;
-  } catch (error) {
-    if (isDialogOpenError(error)) {
-      ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
-      return { kind: 'reached' };
-    }
-    throw error;
+  });
+  if (outcome.dialog) {
+    ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
+    return { kind: 'reached' };
   }
+  return outcome.value;
 }
 
 /**
