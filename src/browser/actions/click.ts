@@ -4,7 +4,9 @@ import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
 import { unlessDialogOpened } from './input-dialog';
-import { locatePointer, type Located } from './locate';
+import type { ElementRef } from '../../dom/element-handle';
+import type { PointerTarget } from './in-page-api';
+import { firstLook, locatedFrom, locatePointer, type Located } from './locate';
 import { clickAt, moveToPoint, type ClickOptions } from './mouse';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
@@ -31,6 +33,8 @@ export interface ClickExpectations {
    * Page.downloadWillBegin may come a moment after the click, so the click waits for it (bounded).
    */
   downloadLink?: boolean;
+  /** What a look at the element found, sent together with the request for its handle (clickFirstLook). */
+  firstLook?: PointerTarget;
 }
 
 function downloadWatch(
@@ -47,6 +51,14 @@ function downloadWatch(
 const LOCATE = { scroll: true, refuse: true, allowScript: true, guard: 'press' } as const;
 
 /**
+ * The click's first look at an indexed element, to send with the request for its handle (see
+ * DomService.resolveWith): undefined when the click must look itself once it has the handle.
+ */
+export async function clickFirstLook(ref: ElementRef): Promise<PointerTarget | undefined> {
+  return (await firstLook(ref, LOCATE)) ?? undefined;
+}
+
+/**
  * Clicks an element with trusted mouse events at a point that reaches it, and checks that it did: the
  * element (or something inside it) must receive the press. A press that missed (an overlay that
  * appeared, a frame that moved or had not rendered yet) is stopped before the page acts on it, and the
@@ -61,7 +73,10 @@ export async function clickElement(
   options: ClickOptions,
   expect: ClickExpectations = {},
 ): Promise<ClickOutcome> {
-  let located: Located = await locatePointer(ctx, handle, LOCATE);
+  let located: Located =
+    expect.firstLook === undefined
+      ? await locatePointer(ctx, handle, LOCATE)
+      : await locatedFrom(ctx, handle, expect.firstLook, LOCATE);
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
   const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true, [
     handle.pageSession,

@@ -199,6 +199,8 @@ export interface ElementInfo {
 /** In-page functions that return plain values (`this` is the element, or the world's global). */
 export interface InPageValueFunctions {
   pointerTarget: { args: [options: PointerOptions]; result: PointerTarget };
+  /** pointerTarget of the element with this id of the latest state in the world; null: it is gone. */
+  pointerTargetOf: { args: [id: number, options: PointerOptions]; result: PointerTarget | null };
   scriptClick: { args: []; result: boolean };
   readChecked: { args: []; result: boolean | null };
   prepareTyping: { args: [options: TypingOptions]; result: TypingPlan };

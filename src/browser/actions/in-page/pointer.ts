@@ -6,6 +6,7 @@
 import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
 import { isDocument, isFrameElement, isHtmlElement, isInput, isSelect, isShadowRoot } from '../../../dom/in-page/realm';
 import { slottedInto } from '../../../dom/in-page/slotted';
+import { resolve } from '../../../dom/in-page/world-state';
 import { composedParent, describeElement } from './describe';
 import { settleAnimations } from './animations';
 import { armGuard } from './guard';
@@ -189,6 +190,15 @@ function checkedState(element: Element): boolean | null {
 export async function pointerTarget(this: Element, options: PointerOptions): Promise<PointerTarget> {
   await settleAnimations.call(this);
   return targetOf(this, options);
+}
+
+/**
+ * pointerTarget for the element an index of the latest state names (by its id in this world), or null
+ * when it is gone: the first look at a clicked element goes out together with the request for its handle.
+ */
+export function pointerTargetOf(this: unknown, id: number, options: PointerOptions): Promise<PointerTarget | null> {
+  const element = resolve(id);
+  return element === null ? Promise.resolve(null) : pointerTarget.call(element, options);
 }
 
 function targetOf(element: Element, options: PointerOptions): PointerTarget {
