@@ -8,6 +8,7 @@ import type { ElementRef } from '../../dom/element-handle';
 import type { PointerTarget } from './in-page-api';
 import { firstLook, locatedFrom, locatePointer, type Located } from './locate';
 import { clickAt, moveToPoint, type ClickOptions } from './mouse';
+import { moveAndLocate } from './move-and-locate';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
 
@@ -93,6 +94,8 @@ export async function clickElement(
           locate: () => locatePointer(ctx, handle, LOCATE),
           recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
           move: (point) => moveToPoint(point, handle.pageSession),
+          moveAndLocate: (point) =>
+            moveAndLocate(ctx, handle, point, LOCATE, (to) => moveToPoint(to, handle.pageSession)),
           send: (point, pointerThere) =>
             clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
           releases: options.clickCount,

@@ -63,7 +63,7 @@ export async function locatePointer(
   return locatedFrom(ctx, handle, target, options);
 }
 
-function pointerOptions(options: LocateOptions): PointerOptions {
+export function pointerOptions(options: LocateOptions): PointerOptions {
   return { scroll: options.scroll, refuse: options.refuse, guard: options.guard };
 }
 

@@ -98,6 +98,11 @@ export interface GestureSteps {
   /** Moves the pointer to the point (no button held). */
   move: (point: Point) => Promise<void>;
   /**
+   * Moves the pointer to the point and locates the element again (arming the guard) once the page had
+   * the move, in one go (see moveAndLocate); without it the move is answered first, then `locate` runs.
+   */
+  moveAndLocate?: (point: Point) => Promise<Located>;
+  /**
    * Sends the gesture itself at the point (for a click: move, press, release); `pointerThere`: the
    * pointer is already at the point, so no move is needed first.
    */
@@ -120,12 +125,12 @@ async function afterHover(
   ctx: RoutineContext,
   handle: ElementHandle,
   gesture: Gesture,
-  steps: GestureSteps,
+  look: () => Promise<Located>,
   first: Point,
 ): Promise<{ located: Located; moved: string | null }> {
   let located: Located;
   try {
-    located = await (gesture === 'click' ? steps.locate() : steps.recheck());
+    located = await look();
   } catch (error) {
     if (isTabpilotError(error) && error.code === 'ELEMENT_OCCLUDED') {
       const cover = typeof error.details?.['cover'] === 'string' ? error.details['cover'] : 'another element';
@@ -189,16 +194,24 @@ export async function sendVerified(
   steps: GestureSteps,
   first: Point,
 ): Promise<{ located: Located; retried: string | null }> {
-  await steps.move(first);
   if (gesture === 'hover') {
+    await steps.move(first);
     const delivery = await deliveryOf(ctx, handle, 'move');
     if (delivery.kind === 'missed') {
       return retryOnce(ctx, handle, gesture, steps, first, missDescription(delivery));
     }
-    const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+    const { located, moved } = await afterHover(ctx, handle, gesture, steps.recheck, first);
     return moved === null ? { located, retried: null } : retryOnce(ctx, handle, gesture, steps, first, moved);
   }
-  const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+  const moveAndLocate = steps.moveAndLocate;
+  const look =
+    moveAndLocate === undefined
+      ? async () => {
+          await steps.move(first);
+          return steps.locate();
+        }
+      : () => moveAndLocate(first);
+  const { located, moved } = await afterHover(ctx, handle, gesture, look, first);
   if (located.kind !== 'point') {
     return { located, retried: moved };
   }
