@@ -53,6 +53,20 @@ describe('registrableDomain', () => {
 });
 
 describe('classifyRisk', () => {
+  it('a search goes to its engine: a new domain unless the run has been on it', () => {
+    expect(classifyRisk({ name: 'search', params: { query: 'cheap flights' } }, facts(), ALL)).toEqual({
+      risk: 'new_domain',
+      reason:
+        'searching on duckduckgo.com, a domain this run has not been on (https://duckduckgo.com/?q=cheap%20flights)',
+    });
+    const onGoogle = facts({ visitedDomains: new Set(['example.com', 'google.com']) });
+    expect(classifyRisk({ name: 'search', params: { query: 'x', engine: 'google' } }, onGoogle, ALL)).toBeNull();
+    expect(classifyRisk({ name: 'search', params: { query: 'x', engine: 'bing' } }, onGoogle, ALL)?.risk).toBe(
+      'new_domain',
+    );
+    expect(classifyRisk({ name: 'search', params: { query: 'x' } }, facts(), ['upload'])).toBeNull();
+  });
+
   it('upload_file and evaluate are risky by what they are', () => {
     expect(classifyRisk({ name: 'upload_file', params: { index: 3, path: '/tmp/cv.pdf' } }, facts(), ALL)).toEqual({
       risk: 'upload',

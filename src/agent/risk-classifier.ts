@@ -1,6 +1,8 @@
 import { getDomain } from 'tldts';
 import type { AgentRisk } from '../browser/events/agent.events';
+import { SEARCH_ENGINES } from '../browser/events/navigation.events';
 import type { ElementSummary } from '../browser/events/state.events';
+import { searchUrl } from '../browser/search-url';
 import type { ModelAction } from './model';
 
 /** Why an action waits for the person: its class and a sentence naming what it touches. */
@@ -185,6 +187,14 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       }
       const newTab = (action.params as { new_tab?: unknown }).new_tab === true;
       return addressRisks(navigationUrl(raw), facts, newTab ? 'a new tab on' : 'navigating to');
+    }
+    case 'search': {
+      const query = stringParam(action.params, 'query');
+      const engine = stringParam(action.params, 'engine') ?? 'duckduckgo';
+      if (query === null || !(SEARCH_ENGINES as readonly string[]).includes(engine)) {
+        return [];
+      }
+      return addressRisks(searchUrl(engine as (typeof SEARCH_ENGINES)[number], query), facts, 'searching on');
     }
     case 'click':
       return clickRisks(action.params, facts);
