@@ -22,6 +22,8 @@ export interface RiskFacts {
   readonly downloadIndexes: ReadonlySet<number>;
   /** Indexed controls that submit a form, with the absolute URL the form sends its fields to. */
   readonly submitTargets: ReadonlyMap<number, string>;
+  /** Where the form holding the focused field sends it (Enter in the field submits it); null: none known. */
+  readonly focusedFormTarget: string | null;
 }
 
 /**
@@ -169,6 +171,26 @@ function clickRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
   return found;
 }
 
+/** Whether a send_keys sequence presses Enter (alone or in a chord): in a form's field, that submits it. */
+export function pressesEnter(keys: string): boolean {
+  return keys.split(/\s+/).some((key) => /(^|\+)enter$/i.test(key));
+}
+
+function enterRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
+  const keys = stringParam(params, 'keys');
+  const pageOrigin = originOf(facts.pageUrl);
+  const formOrigin = originOf(facts.focusedFormTarget);
+  if (keys === null || !pressesEnter(keys) || formOrigin === null || pageOrigin === null || formOrigin === pageOrigin) {
+    return [];
+  }
+  return [
+    {
+      risk: 'cross_origin_form',
+      reason: `pressing Enter in the focused field sends its form to ${formOrigin}, another origin than the page's (${pageOrigin})`,
+    },
+  ];
+}
+
 function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
   switch (action.name) {
     case 'upload_file': {
@@ -198,6 +220,8 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
     }
     case 'click':
       return clickRisks(action.params, facts);
+    case 'send_keys':
+      return enterRisks(action.params, facts);
     default:
       return [];
   }
