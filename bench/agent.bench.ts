@@ -21,33 +21,43 @@ export interface AgentPromptRow {
   overhead_ms: number;
   /** The same steps with agent.step_screenshots off: what a step's picture adds is step_ms minus this. */
   step_ms_no_shot: number;
-  /** A step's own picture (a 480 px JPEG, taken beside the state): its capture time and size. */
+  /** A step's own picture (a 480 px JPEG, taken after the state while the model thinks): its capture time and size. */
   shot_ms: number;
   shot_bytes: number;
+  /** What the picture adds to a step whose model takes SLOW_MODEL_MS to answer (with minus without). */
+  shot_cost_slow_model_ms: number;
 }
 
-/** A model that answers at once: a no-op action each step, then done. */
+/** A model as slow as a fast real one, to see whether the picture is taken in the time it thinks. */
+const SLOW_MODEL_MS = 250;
+
+/** A model that answers at once (or after `delayMs`): a no-op action each step, then done. */
 class InstantModel implements AgentModel {
   readonly provider = 'bench';
   readonly name = 'instant';
   readonly prompts: ModelPrompt[] = [];
   readonly #steps: number;
-  constructor(steps: number) {
+  readonly #delayMs: number;
+  constructor(steps: number, delayMs = 0) {
     this.#steps = steps;
+    this.#delayMs = delayMs;
   }
-  decide(
+  async decide(
     prompt: ModelPrompt,
   ): Promise<{ thinking: null; next_goal: null; actions: Array<{ name: string; params: unknown }>; attempts: number }> {
     this.prompts.push(prompt);
     const last = this.prompts.length > this.#steps;
-    return Promise.resolve({
+    if (this.#delayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.#delayMs));
+    }
+    return {
       thinking: null,
       next_goal: null,
       actions: last
         ? [{ name: 'done', params: { text: 'ok', success: true } }]
         : [{ name: 'wait', params: { seconds: 0 } }],
       attempts: 1,
-    });
+    };
   }
 }
 
@@ -63,8 +73,8 @@ export async function benchAgent(
   const sides = await openSides('bench-agent');
   const rows: AgentPromptRow[] = [];
   try {
-    // Time spent on the action road (states and actions): the rest of a step is the loop's own. A step's
-    // picture is taken beside its state, so its time is counted apart, as are its bytes.
+    // Time spent on the action road (states, pictures and actions): the rest of a step is the loop's own.
+    // With a model that answers at once, the picture taken while it thinks is waited for in full.
     let roadMs = 0;
     let shotMs: number[] = [];
     let shotBytes: number[] = [];
@@ -77,9 +87,8 @@ export async function benchAgent(
         if (name === 'screenshot') {
           shotMs.push(performance.now() - started);
           shotBytes.push(Math.floor(((answer as { data: string }).data.length * 3) / 4));
-        } else {
-          roadMs += performance.now() - started;
         }
+        roadMs += performance.now() - started;
         return answer;
       },
       emit: () => Promise.resolve(),
@@ -93,8 +102,9 @@ export async function benchAgent(
     const runSteps = async (
       runId: string,
       settings: typeof config,
+      modelMs = 0,
     ): Promise<{ model: InstantModel; stepTimes: number[]; overheads: number[] }> => {
-      const model = new InstantModel(options.steps);
+      const model = new InstantModel(options.steps, modelMs);
       const stepTimes: number[] = [];
       const overheads: number[] = [];
       let last = performance.now();
@@ -129,6 +139,12 @@ export async function benchAgent(
         stateMs.push(performance.now() - started);
       }
       const plain = await runSteps(`bench-plain-${name}`, { ...config, step_screenshots: false });
+      const slowPlain = await runSteps(
+        `bench-slow-plain-${name}`,
+        { ...config, step_screenshots: false },
+        SLOW_MODEL_MS,
+      );
+      const slow = await runSteps(`bench-slow-${name}`, config, SLOW_MODEL_MS);
       shotMs = [];
       shotBytes = [];
       const { model, stepTimes, overheads } = await runSteps(`bench-${name}`, config);
@@ -152,6 +168,7 @@ export async function benchAgent(
         step_ms_no_shot: round(median(plain.stepTimes), 1),
         shot_ms: round(median(shotMs), 1),
         shot_bytes: Math.round(median(shotBytes)),
+        shot_cost_slow_model_ms: round(median(slow.stepTimes) - median(slowPlain.stepTimes), 1),
       });
     }
   } finally {

@@ -440,6 +440,64 @@ describe("Agent: each step's picture of the page", () => {
     expect(host.events.at(-1)?.payload).toMatchObject({ reason: 'done', success: true });
   });
 
+  it('takes the picture after the state, while the model thinks, and runs no action before it is taken', async () => {
+    const host = new FakeHost();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const runAction = host.runAction.bind(host);
+    let modelAsked = false;
+    host.runAction = async (name, params) => {
+      if (name === 'screenshot') {
+        // Still being taken when the model answers: the navigate must wait for it.
+        await held;
+      }
+      return runAction(name, params);
+    };
+    const model = new ScriptedModel((_prompt, call) => {
+      modelAsked = true;
+      if (call === 1) {
+        // Let go of the picture only once this answer is in: an agent not waiting for it would navigate first.
+        setTimeout(release, 0);
+        return [{ name: 'navigate', params: { url: 'http://b.test/' } }];
+      }
+      return [done('ok')];
+    });
+    const shots: string[] = [];
+    await new Agent({
+      runId: 'run-1',
+      host,
+      model,
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+      onStep: (_report, _state, shot) => {
+        shots.push(atob(shot?.data ?? ''));
+      },
+    }).run('t');
+    expect(modelAsked).toBe(true);
+    const names = host.calls.map((call) => call.name);
+    // The state, then its picture (recorded once let go), then the action, which waited for it.
+    expect(names.slice(0, 3)).toEqual(['state', 'screenshot', 'navigate']);
+    expect(shots).toEqual(['picture of http://a.test/', 'picture of http://b.test/']);
+  });
+
+  it('a step whose state could not be read has no picture', async () => {
+    const host = new FakeHost();
+    host.failing.add('state');
+    const steps: Array<StepShot | null> = [];
+    await new Agent({
+      runId: 'run-1',
+      host,
+      model: new ScriptedModel(() => [done('blind')]),
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+      onStep: (_report, _state, shot) => {
+        steps.push(shot);
+      },
+    }).run('t');
+    expect(steps).toEqual([null]);
+    expect(host.calls.map((call) => call.name)).not.toContain('screenshot');
+  });
+
   it("emits a step's event once onStep has kept it, and a listener that fails does not end the run", async () => {
     const host = new FakeHost();
     const seenAtKeep: number[] = [];

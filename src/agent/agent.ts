@@ -11,7 +11,7 @@ import { holdAtGate, type ActionGate } from './approval-gate';
 import { LoopDetector } from './loop-detector';
 import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
-import { screenshotOf, takeStepShot, visionShot, type StepListener } from './step-picture';
+import { screenshotOf, stepShotOf, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
 
 /** Actions after which the page (or the tab) is another one: the rest of the batch is skipped. */
@@ -240,24 +240,19 @@ export class Agent {
     return this.#stop.signal.aborted;
   }
 
-  async #readState(): Promise<{ state: StateSummary | null; error: string | null; shot: StepShot | null }> {
+  async #readState(): Promise<{ state: StateSummary | null; error: string | null }> {
     if (this.#unsettled && this.#config.settle_ms > 0) {
       this.#unsettled = false;
       // A stop ends the pause early; the model call after it sees the stop and ends the step.
       await sleep(this.#config.settle_ms, this.#stop.signal).catch(() => undefined);
     }
-    const { use_vision: vision, step_screenshots: keep } = this.#config;
-    // Taken at the same moment as the state, so it shows the page the model reads.
-    const ownShot = keep && !vision ? takeStepShot(this.#host, this.#log) : Promise.resolve(null);
     try {
-      const state = (await this.#host.runAction('state', { include_screenshot: vision })) as StateSummary;
-      return {
-        state: this.#host.redact(state),
-        error: null,
-        shot: (keep ? visionShot(state) : null) ?? (await ownShot),
-      };
+      const state = (await this.#host.runAction('state', {
+        include_screenshot: this.#config.use_vision,
+      })) as StateSummary;
+      return { state: this.#host.redact(state), error: null };
     } catch (error) {
-      return { state: null, error: this.#host.redact(errorMessageOf(error)), shot: await ownShot };
+      return { state: null, error: this.#host.redact(errorMessageOf(error)) };
     }
   }
 
@@ -270,7 +265,9 @@ export class Agent {
     | { kind: 'done'; success: boolean; text: string }
     | { kind: 'next'; failed: boolean; error: string; fingerprint: string; actions: readonly ModelAction[] }
   > {
-    const { state, error: stateError, shot } = await this.#readState();
+    const { state, error: stateError } = await this.#readState();
+    // Taken while the model thinks, waited for before any action runs; never rejects.
+    const shotTaken = stepShotOf(state, this.#config, this.#host, this.#log);
     const user = userPrompt({
       tasks: this.#tasks,
       history: this.#history,
@@ -293,6 +290,7 @@ export class Agent {
       if (this.#stop.signal.aborted) {
         return { kind: 'stopped' };
       }
+      const shot = await shotTaken;
       const message = errorMessageOf(error);
       const attempts = (error as { attempts?: unknown }).attempts;
       await this.#record(state, shot, {
@@ -308,6 +306,7 @@ export class Agent {
       });
       return { kind: 'next', failed: true, error: message, fingerprint: url, actions: [] };
     }
+    const shot = await shotTaken;
     const done = decision.actions.find((action) => action.name === 'done');
     const outcomes: AgentActionOutcome[] = [];
     let stepError: string | null = null;

@@ -18,6 +18,24 @@ export type StepListener = (
  */
 export const STEP_SHOT = { format: 'jpeg', quality: 60, max_side: 480 } as const;
 
+/**
+ * The step's picture of the page its state is of: the model's screenshot with vision, else one taken
+ * right after the state, while the model thinks (the agent waits for it before any action runs, so it
+ * shows the page the model read; taken beside the state it would slow the state's own capture). None
+ * with agent.step_screenshots off, or for a step whose state could not be read.
+ */
+export function stepShotOf(
+  state: StateSummary | null,
+  config: { step_screenshots: boolean; use_vision: boolean },
+  host: { runAction(name: string, params: unknown): Promise<unknown> },
+  log: Logger,
+): Promise<StepShot | null> {
+  if (!config.step_screenshots || state === null) {
+    return Promise.resolve(null);
+  }
+  return config.use_vision ? Promise.resolve(visionShot(state)) : takeStepShot(host, log);
+}
+
 /** A small picture of the focused tab through the action road; none when it cannot be taken (the step goes on without). */
 export async function takeStepShot(
   host: { runAction(name: string, params: unknown): Promise<unknown> },
