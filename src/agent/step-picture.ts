@@ -14,7 +14,7 @@ export type StepListener = (
 
 /**
  * A step's own picture when the model takes none: a JPEG scaled by the browser (the clip's scale) so
- * its longer side is at most 480 px, a few KB to a few tens of KB, taken beside the state.
+ * its longer side is at most 480 px, a few KB to a few tens of KB, taken right after the state.
  */
 export const STEP_SHOT = { format: 'jpeg', quality: 60, max_side: 480 } as const;
 

@@ -30,7 +30,7 @@ const Agent = z
       .boolean()
       .default(true)
       .describe(
-        "Keep a picture of the page each step acted on, for the panel's run view and run_screenshot: the model's screenshot when use_vision is on, else a small JPEG (at most 480 px a side) taken beside the state",
+        "Keep a picture of the page each step acted on, for the panel's run view and run_screenshot: the model's screenshot when use_vision is on, else a small JPEG (at most 480 px a side) taken right after the state, while the model thinks",
       ),
     max_steps: z.number().int().min(1).max(1000).default(50).describe('Steps before the run gives up'),
     max_failures: z
