@@ -153,7 +153,7 @@ describe('tabpilot run', () => {
     expect(noModel.stderr).toContain('run needs --model NAME');
     const noBrowser = await runCli(['run', 'anything', '--model', 'm']);
     expect(noBrowser.code).toBe(2);
-    expect(noBrowser.stderr).toContain('run needs exactly one of --launch or --cdp-url URL');
+    expect(noBrowser.stderr).toContain('run needs exactly one of --launch, --cdp-url URL or --extension');
     const badProvider = await runCli(['run', 'anything', '--launch', '--model', 'm', '--provider', 'gemini']);
     expect(badProvider.code).toBe(2);
     expect(badProvider.stderr).toMatch(/config field agent\.provider/);
