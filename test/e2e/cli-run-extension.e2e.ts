@@ -177,6 +177,35 @@ describe('tabpilot run --extension', () => {
       expect(result.code, result.stderr).toBe(0);
     });
 
+    it('on a terminal it asks y/N and answers the extension with approve', async () => {
+      const back = await chain.cli(['navigate', '--url', pages.url('/agent/start')]);
+      expect(back.code, back.stderr).toBe(0);
+      model.useScript(toOtherSite);
+      const terminal = onTerminal(['run', 'open the other site', '--extension']);
+      await terminal.shows('approve? [y/N]');
+      expect(terminal.output()).toMatch(/approval needed \(new_domain\): [^\n]*127\.0\.0\.1/);
+      terminal.type('y\r');
+      const code = await terminal.exited;
+      expect(terminal.output()).toMatch(/approval \w+: approved/);
+      expect(terminal.output()).toContain('on the other site');
+      expect(code, terminal.output()).toBe(0);
+    });
+
+    it('Ctrl-C at the question stops the run in the browser', async () => {
+      const back = await chain.cli(['navigate', '--url', pages.url('/agent/start')]);
+      expect(back.code, back.stderr).toBe(0);
+      model.useScript(toOtherSite);
+      const terminal = onTerminal(['run', 'open the other site', '--extension']);
+      await terminal.shows('approve? [y/N]');
+      // On a terminal the question reads the key itself, as ETX, not as a signal to the process.
+      terminal.type('\x03');
+      const code = await terminal.exited;
+      expect(terminal.output()).toContain('tabpilot: stopping the run');
+      expect(terminal.output()).toMatch(/approval \w+: refused/);
+      expect(terminal.output()).toMatch(/run \w+ finished: stopped after \d+ steps/);
+      expect(code, terminal.output()).toBe(1);
+    });
+
     it('without a terminal it waits for the approval in the side panel, and shows the answer given there', async () => {
       const back = await chain.cli(['navigate', '--url', pages.url('/agent/start')]);
       expect(back.code, back.stderr).toBe(0);
@@ -263,6 +292,37 @@ describe('tabpilot run --extension', () => {
     expect(stderr).toMatch(/tabpilot: the connection to the browser broke during run \w+: /);
   });
 });
+
+/**
+ * The CLI on a pseudo-terminal: util-linux `script` gives it one tty for stdin, stdout and stderr, and
+ * passes what the test writes on as typed keys; -e gives back the CLI's exit code.
+ */
+function onTerminal(args: readonly string[]): {
+  output: () => string;
+  shows: (text: string) => Promise<void>;
+  type: (keys: string) => void;
+  exited: Promise<number | null>;
+} {
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    env: { ...process.env, TABPILOT_STATE_DIR: chain.stateDir },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    output: () => output,
+    shows: async (text) => {
+      await pollUntil(() => (output.includes(text) ? true : undefined), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        onTimeout: () => new Error(`the terminal never showed ${JSON.stringify(text)}:\n${output}`),
+      });
+    },
+    type: (keys) => void child.stdin.write(keys),
+    exited: new Promise((resolve) => child.once('exit', resolve)),
+  };
+}
 
 /** The runs the extension kept, newest first (through a native client of the test's own). */
 async function keptRuns(): Promise<Array<{ task: string; reason: string }>> {

@@ -83,6 +83,7 @@ class ExtensionRun {
   #runRequestId: string | undefined;
   #runId: string | undefined;
   #stopping = false;
+  readonly #interruptHandler = (): void => this.#interrupt();
 
   constructor(client: HostClient, options: ExtensionRunOptions) {
     this.#client = client;
@@ -105,17 +106,15 @@ class ExtensionRun {
     if (!subscribed.ok) {
       return this.#failed(subscribed);
     }
-    const interrupt = (): void => this.#interrupt();
-    process.on('SIGINT', interrupt);
-    process.on('SIGTERM', interrupt);
+    process.on('SIGINT', this.#interruptHandler);
+    process.on('SIGTERM', this.#interruptHandler);
     try {
       const id = this.#nextRequestId();
       this.#runRequestId = id;
       const response = await this.#request('run', { task: this.#options.task }, id);
       return response.ok ? this.#finished(response.result) : this.#failed(response);
     } finally {
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
+      this.#removeSignalHandlers();
       for (const question of this.#questions.values()) {
         question.abort();
       }
@@ -142,7 +141,7 @@ class ExtensionRun {
       );
       return EXIT.noConnection;
     }
-    const hint = /agent\.model|key/i.test(message) ? " (set the agent in the side panel's Settings > Agent)" : '';
+    const hint = /agent\.model/.test(message) ? " (set the agent in the side panel's Settings > Agent)" : '';
     err(`tabpilot: the run did not go to the end: ${code}: ${message}${hint}`);
     return EXIT.errorAnswer;
   }
@@ -221,8 +220,9 @@ class ExtensionRun {
   /** Ctrl-C: the run stops in the browser and answers how it ended; a second one cancels its request. */
   #interrupt(): void {
     if (this.#stopping) {
-      err('tabpilot: cancelling the run');
+      err('tabpilot: cancelling the run (once more ends tabpilot at once)');
       this.#cancel();
+      this.#removeSignalHandlers();
       return;
     }
     this.#stopping = true;
@@ -237,6 +237,12 @@ class ExtensionRun {
     // Not started yet (held, or on its way): cancelling its request ends it, and the started event, should
     // it come first, stops the run too.
     this.#cancel();
+  }
+
+  /** Without them, the next signal ends the process as it would any program. */
+  #removeSignalHandlers(): void {
+    process.off('SIGINT', this.#interruptHandler);
+    process.off('SIGTERM', this.#interruptHandler);
   }
 
   #stop(): void {
