@@ -125,6 +125,20 @@ describe('tabpilot run --extension', () => {
     expect(result.code).toBe(1);
   });
 
+  it('a run the extension refuses (no model in its settings) exits 1, saying where to set one', async () => {
+    await saveSettings({ model: null });
+    try {
+      const result = await run(['anything', '--extension']);
+      expect(result.stderr).toContain(
+        'tabpilot: the run did not go to the end: INVALID_PARAMS: agent.model: set the model the agent uses in the settings (in the side panel: Settings > Agent)',
+      );
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(1);
+    } finally {
+      await saveSettings({ model: 'fake-model' });
+    }
+  });
+
   it('refuses the model flags (the extension uses its panel settings) and says when no host is there (exit 3)', async () => {
     const flags = await run(['anything', '--extension', '--model', 'gpt-x', '--api-key', 'sk-flag']);
     expect(flags.code).toBe(2);
@@ -237,7 +251,7 @@ describe('tabpilot run --extension', () => {
     });
   });
 
-  it('Ctrl-C stops the run in the browser and still prints how it ended', async () => {
+  it('shows a pause made elsewhere; Ctrl-C stops the run in the browser and still prints how it ended', async () => {
     // The first step goes to the start page; the second one's model request never answers.
     model.useScript((_request, index) =>
       index === 1
@@ -260,11 +274,32 @@ describe('tabpilot run --extension', () => {
       intervalMs: 50,
       onTimeout: () => new Error(`the run did not reach its second step:\n${stderr}`),
     });
+    // The person pauses and resumes the run from elsewhere (the panel's buttons send these): the CLI shows it.
+    const steer = await chain.connect('tabpilot:steer');
+    try {
+      expect(await steer.request('pause_run', { run_id: null })).toMatchObject({ ok: true, result: { paused: true } });
+      await pollUntil(() => (stderr.includes('run paused (resume it in the side panel)') ? true : undefined), {
+        timeoutMs: 20_000,
+        intervalMs: 50,
+        onTimeout: () => new Error(`no pause shown:\n${stderr}`),
+      });
+      expect(await steer.request('resume_run', { run_id: null })).toMatchObject({
+        ok: true,
+        result: { paused: false },
+      });
+      await pollUntil(() => (stderr.includes('run resumed') ? true : undefined), {
+        timeoutMs: 20_000,
+        intervalMs: 50,
+        onTimeout: () => new Error(`no resume shown:\n${stderr}`),
+      });
+    } finally {
+      steer.close();
+    }
     child.kill('SIGINT');
     const code = await exited;
     expect(stderr).toContain('tabpilot: stopping the run');
     expect(stderr).toMatch(/run \w+ finished: stopped after 1 steps/);
-    expect(stdout).not.toBe('');
+    expect(stdout).toBe('Stopped by the user\n');
     expect(code).toBe(1);
     // The run ended in the extension, and was kept as stopped.
     const runs = await keptRuns();

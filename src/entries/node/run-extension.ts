@@ -141,7 +141,7 @@ class ExtensionRun {
       );
       return EXIT.noConnection;
     }
-    const hint = /agent\.model/.test(message) ? " (set the agent in the side panel's Settings > Agent)" : '';
+    const hint = /agent\.model/.test(message) ? ' (in the side panel: Settings > Agent)' : '';
     err(`tabpilot: the run did not go to the end: ${code}: ${message}${hint}`);
     return EXIT.errorAnswer;
   }
