@@ -154,8 +154,8 @@ export default tseslint.config(
   },
   {
     // The action routines' in-page half runs in tabpilot's isolated worlds: DOM globals are its world; it
-    // may import only its own folder, the contract with the core, and the perception half's cross-frame
-    // DOM checks (one bundle holds both halves).
+    // may import only its own folder, the contract with the core, the perception half's cross-frame
+    // DOM checks and its ids of indexed elements (one bundle holds both halves).
     files: ['src/browser/actions/in-page/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
@@ -165,8 +165,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!in-page-api$|\\.\\./\\.\\./dom/in-page/(realm|slotted)$)',
-              message: 'in-page code imports only ../in-page-api and the DOM checks of src/dom/in-page',
+              regex: '^\\.\\./(?!in-page-api$|\\.\\./\\.\\./dom/in-page/(realm|slotted|world-state)$)',
+              message: 'in-page code imports only ../in-page-api and the DOM checks and element ids of src/dom/in-page',
             },
           ],
         },

@@ -4,7 +4,7 @@ import { errorMessageOf, isTabpilotError, TabpilotError } from '../shared/errors
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { capturePage, type PageCapture } from './capture';
-import type { ElementHandle } from './element-handle';
+import type { ElementHandle, ElementRef } from './element-handle';
 import { elementKey, IndexRegistry } from './index-registry';
 import { InPageError, pageFunctions, pruneWorlds, worldCount } from './page-bridge';
 import type {
@@ -137,6 +137,18 @@ export class DomService {
    * ("take a new state") when the index is unknown, or its frame, its document or the element is gone.
    */
   async resolve(targetId: string, index: number): Promise<ElementHandle> {
+    return (await this.resolveWith(targetId, index, () => Promise.resolve(undefined))).handle;
+  }
+
+  /**
+   * resolve, with `alongside` (a call on the element by its id) sent at the same time instead of after
+   * the handle came back: one round trip for both. The handle's failure comes first; `alongside`'s next.
+   */
+  async resolveWith<T>(
+    targetId: string,
+    index: number,
+    alongside: (ref: ElementRef) => Promise<T>,
+  ): Promise<{ handle: ElementHandle; alongside: T }> {
     const entry = this.entry(targetId, index);
     if (entry === undefined) {
       throw new TabpilotError(
@@ -150,20 +162,26 @@ export class DomService {
     const session = this.#sessionById(entry);
     const pageSession = this.#targets.requireSession(targetId);
     this.#handleSessions.add(session);
-    const objectId = await ELEMENTS.handleInContext(session, entry.contextId, 'resolve', entry.localId).catch(
-      (error: unknown) => {
-        if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
-          return null;
-        }
-        throw error;
-      },
-    );
-    if (objectId === null) {
-      throw new TabpilotError('ELEMENT_NOT_FOUND', `Element ${index} is no longer on the page (take a new state)`, {
-        details: { index },
-      });
+    const [resolved, beside] = await Promise.allSettled([
+      ELEMENTS.handleInContext(session, entry.contextId, 'resolve', entry.localId),
+      alongside({ targetId, session, pageSession, contextId: entry.contextId, localId: entry.localId }),
+    ]);
+    if (resolved.status === 'rejected') {
+      if (!isTabpilotError(resolved.reason) || resolved.reason.code !== 'ELEMENT_NOT_FOUND') {
+        throw resolved.reason;
+      }
+    } else if (resolved.value !== null) {
+      if (beside.status === 'rejected') {
+        throw beside.reason;
+      }
+      return {
+        handle: { targetId, session, pageSession, objectId: resolved.value, label: `element ${index}` },
+        alongside: beside.value,
+      };
     }
-    return { targetId, session, pageSession, objectId, label: `element ${index}` };
+    throw new TabpilotError('ELEMENT_NOT_FOUND', `Element ${index} is no longer on the page (take a new state)`, {
+      details: { index },
+    });
   }
 
   /** Outlines an indexed element for a person (or clears the outline). */

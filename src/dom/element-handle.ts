@@ -17,3 +17,15 @@ export interface ElementHandle {
   /** How messages name it ("element 12"). */
   readonly label: string;
 }
+
+/**
+ * An indexed element before its handle exists: its frame's session, the world's context and the
+ * element's id there. A call by id can go out together with the request for the handle.
+ */
+export interface ElementRef {
+  readonly targetId: string;
+  readonly session: CdpSession;
+  readonly pageSession: CdpSession;
+  readonly contextId: number;
+  readonly localId: number;
+}

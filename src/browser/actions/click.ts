@@ -1,11 +1,14 @@
 import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
-import { isDialogOpenError } from '../guards/dialog-condition';
 import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { ElementHandle, RoutineContext } from './element';
 import { callInFrame, callOn } from './in-page-call';
-import { locatePointer, type Located } from './locate';
+import { unlessDialogOpened } from './input-dialog';
+import type { ElementRef } from '../../dom/element-handle';
+import type { PointerTarget } from './in-page-api';
+import { firstLook, locatedFrom, locatePointer, type Located } from './locate';
 import { clickAt, moveToPoint, type ClickOptions } from './mouse';
+import { moveAndLocate } from './move-and-locate';
 import { NewTabWatch } from './new-tab';
 import { sendVerified } from './verify';
 
@@ -31,6 +34,8 @@ export interface ClickExpectations {
    * Page.downloadWillBegin may come a moment after the click, so the click waits for it (bounded).
    */
   downloadLink?: boolean;
+  /** What a look at the element found, sent together with the request for its handle (clickFirstLook). */
+  firstLook?: PointerTarget;
 }
 
 function downloadWatch(
@@ -47,6 +52,14 @@ function downloadWatch(
 const LOCATE = { scroll: true, refuse: true, allowScript: true, guard: 'press' } as const;
 
 /**
+ * The click's first look at an indexed element, to send with the request for its handle (see
+ * DomService.resolveWith): undefined when the click must look itself once it has the handle.
+ */
+export async function clickFirstLook(ref: ElementRef): Promise<PointerTarget | undefined> {
+  return (await firstLook(ref, LOCATE)) ?? undefined;
+}
+
+/**
  * Clicks an element with trusted mouse events at a point that reaches it, and checks that it did: the
  * element (or something inside it) must receive the press. A press that missed (an overlay that
  * appeared, a frame that moved or had not rendered yet) is stopped before the page acts on it, and the
@@ -61,7 +74,10 @@ export async function clickElement(
   options: ClickOptions,
   expect: ClickExpectations = {},
 ): Promise<ClickOutcome> {
-  let located: Located = await locatePointer(ctx, handle, LOCATE);
+  let located: Located =
+    expect.firstLook === undefined
+      ? await locatePointer(ctx, handle, LOCATE)
+      : await locatedFrom(ctx, handle, expect.firstLook, LOCATE);
   const watch = new NewTabWatch(ctx.targets, handle.targetId, [handle.pageSession, handle.session]);
   const downloads = downloadWatch(ctx, handle.targetId, expect.downloadLink === true, [
     handle.pageSession,
@@ -78,6 +94,8 @@ export async function clickElement(
           locate: () => locatePointer(ctx, handle, LOCATE),
           recheck: () => locatePointer(ctx, handle, { ...LOCATE, guard: null }),
           move: (point) => moveToPoint(point, handle.pageSession),
+          moveAndLocate: (point) =>
+            moveAndLocate(ctx, handle, point, LOCATE, (to) => moveToPoint(to, handle.pageSession)),
           send: (point, pointerThere) =>
             clickAt(point.input.session, point.input.x, point.input.y, options, { move: !pointerThere }),
           releases: options.clickCount,
@@ -161,18 +179,16 @@ export async function clickCoordinate(
   const sessions = [pageSession, ...childSessions(ctx, targetId)];
   const watch = new NewTabWatch(ctx.targets, targetId, sessions);
   const downloads = downloadWatch(ctx, targetId, false, sessions);
-  let blocked = false;
+  let blocked: boolean;
   try {
-    await clickAt(pageSession, x, y, options);
+    // A dialog the click opened answers nothing more until it is answered: the click happened.
+    blocked = (await unlessDialogOpened(() => clickAt(pageSession, x, y, options))).dialog;
   } catch (error) {
-    // A dialog the click opened (left open for handle_dialog) cuts the page's commands short: the click
-    // happened, and the page answers nothing more until the dialog is answered.
-    blocked = isDialogOpenError(error);
-    if (!blocked) {
-      watch.dispose();
-      downloads?.dispose();
-      throw error;
-    }
+    watch.dispose();
+    downloads?.dispose();
+    throw error;
+  }
+  if (blocked) {
     ctx.log.debug('a dialog opened during the click', { x, y });
   }
   const opened = await watch.opened(ctx.signal);

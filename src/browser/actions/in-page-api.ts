@@ -199,6 +199,12 @@ export interface ElementInfo {
 /** In-page functions that return plain values (`this` is the element, or the world's global). */
 export interface InPageValueFunctions {
   pointerTarget: { args: [options: PointerOptions]; result: PointerTarget };
+  /** pointerTarget of the element with this id of the latest state in the world; null: it is gone. */
+  pointerTargetOf: { args: [id: number, options: PointerOptions]; result: PointerTarget | null };
+  /** pointerTarget once the pointer moved to (x, y) of the session's viewport has arrived (sent with the move). */
+  pointerTargetAfterMove: { args: [options: PointerOptions, x: number, y: number]; result: PointerTarget };
+  /** Ends this world's waits for the pointer; whether there were any. */
+  releaseArrivals: { args: []; result: boolean };
   scriptClick: { args: []; result: boolean };
   readChecked: { args: []; result: boolean | null };
   prepareTyping: { args: [options: TypingOptions]; result: TypingPlan };

@@ -7,7 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from './in-page-api'
  * object in tabpilot's isolated world, `this` = the element) or in a frame's world (page-level work:
  * scrolling the page, finding text, coordinate checks).
  */
-export const { callOn, callInFrame, handleOn, handleInFrame } = pageFunctions<
+export const { callOn, callInFrame, callInContext, handleOn, handleInFrame } = pageFunctions<
   InPageValueFunctions,
   InPageHandleFunctions
 >();

@@ -2,8 +2,9 @@ import type { CdpSession } from '../../cdp/session';
 import { TabpilotError } from '../../shared/errors';
 import type { ElementHandle, RoutineContext } from './element';
 import { toTabPoint } from './frame-offset';
-import type { GuardKind } from './in-page-api';
-import { callOn } from './in-page-call';
+import type { ElementRef } from '../../dom/element-handle';
+import type { GuardKind, PointerOptions, PointerTarget } from './in-page-api';
+import { callInContext, callOn } from './in-page-call';
 
 /** Where a pointer lands on an element in the tab's viewport, or that only a script can reach it. */
 export type Located =
@@ -58,11 +59,33 @@ export async function locatePointer(
     await handle.session.send('DOM.scrollIntoViewIfNeeded', { objectId: handle.objectId });
   }
   // An element that a transition is moving (a menu growing open) is aimed at once it stands still.
-  const target = await callOn(handle.session, handle.objectId, 'pointerTarget', {
-    scroll: options.scroll,
-    refuse: options.refuse,
-    guard: options.guard,
-  });
+  const target = await callOn(handle.session, handle.objectId, 'pointerTarget', pointerOptions(options));
+  return locatedFrom(ctx, handle, target, options);
+}
+
+export function pointerOptions(options: LocateOptions): PointerOptions {
+  return { scroll: options.scroll, refuse: options.refuse, guard: options.guard };
+}
+
+/**
+ * The first look at an indexed element, sent with the request for its handle (DomService.resolveWith):
+ * pointerTarget by the element's id. Undefined where it cannot be done so (an element in an
+ * out-of-process frame is scrolled into place by the browser first), null when the element is gone.
+ */
+export function firstLook(ref: ElementRef, options: LocateOptions): Promise<PointerTarget | null | undefined> {
+  if (ref.session !== ref.pageSession) {
+    return Promise.resolve(undefined);
+  }
+  return callInContext(ref.session, ref.contextId, 'pointerTargetOf', ref.localId, pointerOptions(options));
+}
+
+/** Where to aim, from what a look at the element (pointerTarget) found. */
+export async function locatedFrom(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  target: PointerTarget,
+  options: LocateOptions,
+): Promise<Located> {
   switch (target.kind) {
     case 'refused':
       throw new TabpilotError(

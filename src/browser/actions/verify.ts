@@ -1,9 +1,9 @@
 import { errorMessageOf, isTabpilotError, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
-import { isDialogOpenError } from '../guards/dialog-condition';
 import type { ElementHandle, RoutineContext } from './element';
 import type { GuardKind } from './in-page-api';
 import { callInFrame, callOn } from './in-page-call';
+import { unlessDialogOpened } from './input-dialog';
 import type { Located } from './locate';
 import { pageHidden, renderFrame } from './mouse';
 
@@ -98,6 +98,11 @@ export interface GestureSteps {
   /** Moves the pointer to the point (no button held). */
   move: (point: Point) => Promise<void>;
   /**
+   * Moves the pointer to the point and locates the element again (arming the guard) once the page had
+   * the move, in one go (see moveAndLocate); without it the move is answered first, then `locate` runs.
+   */
+  moveAndLocate?: (point: Point) => Promise<Located>;
+  /**
    * Sends the gesture itself at the point (for a click: move, press, release); `pointerThere`: the
    * pointer is already at the point, so no move is needed first.
    */
@@ -120,12 +125,12 @@ async function afterHover(
   ctx: RoutineContext,
   handle: ElementHandle,
   gesture: Gesture,
-  steps: GestureSteps,
+  look: () => Promise<Located>,
   first: Point,
 ): Promise<{ located: Located; moved: string | null }> {
   let located: Located;
   try {
-    located = await (gesture === 'click' ? steps.locate() : steps.recheck());
+    located = await look();
   } catch (error) {
     if (isTabpilotError(error) && error.code === 'ELEMENT_OCCLUDED') {
       const cover = typeof error.details?.['cover'] === 'string' ? error.details['cover'] : 'another element';
@@ -148,10 +153,7 @@ async function afterHover(
   return { located, moved: left.element ?? 'nothing' };
 }
 
-/**
- * One gesture and its verdict. A JavaScript dialog that opens meanwhile (left open for handle_dialog)
- * cuts the page's commands short: the page acted on the input, so it counts as received.
- */
+/** One gesture and its verdict (a dialog the gesture opened counts as received: see unlessDialogOpened). */
 async function sendAndCheck(
   ctx: RoutineContext,
   handle: ElementHandle,
@@ -159,22 +161,21 @@ async function sendAndCheck(
   send: () => Promise<void>,
   releases: number,
 ): Promise<Delivery> {
-  try {
+  const outcome = await unlessDialogOpened(async () => {
     if (kind === 'move') {
       await send();
-      return await deliveryOf(ctx, handle, kind);
+      return deliveryOf(ctx, handle, kind);
     }
     // A press's verdict is asked for with the input rather than after it (one round trip less): the
     // guard answers once the gesture's releases have come.
     const [, delivery] = await Promise.all([send(), deliveryOf(ctx, handle, kind, releases)]);
     return delivery;
-  } catch (error) {
-    if (isDialogOpenError(error)) {
-      ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
-      return { kind: 'reached' };
-    }
-    throw error;
+  });
+  if (outcome.dialog) {
+    ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
+    return { kind: 'reached' };
   }
+  return outcome.value;
 }
 
 /**
@@ -193,16 +194,24 @@ export async function sendVerified(
   steps: GestureSteps,
   first: Point,
 ): Promise<{ located: Located; retried: string | null }> {
-  await steps.move(first);
   if (gesture === 'hover') {
+    await steps.move(first);
     const delivery = await deliveryOf(ctx, handle, 'move');
     if (delivery.kind === 'missed') {
       return retryOnce(ctx, handle, gesture, steps, first, missDescription(delivery));
     }
-    const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+    const { located, moved } = await afterHover(ctx, handle, gesture, steps.recheck, first);
     return moved === null ? { located, retried: null } : retryOnce(ctx, handle, gesture, steps, first, moved);
   }
-  const { located, moved } = await afterHover(ctx, handle, gesture, steps, first);
+  const moveAndLocate = steps.moveAndLocate;
+  const look =
+    moveAndLocate === undefined
+      ? async () => {
+          await steps.move(first);
+          return steps.locate();
+        }
+      : () => moveAndLocate(first);
+  const { located, moved } = await afterHover(ctx, handle, gesture, look, first);
   if (located.kind !== 'point') {
     return { located, retried: moved };
   }

@@ -1,5 +1,5 @@
 import { TabpilotError } from '../../shared/errors';
-import { clickCoordinate, clickElement } from '../actions/click';
+import { clickCoordinate, clickElement, clickFirstLook } from '../actions/click';
 import { dragAndDrop, type DropTarget } from '../actions/drag';
 import { dropdownOptions, selectDropdownOption, selectDropdownValues, type DropdownOptions } from '../actions/dropdown';
 import type { ElementHandle, RoutineContext } from '../actions/element';
@@ -104,8 +104,11 @@ export const defaultActionWatchdog = defineWatchdog({
         const link = session.dom.entry(target_id, index);
         const downloadLink =
           link?.tag === 'a' && ('download' in link.attributes || /^(blob|data):/.test(link.attributes['href'] ?? ''));
-        const clicked = await clickElement(routine(hctx.signal), await element(target_id, index), mouse, {
+        // The click's first look at the element goes with the request for its handle: a round trip less.
+        const { handle, alongside: firstLook } = await session.dom.resolveWith(target_id, index, clickFirstLook);
+        const clicked = await clickElement(routine(hctx.signal), handle, mouse, {
           downloadLink,
+          ...(firstLook === undefined ? {} : { firstLook }),
         });
         return {
           target_id,

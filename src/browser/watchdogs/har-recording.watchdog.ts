@@ -36,31 +36,31 @@ export const harRecordingWatchdog = defineWatchdog({
   ],
   emits: [],
   setup: (ctx) => {
-    let har: HarFile | undefined;
-    let requested: HarFile | undefined;
+    // The configured recording (record_har_path) and the one a client asked for (start_har).
+    const files: { configured: HarFile | undefined; requested: HarFile | undefined } = {
+      configured: undefined,
+      requested: undefined,
+    };
     const start = async (): Promise<void> => {
-      if (har !== undefined || ctx.session.config.record_har_path === null || ctx.signal.aborted) {
+      if (files.configured !== undefined || ctx.session.config.record_har_path === null || ctx.signal.aborted) {
         return;
       }
-      har = await HarFile.open(
+      files.configured = await HarFile.open(
         ctx.session,
         requireArtifacts(ctx.session.host),
         harSettingsOf(ctx.session.config),
         ctx.log,
       );
     };
-    const stop = async (): Promise<void> => {
-      const current = har;
-      har = undefined;
+    /** Closes one recording; it is taken out first, so a second close (a stop, then the detach) has none. */
+    const close = async (which: keyof typeof files): Promise<HarFile | undefined> => {
+      const current = files[which];
+      files[which] = undefined;
       await current?.close();
-    };
-    const stopRequested = async (): Promise<void> => {
-      const current = requested;
-      requested = undefined;
-      await current?.close();
+      return current;
     };
     const stopBoth = async (): Promise<void> => {
-      await Promise.all([stop(), stopRequested()]);
+      await Promise.all([close('configured'), close('requested')]);
     };
     ctx.signal.addEventListener(
       'abort',
@@ -76,7 +76,7 @@ export const harRecordingWatchdog = defineWatchdog({
         if (!event.payload.changed.some((field) => HAR_FIELDS.includes(field))) {
           return;
         }
-        await stop();
+        await close('configured');
         if (ctx.session.connectionState === 'connected') {
           await start();
         }
@@ -84,10 +84,10 @@ export const harRecordingWatchdog = defineWatchdog({
       BrowserStopEvent: stopBoth,
       BrowserStoppedEvent: stopBoth,
       StartHarRecordingEvent: async (event) => {
-        if (requested !== undefined) {
+        if (files.requested !== undefined) {
           throw new TabpilotError(
             'FORBIDDEN',
-            `a HAR is being recorded already, to ${requested.location}: stop_har ends it before another starts`,
+            `a HAR is being recorded already, to ${files.requested.location}: stop_har ends it before another starts`,
           );
         }
         if (ctx.session.connectionState !== 'connected') {
@@ -95,7 +95,7 @@ export const harRecordingWatchdog = defineWatchdog({
         }
         const { file_name, content, mode } = event.payload;
         const config = harSettingsOf(ctx.session.config);
-        requested = await HarFile.open(
+        const requested = await HarFile.open(
           ctx.session,
           requireArtifacts(ctx.session.host),
           {
@@ -107,16 +107,15 @@ export const harRecordingWatchdog = defineWatchdog({
           },
           ctx.log,
         );
+        files.requested = requested;
         return { path: requested.location };
       },
       StopHarRecordingEvent: async () => {
-        const current = requested;
-        if (current === undefined) {
+        const closed = await close('requested');
+        if (closed === undefined) {
           throw new TabpilotError('ELEMENT_NOT_FOUND', 'no HAR is being recorded on request: start_har begins one');
         }
-        requested = undefined;
-        await current.close();
-        return { path: current.location, entries: current.entryCount };
+        return { path: closed.location, entries: closed.entryCount };
       },
     };
   },

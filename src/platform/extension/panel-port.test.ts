@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../../test/fakes/memory-store';
 import type { Runtime } from 'webextension-polyfill';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { pollUntil } from '../../shared/time';
@@ -13,20 +14,9 @@ import { PanelHub } from './panel-hub';
 import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port';
 import { secretsOf } from '../../shared/redact';
 import { SettingsStore } from './settings-store';
-import { TimelineRecorder, type KeyValueStore } from './timeline-recorder';
+import { TimelineRecorder } from './timeline-recorder';
 
 const ORIGIN = 'chrome-extension://ourextensionid/';
-
-function memoryStore(): KeyValueStore {
-  const data: Record<string, unknown> = {};
-  return {
-    get: (key) => Promise.resolve(data[key]),
-    set: (key, value) => {
-      data[key] = value;
-      return Promise.resolve();
-    },
-  };
-}
 
 interface FakePort {
   port: Runtime.Port;

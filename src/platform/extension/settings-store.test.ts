@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../../test/fakes/memory-store';
 import type { TabpilotConfig } from '../../browser/config';
 import { TabpilotError } from '../../shared/errors';
 import { SettingsStore } from './settings-store';
-import type { KeyValueStore } from './timeline-recorder';
-
-function memoryStore(data: Record<string, unknown> = {}): KeyValueStore & { data: Record<string, unknown> } {
-  return {
-    data,
-    get: (key) => Promise.resolve(data[key]),
-    set: (key, value) => {
-      data[key] = value;
-      return Promise.resolve();
-    },
-  };
-}
 
 describe('SettingsStore', () => {
   it('validates, stores and applies a config', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../../test/fakes/memory-store';
 import { z } from 'zod';
 import { defineEvent } from '../../bus/define-event';
 import { EventBus } from '../../bus/event-bus';
@@ -9,18 +10,6 @@ import { TimelineRecorder, type KeyValueStore, type TimelineUpdate } from './tim
 
 const Outer = defineEvent('OuterTestEvent', { payload: { text: z.string() }, result: z.string(), timeoutMs: 1000 });
 const Inner = defineEvent('InnerTestEvent', { payload: {}, result: z.void(), timeoutMs: 1000 });
-
-function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { data: Record<string, unknown> } {
-  const data = { ...initial };
-  return {
-    data,
-    get: (key) => Promise.resolve(structuredClone(data[key])),
-    set: (key, value) => {
-      data[key] = structuredClone(value);
-      return Promise.resolve();
-    },
-  };
-}
 
 const secrets = secretsOf({ '*': { password: 's3cret' } });
 

@@ -11,7 +11,16 @@ import { findText } from './find-text';
 import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
 import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
-import { frameHit, hitAt, pointerTarget, readChecked, scriptClick } from './pointer';
+import {
+  frameHit,
+  hitAt,
+  pointerTarget,
+  pointerTargetAfterMove,
+  pointerTargetOf,
+  readChecked,
+  scriptClick,
+} from './pointer';
+import { releaseArrivals } from './pointer-arrival';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
 
@@ -28,6 +37,9 @@ type HandleApi = {
 
 export const api: ValueApi & HandleApi = {
   pointerTarget,
+  pointerTargetOf,
+  pointerTargetAfterMove,
+  releaseArrivals,
   scriptClick,
   readChecked,
   prepareTyping,

@@ -6,9 +6,11 @@
 import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
 import { isDocument, isFrameElement, isHtmlElement, isInput, isSelect, isShadowRoot } from '../../../dom/in-page/realm';
 import { slottedInto } from '../../../dom/in-page/slotted';
-import { composedParent, describeElement } from './describe';
+import { resolve } from '../../../dom/in-page/world-state';
+import { composedParent, describeElement, nextTask } from './describe';
 import { settleAnimations } from './animations';
 import { armGuard } from './guard';
+import { arrivalAt, trackPointer } from './pointer-arrival';
 
 interface Rect {
   left: number;
@@ -191,7 +193,41 @@ export async function pointerTarget(this: Element, options: PointerOptions): Pro
   return targetOf(this, options);
 }
 
+/**
+ * pointerTarget once the pointer, moved to (x, y) of the session's viewport (where pointerTarget aimed),
+ * has arrived over the element and the page had a task to react to the hover: a menu opened, an element
+ * moved away. Sent together with the move instead of after its answer.
+ */
+export async function pointerTargetAfterMove(
+  this: Element,
+  options: PointerOptions,
+  x: number,
+  y: number,
+): Promise<PointerTarget> {
+  const view = this.ownerDocument.defaultView;
+  if (view !== null) {
+    let local = { x, y };
+    for (const frame of frameChain(this)) {
+      const [ox, oy] = contentOrigin(frame);
+      local = { x: local.x - ox, y: local.y - oy };
+    }
+    await arrivalAt(view, local);
+    await nextTask();
+  }
+  return pointerTarget.call(this, options);
+}
+
+/**
+ * pointerTarget for the element an index of the latest state names (by its id in this world), or null
+ * when it is gone: the first look at a clicked element goes out together with the request for its handle.
+ */
+export function pointerTargetOf(this: unknown, id: number, options: PointerOptions): Promise<PointerTarget | null> {
+  const element = resolve(id);
+  return element === null ? Promise.resolve(null) : pointerTarget.call(element, options);
+}
+
 function targetOf(element: Element, options: PointerOptions): PointerTarget {
+  trackPointer(element.ownerDocument.defaultView);
   const base = {
     element: describeElement(element),
     checked: checkedState(element),

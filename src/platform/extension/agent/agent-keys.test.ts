@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../../../test/fakes/memory-store';
 import { AgentKeyStore } from './agent-keys';
-
-function memoryStore(initial: Record<string, unknown> = {}): {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
-  data: Record<string, unknown>;
-} {
-  const data = { ...initial };
-  return {
-    data,
-    get: (key) => Promise.resolve(data[key]),
-    set: (key, value) => {
-      data[key] = value;
-      return Promise.resolve();
-    },
-  };
-}
 
 describe('AgentKeyStore', () => {
   it('keeps one key per provider, tells only whether each is set, and forgets one saved empty', async () => {

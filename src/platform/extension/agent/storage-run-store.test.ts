@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../../../test/fakes/memory-store';
 import type { RunRecord } from '../../../agent/run-store';
 import { StorageRunStore } from './storage-run-store';
-
-function memoryStore(): { get(key: string): Promise<unknown>; set(key: string, value: unknown): Promise<void> } {
-  const data = new Map<string, unknown>();
-  return {
-    get: (key) => Promise.resolve(structuredClone(data.get(key))),
-    set: (key, value) => {
-      data.set(key, structuredClone(value));
-      return Promise.resolve();
-    },
-  };
-}
 
 function record(id: string, text = 'ok'): RunRecord {
   return {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memoryStore } from '../../../../test/fakes/memory-store';
 import { startedFakeSession } from '../../../../test/fakes/fake-session';
 import { framesFor } from '../../../protocol/native-chunks';
 import { HOST_TO_EXTENSION_MAX_BYTES, WorkerToHost } from '../../../protocol/native-messages';
@@ -39,14 +40,6 @@ class FakePort implements NativePortLike {
       listener();
     }
   }
-}
-
-function memoryStore() {
-  const data = new Map<string, unknown>();
-  return {
-    get: (key: string) => Promise.resolve(data.get(key)),
-    set: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)),
-  };
 }
 
 async function setup(options: { approve?: boolean } = {}) {
