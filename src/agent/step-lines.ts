@@ -14,7 +14,9 @@ export interface StepView {
  * action with `ok` or its error code and message, then why the step failed as a whole.
  */
 export function stepLines(report: StepView): string {
-  const lines = [`step ${report.step} (${report.url})${report.thinking === null ? '' : `: ${report.thinking}`}`];
+  // A client that holds no tab yet (a native client's first step) has no page: its url is empty.
+  const where = report.url === '' ? 'no tab' : report.url;
+  const lines = [`step ${report.step} (${where})${report.thinking === null ? '' : `: ${report.thinking}`}`];
   for (const action of report.actions) {
     const call = `${action.name} ${JSON.stringify(action.params ?? {})}`;
     lines.push(

@@ -98,7 +98,7 @@ describe('tabpilot run --extension', () => {
       /^run \w+: Sign up as Grace \(model fake-model by openai, from the extension's settings\)$/m,
     );
     expect(result.stderr).toMatch(
-      /step 1 \([^)]*\): The form is one page away\.\n {2}navigate \{"url":"[^"]*\/agent\/form"\} -> ok/,
+      /step 1 \(no tab\): The form is one page away\.\n {2}navigate \{"url":"[^"]*\/agent\/form"\} -> ok/,
     );
     expect(result.stderr).toMatch(
       /step 2 \([^)]*\/agent\/form\): Filling in the form\.\n {2}input \{"index":\d+,"text":"Grace"\} -> ok\n {2}input \{"index":\d+,"text":"<secret>password<\/secret>"\} -> ok\n {2}click \{"index":\d+\} -> ok/,
