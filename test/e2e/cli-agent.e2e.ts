@@ -147,6 +147,26 @@ describe('tabpilot run', () => {
     expect(approved.code).toBe(0);
   });
 
+  it('--max-steps overrides the config for the run', async () => {
+    model.useScript(() => ({ kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] }));
+    const { code, stderr } = await runCli([
+      'run',
+      'wander',
+      '--launch',
+      '--base-url',
+      model.baseUrl,
+      '--model',
+      'fake',
+      '--config',
+      join(dir, 'config.json'),
+      '--max-steps',
+      '1',
+    ]);
+    expect(stderr).toMatch(/run \w+ finished: max_steps after 1 steps/);
+    expect(model.requests).toHaveLength(1);
+    expect(code).toBe(1);
+  });
+
   it('refuses a run without a model or a browser, saying what is missing', async () => {
     const noModel = await runCli(['run', 'anything', '--launch']);
     expect(noModel.code).toBe(2);

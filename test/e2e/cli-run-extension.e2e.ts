@@ -125,6 +125,19 @@ describe('tabpilot run --extension', () => {
     expect(result.code).toBe(1);
   });
 
+  it('--max-steps ends the run in the extension after that many steps (exit 1)', async () => {
+    model.useScript((_request, index) => ({
+      kind: 'tools',
+      calls: [{ name: 'navigate', input: { url: pages.url(index % 2 === 1 ? '/agent/start' : '/agent/form') } }],
+    }));
+    const result = await run(['wander', '--extension', '--max-steps', '2']);
+    expect(result.stderr).toMatch(/step 2 \(/);
+    expect(result.stderr).not.toMatch(/step 3 \(/);
+    expect(result.stderr).toMatch(/run \w+ finished: max_steps after 2 steps/);
+    expect(model.requests).toHaveLength(2);
+    expect(result.code).toBe(1);
+  });
+
   it('a run the extension refuses (no model in its settings) exits 1, saying where to set one', async () => {
     await saveSettings({ model: null });
     try {

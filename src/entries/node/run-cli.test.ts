@@ -8,6 +8,7 @@ describe('tabpilot run arguments', () => {
       task: 'find the price',
       client: 'tabpilot',
       userDataDir: undefined,
+      maxSteps: undefined,
       yes: false,
     });
     expect(
@@ -61,6 +62,7 @@ describe('tabpilot run arguments', () => {
       baseUrl: undefined,
       provider: undefined,
       apiKey: 'k',
+      maxSteps: undefined,
       yes: true,
     });
     expect(parseRun(['run', 'x', '--cdp-url', 'http://127.0.0.1:9222', '--headed'])).toMatchObject({
@@ -68,5 +70,15 @@ describe('tabpilot run arguments', () => {
       cdpUrl: 'http://127.0.0.1:9222',
       headless: false,
     });
+  });
+
+  it('takes --max-steps in either mode, a whole number from 1 to 1000', () => {
+    expect(parseRun(['run', 'x', '--extension', '--max-steps', '3'])).toMatchObject({ maxSteps: 3 });
+    expect(parseRun(['run', 'x', '--launch', '--max-steps', '1000'])).toMatchObject({ maxSteps: 1000 });
+    for (const bad of ['0', '1001', '2.5', 'ten', '']) {
+      expect(() => parseRun(['run', 'x', '--extension', '--max-steps', bad])).toThrow(
+        `--max-steps must be a whole number from 1 to 1000, got ${bad}`,
+      );
+    }
   });
 });

@@ -18,14 +18,15 @@ import { runThroughExtension } from './run-extension';
 import { ttyApproval } from './tty-approval';
 
 export const RUN_USAGE = `  tabpilot run "TASK" (--launch [--headless | --headed] | --cdp-url URL) --model NAME [--base-url URL]
-               [--provider openai|anthropic] [--api-key KEY] [--config FILE] [--yes]
+               [--provider openai|anthropic] [--api-key KEY] [--config FILE] [--max-steps N] [--yes]
       Let a model do TASK in the browser, step by step: the steps on stderr, the final answer on stdout,
       exit 0 when the task succeeded. openai is any OpenAI-compatible chat-completions server (OpenAI,
       OpenRouter, Ollama, LM Studio, vLLM, Groq, DeepSeek); the key also comes from OPENAI_API_KEY or
-      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...).
+      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...);
+      --max-steps N overrides its max_steps for this run.
       With agent.approval on, a risky action (agent.risky) is asked about on the terminal (y/N);
       without a terminal it is refused, unless --yes approves every one.
-  tabpilot run "TASK" --extension [--client NAME] [--user-data-dir DIR] [--yes]
+  tabpilot run "TASK" --extension [--client NAME] [--user-data-dir DIR] [--max-steps N] [--yes]
       The same in your own browser: the tabpilot extension's agent does TASK, through the native host,
       with the model, key and agent settings of its side panel (Settings > Agent), so --model, --base-url,
       --provider, --api-key and --config are refused. A risky action is asked about on the terminal, or
@@ -42,13 +43,22 @@ interface RunOptions {
   baseUrl: string | undefined;
   provider: string | undefined;
   apiKey: string | undefined;
+  /** Steps before the run gives up; undefined: the config's agent.max_steps. */
+  maxSteps: number | undefined;
   yes: boolean;
 }
 
 /** What `tabpilot run` was asked: an agent in this process (a launched or attached browser), or the extension's. */
 export type ParsedRun =
   | ({ mode: 'node' } & RunOptions)
-  | { mode: 'extension'; task: string; client: ClientName; userDataDir: string | undefined; yes: boolean };
+  | {
+      mode: 'extension';
+      task: string;
+      client: ClientName;
+      userDataDir: string | undefined;
+      maxSteps: number | undefined;
+      yes: boolean;
+    };
 
 /** Flags that set the model or the config: the extension's run takes its panel's settings instead. */
 const MODEL_FLAGS = ['model', 'base-url', 'provider', 'api-key', 'config'] as const;
@@ -70,6 +80,7 @@ export function parseRun(argv: string[], env: Record<string, string | undefined>
       'api-key': { type: 'string' },
       client: { type: 'string' },
       'user-data-dir': { type: 'string' },
+      'max-steps': { type: 'string' },
       yes: { type: 'boolean' },
     },
   });
@@ -77,6 +88,7 @@ export function parseRun(argv: string[], env: Record<string, string | undefined>
   if (task === '') {
     throw new Error('run needs a task: tabpilot run "what to do" ...');
   }
+  const maxSteps = stepsOf(values['max-steps']);
   const browsers = [values.launch === true, values['cdp-url'] !== undefined, values.extension === true];
   if (browsers.filter(Boolean).length !== 1) {
     throw new Error('run needs exactly one of --launch, --cdp-url URL or --extension');
@@ -100,6 +112,7 @@ export function parseRun(argv: string[], env: Record<string, string | undefined>
       task,
       client: client.data,
       userDataDir: values['user-data-dir'],
+      maxSteps,
       yes: values.yes === true,
     };
   }
@@ -118,8 +131,21 @@ export function parseRun(argv: string[], env: Record<string, string | undefined>
     baseUrl: values['base-url'],
     provider: values.provider,
     apiKey: values['api-key'],
+    maxSteps,
     yes: values.yes === true,
   };
+}
+
+/** --max-steps N: the run's max_steps, with the bounds of agent.max_steps. */
+function stepsOf(text: string | undefined): number | undefined {
+  if (text === undefined) {
+    return undefined;
+  }
+  const steps = Number(text);
+  if (!/^\d+$/.test(text) || steps < 1 || steps > 1000) {
+    throw new Error(`--max-steps must be a whole number from 1 to 1000, got ${text}`);
+  }
+  return steps;
 }
 
 function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<string, unknown> {
@@ -132,6 +158,9 @@ function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<st
   }
   if (options.provider !== undefined) {
     agent['provider'] = options.provider;
+  }
+  if (options.maxSteps !== undefined) {
+    agent['max_steps'] = options.maxSteps;
   }
   const launch = { ...(raw['launch'] as Record<string, unknown> | undefined) };
   if (options.headless !== null) {

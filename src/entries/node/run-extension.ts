@@ -21,6 +21,8 @@ export interface ExtensionRunOptions {
   stateDir: string;
   /** The host of this browser profile, when several browsers run one. */
   userDataDir: string | undefined;
+  /** The run's max_steps; undefined: the extension's agent.max_steps. */
+  maxSteps: number | undefined;
   yes: boolean;
 }
 
@@ -111,7 +113,8 @@ class ExtensionRun {
     try {
       const id = this.#nextRequestId();
       this.#runRequestId = id;
-      const response = await this.#request('run', { task: this.#options.task }, id);
+      const params = { task: this.#options.task, max_steps: this.#options.maxSteps ?? null };
+      const response = await this.#request('run', params, id);
       return response.ok ? this.#finished(response.result) : this.#failed(response);
     } finally {
       this.#removeSignalHandlers();
