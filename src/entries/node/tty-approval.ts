@@ -42,8 +42,9 @@ export async function askOnTerminal(
   }
   process.stderr.write(line);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  // On a terminal the question reads Ctrl-C itself: passed on as the signal, it stops the run as anywhere else.
-  prompt.once('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+  // On a terminal the question reads Ctrl-C itself: handed to the process's SIGINT handlers, it stops the
+  // run as anywhere else (emitted rather than sent, since on Windows a sent SIGINT kills the process outright).
+  prompt.once('SIGINT', () => process.emit('SIGINT', 'SIGINT'));
   try {
     const answer = await prompt.question('  approve? [y/N] ', { signal });
     return /^y(es)?$/i.test(answer.trim());
