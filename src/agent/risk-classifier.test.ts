@@ -35,6 +35,7 @@ function facts(overrides: Partial<RiskFacts> = {}): RiskFacts {
       [6, 'https://payments.test/charge'],
       [7, 'https://shop.example.com/save'],
     ]),
+    focusedFormTarget: null,
     ...overrides,
   };
 }
@@ -53,6 +54,35 @@ describe('registrableDomain', () => {
 });
 
 describe('classifyRisk', () => {
+  it('Enter pressed in a field of a form that posts to another origin is a cross-origin form', () => {
+    const keys = (text: string) => ({ name: 'send_keys', params: { keys: text } });
+    const inPayForm = facts({ focusedFormTarget: 'https://payments.test/charge' });
+    expect(classifyRisk(keys('Enter'), inPayForm, ALL)).toEqual({
+      risk: 'cross_origin_form',
+      reason:
+        "pressing Enter in the focused field sends its form to https://payments.test, another origin than the page's (https://shop.example.com)",
+    });
+    expect(classifyRisk(keys('Tab Tab Enter'), inPayForm, ALL)?.risk).toBe('cross_origin_form');
+    expect(classifyRisk(keys('Control+Enter'), inPayForm, ALL)?.risk).toBe('cross_origin_form');
+    expect(classifyRisk(keys('Escape'), inPayForm, ALL)).toBeNull();
+    expect(classifyRisk(keys('Enter'), facts({ focusedFormTarget: 'https://shop.example.com/save' }), ALL)).toBeNull();
+    expect(classifyRisk(keys('Enter'), facts(), ALL)).toBeNull();
+  });
+
+  it('a search goes to its engine: a new domain unless the run has been on it', () => {
+    expect(classifyRisk({ name: 'search', params: { query: 'cheap flights' } }, facts(), ALL)).toEqual({
+      risk: 'new_domain',
+      reason:
+        'searching on duckduckgo.com, a domain this run has not been on (https://duckduckgo.com/?q=cheap%20flights)',
+    });
+    const onGoogle = facts({ visitedDomains: new Set(['example.com', 'google.com']) });
+    expect(classifyRisk({ name: 'search', params: { query: 'x', engine: 'google' } }, onGoogle, ALL)).toBeNull();
+    expect(classifyRisk({ name: 'search', params: { query: 'x', engine: 'bing' } }, onGoogle, ALL)?.risk).toBe(
+      'new_domain',
+    );
+    expect(classifyRisk({ name: 'search', params: { query: 'x' } }, facts(), ['upload'])).toBeNull();
+  });
+
   it('upload_file and evaluate are risky by what they are', () => {
     expect(classifyRisk({ name: 'upload_file', params: { index: 3, path: '/tmp/cv.pdf' } }, facts(), ALL)).toEqual({
       risk: 'upload',

@@ -1,6 +1,8 @@
 import { getDomain } from 'tldts';
 import type { AgentRisk } from '../browser/events/agent.events';
+import { SEARCH_ENGINES } from '../browser/events/navigation.events';
 import type { ElementSummary } from '../browser/events/state.events';
+import { searchUrl } from '../browser/search-url';
 import type { ModelAction } from './model';
 
 /** Why an action waits for the person: its class and a sentence naming what it touches. */
@@ -20,6 +22,8 @@ export interface RiskFacts {
   readonly downloadIndexes: ReadonlySet<number>;
   /** Indexed controls that submit a form, with the absolute URL the form sends its fields to. */
   readonly submitTargets: ReadonlyMap<number, string>;
+  /** Where the form holding the focused field sends it (Enter in the field submits it); null: none known. */
+  readonly focusedFormTarget: string | null;
 }
 
 /**
@@ -167,6 +171,26 @@ function clickRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
   return found;
 }
 
+/** Whether a send_keys sequence presses Enter (alone or in a chord): in a form's field, that submits it. */
+export function pressesEnter(keys: string): boolean {
+  return keys.split(/\s+/).some((key) => /(^|\+)enter$/i.test(key));
+}
+
+function enterRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
+  const keys = stringParam(params, 'keys');
+  const pageOrigin = originOf(facts.pageUrl);
+  const formOrigin = originOf(facts.focusedFormTarget);
+  if (keys === null || !pressesEnter(keys) || formOrigin === null || pageOrigin === null || formOrigin === pageOrigin) {
+    return [];
+  }
+  return [
+    {
+      risk: 'cross_origin_form',
+      reason: `pressing Enter in the focused field sends its form to ${formOrigin}, another origin than the page's (${pageOrigin})`,
+    },
+  ];
+}
+
 function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
   switch (action.name) {
     case 'upload_file': {
@@ -186,8 +210,18 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       const newTab = (action.params as { new_tab?: unknown }).new_tab === true;
       return addressRisks(navigationUrl(raw), facts, newTab ? 'a new tab on' : 'navigating to');
     }
+    case 'search': {
+      const query = stringParam(action.params, 'query');
+      const engine = stringParam(action.params, 'engine') ?? 'duckduckgo';
+      if (query === null || !(SEARCH_ENGINES as readonly string[]).includes(engine)) {
+        return [];
+      }
+      return addressRisks(searchUrl(engine as (typeof SEARCH_ENGINES)[number], query), facts, 'searching on');
+    }
     case 'click':
       return clickRisks(action.params, facts);
+    case 'send_keys':
+      return enterRisks(action.params, facts);
     default:
       return [];
   }

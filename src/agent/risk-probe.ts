@@ -2,7 +2,7 @@ import type { AgentRisk } from '../browser/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';
-import type { RiskFacts } from './risk-classifier';
+import { pressesEnter, type RiskFacts } from './risk-classifier';
 
 interface FoundElement {
   readonly tag: string;
@@ -70,6 +70,24 @@ async function submitTargets(runAction: RunAction, pageUrl: string): Promise<Map
 }
 
 /**
+ * Where the form holding the focused field sends it: its action, or the page itself. Null when no
+ * field of a form has focus, or the page cannot be asked (a window without focus matches no :focus).
+ */
+async function focusedFormTarget(
+  runAction: RunAction,
+  pageUrl: string,
+  log: ((message: string) => void) | undefined,
+): Promise<string | null> {
+  try {
+    const [form] = await find(runAction, 'form:focus-within', ['action']);
+    return form === undefined ? null : absolute(form.attributes['action'] ?? '', pageUrl);
+  } catch (error) {
+    log?.(`could not look for the focused field's form: ${errorMessageOf(error)}`);
+    return null;
+  }
+}
+
+/**
  * The facts classifyRisk judges `action` by. The page is only asked (find_elements, read-only) for a
  * click by index on a tag that could download or submit, and only for the classes that are on.
  */
@@ -88,7 +106,18 @@ export async function probeRiskFacts(options: {
     visitedDomains: options.visitedDomains,
     downloadIndexes: new Set<number>(),
     submitTargets: new Map<number, string>(),
+    focusedFormTarget: null,
   };
+  const keys = (action.params as { keys?: unknown } | null | undefined)?.keys;
+  if (
+    action.name === 'send_keys' &&
+    typeof keys === 'string' &&
+    pressesEnter(keys) &&
+    state !== null &&
+    risky.includes('cross_origin_form')
+  ) {
+    return { ...facts, focusedFormTarget: await focusedFormTarget(options.runAction, state.url, options.log) };
+  }
   const index = (action.params as { index?: unknown } | null | undefined)?.index;
   if (action.name !== 'click' || typeof index !== 'number' || state === null) {
     return facts;

@@ -427,7 +427,7 @@ describe('approvals', () => {
     );
   });
 
-  it('a download link and a form posting to another origin are found on the real page and asked about', async () => {
+  it('a download link and a form posting to another origin (by its button, or Enter in its field) are found on the real page and asked about', async () => {
     pages.route('/agent/shop', (_req, res) =>
       html(
         res,
@@ -443,7 +443,13 @@ describe('approvals', () => {
     expect((await call('navigate', { url: pages.url('/agent/shop') })).ok).toBe(true);
     model.useScript((request, index) => {
       const text = pageText(request);
-      const label = ['Price list', 'Pay now', 'Save for later'][index - 1];
+      if (index === 3) {
+        return { kind: 'tools', calls: [{ name: 'input', input: { index: indexOf(text, 'Your name'), text: 'Ann' } }] };
+      }
+      if (index === 4) {
+        return { kind: 'tools', calls: [{ name: 'send_keys', input: { keys: 'Enter' } }] };
+      }
+      const label = ['Price list', 'Pay now', '', '', 'Save for later'][index - 1];
       return label === undefined
         ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'looked', success: true } }] }
         : { kind: 'tools', calls: [{ name: 'click', input: { index: indexOf(text, label) } }] };
@@ -455,19 +461,26 @@ describe('approvals', () => {
     };
     const answer = resultOf<{ run_id: string; reason: string }>(await call('run', { task: 'look around the shop' }));
     expect(answer.reason).toBe('done');
-    // The same-origin form's button runs without asking; the other two wait and are refused.
+    // The same-origin form's button and the typing run without asking; the others wait and are refused.
     expect(
       eventsOf('AgentApprovalRequestedEvent', answer.run_id).map((event) => [event['risk'], event['reason']]),
     ).toEqual([
       ['download', expect.stringContaining('/agent/price-list')],
       ['cross_origin_form', expect.stringContaining(pages.crossUrl(''))],
+      ['cross_origin_form', expect.stringMatching(/pressing Enter in the focused field sends its form to/)],
     ]);
     expect(pages.requests.some((request) => request.path === '/agent/price-list')).toBe(false);
     expect(pages.requests.some((request) => request.path === '/agent/thanks' && request.method === 'POST')).toBe(false);
     const steps = eventsOf('AgentStepEvent', answer.run_id).map(
       (step) => (step['actions'] as Array<{ success: boolean; error_code: string | null }>)[0],
     );
-    expect(steps.slice(0, 3).map((action) => action?.error_code ?? 'ok')).toEqual(['FORBIDDEN', 'FORBIDDEN', 'ok']);
+    expect(steps.slice(0, 5).map((action) => action?.error_code ?? 'ok')).toEqual([
+      'FORBIDDEN',
+      'FORBIDDEN',
+      'ok',
+      'FORBIDDEN',
+      'ok',
+    ]);
   });
 
   // Last in the file: the emergency stop ends the session (and kills the browser tabpilot launched).

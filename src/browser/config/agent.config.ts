@@ -100,7 +100,7 @@ const Agent = z
       .array(AgentRisk)
       .default([...AgentRisk.options])
       .describe(
-        'The classes of action that wait for approval: upload (upload_file), download (a link that downloads, a navigation to a file), evaluate, cross_origin_form (submitting a form whose action is another origin), new_domain (a navigation, new tab or link to a registrable domain the run has not been on)',
+        'The classes of action that wait for approval: upload (upload_file), download (a link that downloads, a navigation to a file), evaluate, cross_origin_form (submitting a form whose action is another origin, by its button or Enter in its field), new_domain (a navigation, new tab, link or search to a registrable domain the run has not been on)',
       ),
     max_kept_runs: z
       .number()

@@ -16,16 +16,11 @@ import {
   type WaitUntil,
 } from '../events/navigation.events';
 import { SwitchTabEvent } from '../events/tabs.events';
+import { searchUrl } from '../search-url';
 import { normalizeUrl } from '../url-guards';
 
 const NEW_TAB_URLS = ['about:blank', 'chrome://newtab/', 'chrome://new-tab-page/', 'chrome://new-tab-page'];
 const HISTORY_READINESS_MS = 8000;
-
-const SEARCH_URLS = {
-  duckduckgo: (query: string) => `https://duckduckgo.com/?q=${encodeURIComponent(query)}`,
-  google: (query: string) => `https://www.google.com/search?q=${encodeURIComponent(query)}&udm=14`,
-  bing: (query: string) => `https://www.bing.com/search?q=${encodeURIComponent(query)}`,
-} as const;
 
 type Emits = readonly [typeof NavigationStartedEvent, typeof NavigationCompleteEvent, typeof SwitchTabEvent];
 
@@ -111,7 +106,7 @@ export const navigationWatchdog = defineWatchdog({
       NavigateToUrlEvent: (event, hctx) => navigate(hctx, event.payload),
       SearchEvent: (event, hctx) =>
         navigate(hctx, {
-          url: SEARCH_URLS[event.payload.engine](event.payload.query),
+          url: searchUrl(event.payload.engine, event.payload.query),
           target_id: event.payload.target_id,
           new_tab: false,
           wait_until: 'load',

@@ -154,6 +154,21 @@ export function guardPeek(): GuardVerdict {
 }
 
 /**
+ * Runs `then` in a task after the current one (the release's, where its click is dispatched and acted
+ * on), ahead of the frame the page renders next: a timer or a message would wait behind that frame.
+ */
+function afterThisTask(then: () => void): void {
+  const scheduler = (globalThis as { scheduler?: { postTask?: (task: () => void, options: object) => unknown } })
+    .scheduler;
+  if (typeof scheduler?.postTask === 'function') {
+    // Nothing aborts it, so it cannot reject.
+    void scheduler.postTask(then, { priority: 'user-blocking' });
+    return;
+  }
+  setTimeout(then, 0);
+}
+
+/**
  * Resolves once the guard has seen `releases` button releases and the clicks they cause (dispatched in
  * the same task as the release: a task later they are through, blocked or not), or after a bound.
  */
@@ -168,7 +183,7 @@ function releasesSeen(guard: Guard, releases: number): Promise<void> {
     const check = (): void => {
       if (guard.releases >= releases) {
         guard.onRelease = null;
-        setTimeout(done, 0);
+        afterThisTask(done);
       }
     };
     guard.onRelease = check;

@@ -14,6 +14,16 @@ import { TabpilotError } from '../../../shared/errors';
  * paid at stop (measured by `npm run bench -- --only video`).
  */
 export function createFfmpegVideoPort(outputDir: () => string, ffmpeg = 'ffmpeg'): VideoRecorderPort {
+  // Asked once per port (a failed look is asked again): starting ffmpeg at every recording would take
+  // CPU from the commands running as the recording starts.
+  let found: Promise<void> | undefined;
+  const ffmpegThere = (): Promise<void> => {
+    found ??= run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-version']).catch((error: unknown) => {
+      found = undefined;
+      throw error;
+    });
+    return found;
+  };
   return {
     async open({ dir, fileName, width, height }): Promise<VideoSink> {
       const folder = resolve(outputDir(), dir);
@@ -24,7 +34,7 @@ export function createFfmpegVideoPort(outputDir: () => string, ffmpeg = 'ffmpeg'
         throw new ConfigError('record_video_dir', `${folder} is not a writable folder (${String(error)})`);
       }
       // A missing ffmpeg is said when recording starts, not after the session, when the frames are in.
-      await run(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-version']);
+      await ffmpegThere();
       const frames = await mkdtemp(join(tmpdir(), 'tabpilot-video-'));
       return new FfmpegSink(ffmpeg, frames, join(folder, fileName), width, height);
     },
