@@ -147,13 +147,33 @@ describe('tabpilot run', () => {
     expect(approved.code).toBe(0);
   });
 
+  it('--max-steps overrides the config for the run', async () => {
+    model.useScript(() => ({ kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] }));
+    const { code, stderr } = await runCli([
+      'run',
+      'wander',
+      '--launch',
+      '--base-url',
+      model.baseUrl,
+      '--model',
+      'fake',
+      '--config',
+      join(dir, 'config.json'),
+      '--max-steps',
+      '1',
+    ]);
+    expect(stderr).toMatch(/run \w+ finished: max_steps after 1 steps/);
+    expect(model.requests).toHaveLength(1);
+    expect(code).toBe(1);
+  });
+
   it('refuses a run without a model or a browser, saying what is missing', async () => {
     const noModel = await runCli(['run', 'anything', '--launch']);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain('run needs --model NAME');
     const noBrowser = await runCli(['run', 'anything', '--model', 'm']);
     expect(noBrowser.code).toBe(2);
-    expect(noBrowser.stderr).toContain('run needs exactly one of --launch or --cdp-url URL');
+    expect(noBrowser.stderr).toContain('run needs exactly one of --launch, --cdp-url URL or --extension');
     const badProvider = await runCli(['run', 'anything', '--launch', '--model', 'm', '--provider', 'gemini']);
     expect(badProvider.code).toBe(2);
     expect(badProvider.stderr).toMatch(/config field agent\.provider/);

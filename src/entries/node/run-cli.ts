@@ -1,26 +1,38 @@
 import { parseArgs } from 'node:util';
-import { Agent, type AgentStepReport } from '../../agent/agent';
+import { Agent } from '../../agent/agent';
 import { modelFromConfig } from '../../agent/model-from-config';
 import { approvalGate } from '../../agent/approval-gate';
 import { serverHost } from '../../agent/server-host';
+import { stepLines } from '../../agent/step-lines';
 import type { TabpilotConfig } from '../../browser/config';
 import { loadConfig } from '../../platform/node/config-file';
+import { stateDir } from '../../platform/node/native/state-dir';
 import { stderrSink } from '../../platform/node/stderr-sink';
+import { ClientName } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
+import { runThroughExtension } from './run-extension';
 import { ttyApproval } from './tty-approval';
 
 export const RUN_USAGE = `  tabpilot run "TASK" (--launch [--headless | --headed] | --cdp-url URL) --model NAME [--base-url URL]
-               [--provider openai|anthropic] [--api-key KEY] [--config FILE] [--yes]
+               [--provider openai|anthropic] [--api-key KEY] [--config FILE] [--max-steps N] [--yes]
       Let a model do TASK in the browser, step by step: the steps on stderr, the final answer on stdout,
       exit 0 when the task succeeded. openai is any OpenAI-compatible chat-completions server (OpenAI,
       OpenRouter, Ollama, LM Studio, vLLM, Groq, DeepSeek); the key also comes from OPENAI_API_KEY or
-      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...).
+      ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...);
+      --max-steps N overrides its max_steps for this run.
       With agent.approval on, a risky action (agent.risky) is asked about on the terminal (y/N);
-      without a terminal it is refused, unless --yes approves every one.`;
+      without a terminal it is refused, unless --yes approves every one.
+  tabpilot run "TASK" --extension [--client NAME] [--user-data-dir DIR] [--max-steps N] [--yes]
+      The same in your own browser: the tabpilot extension's agent does TASK, through the native host,
+      with the model, key and agent settings of its side panel (Settings > Agent), so --model, --base-url,
+      --provider, --api-key and --config are refused. A risky action is asked about on the terminal, or
+      waits for its approval in the side panel when there is no terminal (--yes approves every one).
+      Ctrl-C stops the run in the browser. Exit 0 the task succeeded, 1 it did not, 2 bad usage,
+      3 no host or the connection broke.`;
 
 interface RunOptions {
   task: string;
@@ -31,16 +43,34 @@ interface RunOptions {
   baseUrl: string | undefined;
   provider: string | undefined;
   apiKey: string | undefined;
+  /** Steps before the run gives up; undefined: the config's agent.max_steps. */
+  maxSteps: number | undefined;
   yes: boolean;
 }
 
-function parseRun(argv: string[]): RunOptions {
+/** What `tabpilot run` was asked: an agent in this process (a launched or attached browser), or the extension's. */
+export type ParsedRun =
+  | ({ mode: 'node' } & RunOptions)
+  | {
+      mode: 'extension';
+      task: string;
+      client: ClientName;
+      userDataDir: string | undefined;
+      maxSteps: number | undefined;
+      yes: boolean;
+    };
+
+/** Flags that set the model or the config: the extension's run takes its panel's settings instead. */
+const MODEL_FLAGS = ['model', 'base-url', 'provider', 'api-key', 'config'] as const;
+
+export function parseRun(argv: string[], env: Record<string, string | undefined> = {}): ParsedRun {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       launch: { type: 'boolean' },
       'cdp-url': { type: 'string' },
+      extension: { type: 'boolean' },
       headless: { type: 'boolean' },
       headed: { type: 'boolean' },
       config: { type: 'string' },
@@ -48,6 +78,9 @@ function parseRun(argv: string[]): RunOptions {
       'base-url': { type: 'string' },
       provider: { type: 'string' },
       'api-key': { type: 'string' },
+      client: { type: 'string' },
+      'user-data-dir': { type: 'string' },
+      'max-steps': { type: 'string' },
       yes: { type: 'boolean' },
     },
   });
@@ -55,10 +88,41 @@ function parseRun(argv: string[]): RunOptions {
   if (task === '') {
     throw new Error('run needs a task: tabpilot run "what to do" ...');
   }
-  if ((values.launch === true) === (values['cdp-url'] !== undefined)) {
-    throw new Error('run needs exactly one of --launch or --cdp-url URL');
+  const maxSteps = stepsOf(values['max-steps']);
+  const browsers = [values.launch === true, values['cdp-url'] !== undefined, values.extension === true];
+  if (browsers.filter(Boolean).length !== 1) {
+    throw new Error('run needs exactly one of --launch, --cdp-url URL or --extension');
+  }
+  if (values.extension === true) {
+    const given = MODEL_FLAGS.filter((flag) => values[flag] !== undefined).map((flag) => `--${flag}`);
+    if (given.length > 0) {
+      throw new Error(
+        `${given.join(', ')} cannot go with --extension: the extension's agent uses the model, key and agent settings of its side panel (Settings > Agent)`,
+      );
+    }
+    if (values.headless !== undefined || values.headed !== undefined) {
+      throw new Error('--headless and --headed go with --launch: --extension runs in your own browser as it is');
+    }
+    const client = ClientName.safeParse(values.client ?? env['TABPILOT_CLIENT'] ?? 'tabpilot');
+    if (!client.success) {
+      throw new Error(`--client ${values.client ?? ''}: ${client.error.issues[0]?.message ?? 'invalid'}`);
+    }
+    return {
+      mode: 'extension',
+      task,
+      client: client.data,
+      userDataDir: values['user-data-dir'],
+      maxSteps,
+      yes: values.yes === true,
+    };
+  }
+  for (const flag of ['client', 'user-data-dir'] as const) {
+    if (values[flag] !== undefined) {
+      throw new Error(`--${flag} goes with --extension (the host of your own browser)`);
+    }
   }
   return {
+    mode: 'node',
     task,
     cdpUrl: values['cdp-url'],
     headless: values.headless === true ? true : values.headed === true ? false : null,
@@ -67,8 +131,21 @@ function parseRun(argv: string[]): RunOptions {
     baseUrl: values['base-url'],
     provider: values.provider,
     apiKey: values['api-key'],
+    maxSteps,
     yes: values.yes === true,
   };
+}
+
+/** --max-steps N: the run's max_steps, with the bounds of agent.max_steps. */
+function stepsOf(text: string | undefined): number | undefined {
+  if (text === undefined) {
+    return undefined;
+  }
+  const steps = Number(text);
+  if (!/^\d+$/.test(text) || steps < 1 || steps > 1000) {
+    throw new Error(`--max-steps must be a whole number from 1 to 1000, got ${text}`);
+  }
+  return steps;
 }
 
 function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<string, unknown> {
@@ -82,6 +159,9 @@ function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<st
   if (options.provider !== undefined) {
     agent['provider'] = options.provider;
   }
+  if (options.maxSteps !== undefined) {
+    agent['max_steps'] = options.maxSteps;
+  }
   const launch = { ...(raw['launch'] as Record<string, unknown> | undefined) };
   if (options.headless !== null) {
     launch['headless'] = options.headless;
@@ -89,23 +169,23 @@ function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<st
   return { ...raw, agent, launch };
 }
 
-function stepLines(report: AgentStepReport): string {
-  const lines = [`step ${report.step} (${report.url})${report.thinking === null ? '' : `: ${report.thinking}`}`];
-  for (const action of report.actions) {
-    const call = `${action.name} ${JSON.stringify(action.params ?? {})}`;
-    lines.push(
-      action.success ? `  ${call} -> ok` : `  ${call} -> ${action.error_code ?? 'error'}: ${action.error ?? ''}`,
-    );
-  }
-  if (report.error !== null) {
-    lines.push(`  step failed: ${report.error}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
 /** `tabpilot run`: one task, one browser, one exit code. */
 export async function runAgentCli(argv: string[]): Promise<number> {
-  let options: RunOptions;
+  let parsed: ParsedRun;
+  try {
+    parsed = parseRun(argv, process.env);
+  } catch (error) {
+    process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n\n${RUN_USAGE}\n`);
+    return 2;
+  }
+  if (parsed.mode === 'extension') {
+    return runThroughExtension({ ...parsed, stateDir: stateDir() });
+  }
+  return runInProcess(parsed);
+}
+
+/** The agent in this process, over a browser it launched or attached to. */
+async function runInProcess(options: RunOptions): Promise<number> {
   let config: TabpilotConfig;
   let logSecrets: readonly Secret[] = [];
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'warn') as LogLevel;
@@ -114,7 +194,6 @@ export async function runAgentCli(argv: string[]): Promise<number> {
     { level, namespace: 'tabpilot' },
   );
   try {
-    options = parseRun(argv);
     config = loadConfig({ path: options.config, env: process.env, log, overrides: (raw) => withFlags(raw, options) });
   } catch (error) {
     process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n\n${RUN_USAGE}\n`);
