@@ -10,7 +10,7 @@ import { Agent, type AgentRunResult } from './agent';
 import { approvalGate } from './approval-gate';
 import type { AgentModel } from './model';
 import { modelFromConfig } from './model-from-config';
-import { RunControl } from './run-control';
+import { type RunControl } from './run-control';
 import { RunRecorder } from './run-recorder';
 import type { RunRecord, RunStore } from './run-store';
 import { approvalAnnouncer, serverHost } from './server-host';
@@ -73,13 +73,9 @@ export interface AgentRunShared {
  * AgentStepEvent and AgentRunFinishedEvent to clients that subscribed. One run at a time per session.
  * A client that keeps its own tabs (native, MCP) has the agent act as itself, in its tabs; the person's
  * run acts as an agent client of its own. Cancelling the request, or the emergency stop, stops the run.
- * installAgentActions (agent-actions.ts) installs it with the actions that steer and keep runs.
+ * installAgentActions (agent-actions.ts) installs it with the actions that steer and keep runs, over
+ * `shared`: the run registers there, and is kept in the store when there is one.
  */
-export function installRunAction(server: CommandServer, options: RunActionOptions): void {
-  server.addServerAction(runAction(server, options, { control: new RunControl(), store: undefined, shots: undefined }));
-}
-
-/** The `run` server action over `shared`: it registers its run there, and keeps it in the store when there is one. */
 export function runAction(
   server: CommandServer,
   options: RunActionOptions,
