@@ -13,11 +13,19 @@ export function StepShot(props: { port: WorkerPort; runId: string; step: number 
   const [open, setOpen] = useState(false);
   useEffect(() => {
     let current = true;
-    void port.request('run_screenshot', { run_id: runId, step }).then((response) => {
-      if (current) {
-        setShot(response.ok ? (stepShotOf(response.result) ?? 'missing') : 'missing');
-      }
-    });
+    // Both outcomes end in a picture or 'missing': the chain cannot reject.
+    void port
+      .request('run_screenshot', { run_id: runId, step })
+      .then(
+        (response) => (response.ok ? (stepShotOf(response.result) ?? 'missing') : 'missing'),
+        // A worker that went away answers nothing: the step shows no picture rather than loading for ever.
+        () => 'missing' as const,
+      )
+      .then((view) => {
+        if (current) {
+          setShot(view);
+        }
+      });
     return () => {
       current = false;
     };
