@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResponse } from '../../../src/protocol/commands';
-import { pollUntil } from '../../../src/shared/time';
+import { pollUntil, sleep } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer, html, page } from '../harness/fixture-server';
 
@@ -22,17 +22,8 @@ export function defineStopContract(name: string, start: () => Promise<Driver>): 
     beforeAll(async () => {
       // A document that never answers: a navigation to it waits for its readiness until stopped.
       server.route('/never.html', () => undefined);
-      // A page whose main thread is stuck in a loop once told to: every call into it hangs.
-      server.route('/stuck.html', (_req, res) =>
-        html(
-          res,
-          page(
-            'Stuck',
-            '<button id="go">go</button>',
-            `<script>document.getElementById('go').addEventListener('click', () => setTimeout(() => { for (;;) {} }, 50));</script>`,
-          ),
-        ),
-      );
+      // A page whose main thread is stuck in a loop once told to (stuckSoon): every call into it hangs.
+      server.route('/stuck.html', (_req, res) => html(res, page('Stuck', '<p>stuck soon</p>', '')));
       await server.start();
       driver = await start();
       await driver.openTab(server.url('/a.html'));
@@ -94,9 +85,30 @@ export function defineStopContract(name: string, start: () => Promise<Driver>): 
       await driver.ok('attach');
     });
 
+    /**
+     * Resolves once the tab's main thread no longer answers: a state sent before that could finish before
+     * the page's loop began, and never be seen running.
+     */
+    async function untilStuck(tabId: string): Promise<void> {
+      await pollUntil(
+        async () => {
+          // A probe the stuck page never answers stays pending until the stop lets the tab go.
+          const answered = driver.evaluateInTab(tabId, '1').then(
+            () => true,
+            () => true,
+          );
+          return (await Promise.race([answered, sleep(500).then(() => false)])) ? undefined : true;
+        },
+        { timeoutMs: 10_000, intervalMs: 20, onTimeout: () => new Error('the page never got stuck') },
+      );
+    }
+
     it('cancels a state of a page whose script is stuck, and leaves nothing attached', async () => {
       await driver.ok('navigate', { url: server.url('/stuck.html') });
-      await driver.clickInTab((await driver.ok<{ focused_tab_id: string }>('tabs')).focused_tab_id, '#go');
+      const tabId = (await driver.ok<{ focused_tab_id: string }>('tabs')).focused_tab_id;
+      // The loop starts a moment after the evaluate that schedules it has answered.
+      await driver.evaluateInTab(tabId, 'setTimeout(() => { for (;;) {} }, 50), true');
+      await untilStuck(tabId);
       const state = driver.send('state');
       await whenRunning('BrowserStateRequestEvent');
       const { cancelled, cancelledMs, stopped } = await stopWhile(state);
