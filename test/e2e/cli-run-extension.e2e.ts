@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/platform/node/native/host-client';
 import { pollUntil } from '../../src/shared/time';
-import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
-import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
+import { AGENT_SECRET, addAgentPages, fillSignUpForm } from './harness/agent-pages';
+import { FakeModelServer, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
 import { BIN, NativeChain, runCli, type CliRun } from './harness/native';
 
@@ -42,15 +42,7 @@ async function saveSettings(agent: Record<string, unknown>): Promise<void> {
 function signUp(request: ModelRequestView): ScriptedReply {
   const text = request.user;
   if (text.includes(`URL: ${pages.url('/agent/form')}`)) {
-    return {
-      kind: 'tools',
-      text: 'Filling in the form.',
-      calls: [
-        { name: 'input', input: { index: indexOf(text, 'Your name'), text: 'Grace' } },
-        { name: 'input', input: { index: indexOf(text, 'Your password'), text: '<secret>password</secret>' } },
-        { name: 'click', input: { index: indexOf(text, 'Create account') } },
-      ],
-    };
+    return fillSignUpForm(text, 'Grace');
   }
   const thanks = /Thanks, [^!]*!/.exec(text)?.[0];
   if (thanks !== undefined) {

@@ -2,8 +2,15 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostClient } from '../../src/platform/node/native/host-client';
 import { pollUntil } from '../../src/shared/time';
-import { AGENT_SECRET, addAgentPages, addColourPages, isColour, type ColourName } from './harness/agent-pages';
-import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
+import {
+  AGENT_SECRET,
+  addAgentPages,
+  addColourPages,
+  fillSignUpForm,
+  isColour,
+  type ColourName,
+} from './harness/agent-pages';
+import { FakeModelServer, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
 import { McpTestClient, textOf } from './harness/mcp';
 import { NativeChain } from './harness/native';
@@ -58,15 +65,7 @@ function signUpScript(formGate: Promise<void>): (request: ModelRequestView) => S
     if (text.includes('URL: ' + pages.url('/agent/form'))) {
       return {
         kind: 'later',
-        reply: formGate.then(() => ({
-          kind: 'tools',
-          text: 'Filling in the form.',
-          calls: [
-            { name: 'input', input: { index: indexOf(text, 'Your name'), text: 'Ada' } },
-            { name: 'input', input: { index: indexOf(text, 'Your password'), text: '<secret>password</secret>' } },
-            { name: 'click', input: { index: indexOf(text, 'Create account') } },
-          ],
-        })),
+        reply: formGate.then(() => fillSignUpForm(text, 'Ada')),
       };
     }
     const thanks = /Thanks, [^!]*!/.exec(text)?.[0];

@@ -5,7 +5,7 @@ import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, CommandResponse, ServerMessage } from '../../src/protocol/commands';
 import type { ClientConnection, CommandServer } from '../../src/tools/command-server';
 import { createDeferred } from '../../src/shared/deferred';
-import { AGENT_SECRET, addAgentPages } from './harness/agent-pages';
+import { AGENT_SECRET, addAgentPages, fillSignUpForm } from './harness/agent-pages';
 import { TEST_FLAGS } from './harness/browser';
 import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer, html, page } from './harness/fixture-server';
@@ -69,15 +69,7 @@ function signUpScript(request: ModelRequestView): ScriptedReply {
     return { kind: 'tools', calls: [{ name: 'navigate', input: { url: pages.url('/agent/form') } }] };
   }
   if (text.includes('URL: ' + pages.url('/agent/form'))) {
-    return {
-      kind: 'tools',
-      text: 'Filling in the form.',
-      calls: [
-        { name: 'input', input: { index: indexOf(text, 'Your name'), text: 'Ada' } },
-        { name: 'input', input: { index: indexOf(text, 'Your password'), text: '<secret>password</secret>' } },
-        { name: 'click', input: { index: indexOf(text, 'Create account') } },
-      ],
-    };
+    return fillSignUpForm(text, 'Ada');
   }
   const thanks = /Thanks, [^!]*!/.exec(text)?.[0];
   return { kind: 'tools', calls: [{ name: 'done', input: { text: thanks ?? 'lost', success: thanks !== undefined } }] };

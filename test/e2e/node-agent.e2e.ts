@@ -7,7 +7,14 @@ import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, ServerMessage } from '../../src/protocol/commands';
 import type { ClientConnection, CommandServer } from '../../src/tools/command-server';
-import { AGENT_SECRET, addAgentPages, addColourPages, isColour, type ColourName } from './harness/agent-pages';
+import {
+  AGENT_SECRET,
+  addAgentPages,
+  addColourPages,
+  fillSignUpForm,
+  isColour,
+  type ColourName,
+} from './harness/agent-pages';
 import { TEST_FLAGS } from './harness/browser';
 import {
   FakeModelServer,
@@ -56,15 +63,7 @@ function signUpScript(request: ModelRequestView): ScriptedReply {
     };
   }
   if (text.includes('URL: ' + pages.url('/agent/form'))) {
-    return {
-      kind: 'tools',
-      text: 'Filling in the form.',
-      calls: [
-        { name: 'input', input: { index: indexOf(text, 'Your name'), text: 'Ada' } },
-        { name: 'input', input: { index: indexOf(text, 'Your password'), text: '<secret>password</secret>' } },
-        { name: 'click', input: { index: indexOf(text, 'Create account') } },
-      ],
-    };
+    return fillSignUpForm(text, 'Ada');
   }
   const thanks = /Thanks, [^!]*!/.exec(text)?.[0];
   return thanks === undefined

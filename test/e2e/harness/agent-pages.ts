@@ -1,5 +1,6 @@
 import type { FixtureServer } from './fixture-server';
 import { html, page } from './fixture-server';
+import { indexOf, type ScriptedReply } from './fake-model-server';
 
 /** The secret the sign-up task types; the thanks page echoes it, so the test sees whether it leaks. */
 export const AGENT_SECRET = 's3cretValue42';
@@ -66,4 +67,17 @@ export function addColourPages(server: FixtureServer): void {
 /** Whether a sampled pixel is the page's colour, within what JPEG's compression moves it. */
 export function isColour(rgb: readonly number[], name: ColourName, tolerance = 40): boolean {
   return COLOUR_PAGES[name].every((channel, at) => Math.abs(channel - (rgb[at] ?? -999)) <= tolerance);
+}
+
+/** The sign-up form's step in a scripted model: type `name` and the password by placeholder, then send it. */
+export function fillSignUpForm(stateText: string, name: string): Extract<ScriptedReply, { kind: 'tools' }> {
+  return {
+    kind: 'tools',
+    text: 'Filling in the form.',
+    calls: [
+      { name: 'input', input: { index: indexOf(stateText, 'Your name'), text: name } },
+      { name: 'input', input: { index: indexOf(stateText, 'Your password'), text: '<secret>password</secret>' } },
+      { name: 'click', input: { index: indexOf(stateText, 'Create account') } },
+    ],
+  };
 }
