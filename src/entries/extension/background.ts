@@ -12,6 +12,7 @@ import { contentSettingsGranter } from '../../platform/extension/content-setting
 import { createChromeDownloadHost, OwnDownloadNames } from '../../platform/extension/download-host';
 import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
+import { EncoderDocument } from '../../platform/extension/video/encoder-document';
 import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { answerInPageStop } from '../../tools/in-page-stop';
@@ -54,6 +55,7 @@ const permissions = contentSettingsGranter(chrome.contentSettings);
 // The names tabpilot's own saves ask chrome.downloads for, kept for the download placement's listener.
 const ownDownloads = new OwnDownloadNames();
 const downloadsApi = ownDownloads.wrap(chrome.downloads);
+const videoApi = realOffscreenVideoApi();
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
@@ -64,7 +66,7 @@ const session = new BrowserSession({
       router,
       createDownloadsFileSaver(downloadsApi),
       permissions,
-      createOffscreenVideoPort(realOffscreenVideoApi(), downloadsApi, log.child('video')),
+      createOffscreenVideoPort(videoApi, new EncoderDocument(videoApi, log.child('video')), downloadsApi),
     ),
     artifacts: createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts')),
     downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),

@@ -10,7 +10,8 @@ const log = createLogger(consoleSink, { level: 'info', namespace: 'tabpilot-vide
 // moves them to disk when they grow) and encoded when the recording ends: encoding VP8 as frames come
 // took the CPU the session's commands needed (on 2 cores a click-and-state step was 2.7 times slower on
 // a page at rest, 35 times on one repainting every frame). The finished file is handed back as a blob:
-// URL the worker downloads, and released when the worker says the download is done.
+// URL the worker downloads, and released when the worker closes the port (the download is done). The
+// document outlives its recordings: the worker keeps it for the next one (see encoder-document.ts).
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name !== VIDEO_PORT_NAME) {
     return;
@@ -66,15 +67,11 @@ chrome.runtime.onConnect.addListener((port) => {
           return Promise.resolve();
         });
         return;
-      case 'release':
-        if (url !== undefined) {
-          URL.revokeObjectURL(url);
-        }
-        port.disconnect();
-        return;
     }
   });
   port.onDisconnect.addListener(() => {
+    // The document stays for the next recording: this one's frames and file go now.
+    frames.length = 0;
     if (url !== undefined) {
       URL.revokeObjectURL(url);
     }

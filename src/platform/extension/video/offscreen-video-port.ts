@@ -1,13 +1,11 @@
 import type { TimedFrame, VideoRecorderPort, VideoSink } from '../../../browser/host';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
-import type { Logger } from '../../../shared/logger';
 import { downloadInto, type DownloadsApi } from '../file-saver';
+import type { EncoderDocument, OffscreenDocumentApi } from './encoder-document';
 import { VIDEO_OFFSCREEN_PATH, VIDEO_PORT_NAME, type FromEncoder, type ToEncoder } from './video-messages';
 
 /** The slices of chrome.offscreen and chrome.runtime the port needs (fakeable). */
-export interface OffscreenVideoApi {
-  createDocument(): Promise<void>;
-  closeDocument(): Promise<void>;
+export interface OffscreenVideoApi extends OffscreenDocumentApi {
   connect(): chrome.runtime.Port;
 }
 
@@ -20,6 +18,7 @@ export function realOffscreenVideoApi(): OffscreenVideoApi {
         justification: 'Encode the screen recording of the controlled tab to a WebM file',
       }),
     closeDocument: () => chrome.offscreen.closeDocument(),
+    hasDocument: () => chrome.offscreen.hasDocument(),
     connect: () => chrome.runtime.connect({ name: VIDEO_PORT_NAME }),
   };
 }
@@ -32,44 +31,51 @@ const FINISH_TIMEOUT_MS = 60_000;
  * The extension's recorder: frames go over a runtime port to an offscreen document (WebCodecs VP8 and
  * mediabunny's WebM muxer run there, off the worker's thread), and the finished file is downloaded from
  * its blob: URL into tabpilot/ under the downloads folder, like every other file the extension saves.
+ * `document` is that offscreen document, kept open between recordings.
  */
 export function createOffscreenVideoPort(
   api: OffscreenVideoApi,
+  document: EncoderDocument,
   downloads: DownloadsApi,
-  log: Logger,
 ): VideoRecorderPort {
   return {
     async open({ fileName, width, height }): Promise<VideoSink> {
-      await api.createDocument().catch((error: unknown) => {
-        // One offscreen document per extension: one left from an earlier recording serves this one too.
-        if (!/single offscreen document/i.test(errorMessageOf(error))) {
-          throw error;
-        }
+      await document.acquire();
+      const link = await openLink(api, width, height).catch((error: unknown) => {
+        document.release();
+        throw error;
       });
-      const link = await openLink(api, width, height);
+      // The document's encoder (and the file's blob: URL) goes with the port; the document stays.
+      let ended = false;
+      const end = (): void => {
+        if (!ended) {
+          ended = true;
+          link.close();
+          document.release();
+        }
+      };
       return {
         add: (frame: TimedFrame) => {
           link.post({ type: 'frame', data: frame.data, timestamp: frame.timestamp, duration: frame.duration });
           return Promise.resolve();
         },
         async finish() {
-          const finished = await link.request({ type: 'finish' }, FINISH_TIMEOUT_MS);
-          if (finished.type !== 'finished') {
-            throw new TabpilotError(
-              'INTERNAL',
-              `Encoding the recording failed: ${finished.type === 'error' ? finished.message : finished.type}`,
-            );
-          }
           try {
+            const finished = await link.request({ type: 'finish' }, FINISH_TIMEOUT_MS);
+            if (finished.type !== 'finished') {
+              throw new TabpilotError(
+                'INTERNAL',
+                `Encoding the recording failed: ${finished.type === 'error' ? finished.message : finished.type}`,
+              );
+            }
             return await downloadInto(downloads, finished.url, fileName);
           } finally {
-            link.post({ type: 'release' });
-            await closeQuietly(api, log);
+            end();
           }
         },
-        async discard() {
-          link.close();
-          await closeQuietly(api, log);
+        discard() {
+          end();
+          return Promise.resolve();
         },
       };
     },
@@ -157,10 +163,4 @@ function linkOf(port: chrome.runtime.Port): Link {
       port.disconnect();
     },
   };
-}
-
-async function closeQuietly(api: OffscreenVideoApi, log: Logger): Promise<void> {
-  await api.closeDocument().catch((error: unknown) => {
-    log.warn('closing the video encoder document failed', { error: errorMessageOf(error) });
-  });
 }

@@ -7,8 +7,7 @@ export const VIDEO_OFFSCREEN_PATH = 'src/entries/extension/video-offscreen.html'
 export type ToEncoder =
   | { type: 'open'; width: number; height: number }
   | { type: 'frame'; data: string; timestamp: number; duration: number }
-  | { type: 'finish' }
-  | { type: 'release' };
+  | { type: 'finish' };
 
 export type FromEncoder =
   { type: 'ready' } | { type: 'finished'; url: string; bytes: number } | { type: 'error'; message: string };
