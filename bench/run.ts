@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       'video-steps': { type: 'string', default: '30' },
       'video-transports': { type: 'string', default: 'node,extension' },
       'video-framerates': { type: 'string', default: '5' },
+      'video-think-ms': { type: 'string', default: '0,300' },
       'mcp-servers': { type: 'string', default: 'tabpilot,playwright-mcp,chrome-devtools-mcp' },
       'mcp-runs': { type: 'string', default: '3' },
       'mcp-clicks': { type: 'string', default: '5' },
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
         steps: Number(values['video-steps']),
         transports: (values['video-transports'] ?? '').split(','),
         framerates: (values['video-framerates'] ?? '').split(',').map(Number),
+        thinkMs: (values['video-think-ms'] ?? '').split(',').map(Number),
       });
       console.table(video);
       results['video'] = video;

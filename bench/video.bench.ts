@@ -13,12 +13,15 @@ export interface VideoRow {
   page: string;
   /** record_video_framerate: the cap on frames kept a second. */
   fps_cap: number;
+  /** The pause between steps (an agent's model thinking), outside the step's timing; 0: back to back. */
+  think_ms: number;
   off_median_ms: number;
   on_median_ms: number;
   /** Median of the per-round ratios on / off (rounds alternate, so load drifts hit both). */
   ratio: number;
   off_p90_ms: number;
   on_p90_ms: number;
+  /** Frames kept per second of video: while commands run back to back the recorder yields to them. */
   frames_per_second: number;
   /** Writing the file after recording stops (Node: ffmpeg's encode; the extension: finalize and download). */
   write_ms_per_recorded_second: number;
@@ -65,20 +68,30 @@ async function errorsOf(driver: Driver): Promise<unknown[]> {
   );
 }
 
+interface VideoOptions {
+  rounds: number;
+  steps: number;
+  transports: string[];
+  framerates: number[];
+  thinkMs: number[];
+}
+
 /**
  * A click-and-state loop (the agent's step: act, then look) with and without recording, side by side
- * over both transports, on a page at rest between steps and on one that repaints every frame. Rounds alternate a block without recording
- * and a block with it; each recording is written (and waited for) between blocks, outside the timing.
+ * over both transports, on a page at rest between steps and on one that repaints every frame, with the
+ * steps back to back and with a pause between them as an agent's model makes. Rounds alternate a block
+ * without recording and a block with it; each recording is written (and waited for) between blocks,
+ * outside the timing. The extension keeps its encoder document for 30 s after a recording, so only the
+ * warm-up round starts one.
  */
-export async function benchVideo(
-  pages: PageServer,
-  options: { rounds: number; steps: number; transports: string[]; framerates: number[] },
-): Promise<VideoRow[]> {
+export async function benchVideo(pages: PageServer, options: VideoOptions): Promise<VideoRow[]> {
   const rows: VideoRow[] = [];
   for (const transport of options.transports) {
-    for (const animated of [false, true]) {
-      for (const fps of options.framerates) {
-        rows.push(await benchOne(pages, transport, fps, animated, options));
+    for (const thinkMs of options.thinkMs) {
+      for (const animated of [false, true]) {
+        for (const fps of options.framerates) {
+          rows.push(await benchOne(pages, transport, fps, animated, thinkMs, options));
+        }
       }
     }
   }
@@ -90,6 +103,7 @@ async function benchOne(
   transport: string,
   fps: number,
   animated: boolean,
+  thinkMs: number,
   options: { rounds: number; steps: number },
 ): Promise<VideoRow> {
   {
@@ -110,6 +124,9 @@ async function benchOne(
         throw new Error('the bench button is not in the state');
       }
       const step = async (): Promise<number> => {
+        if (thinkMs > 0) {
+          await new Promise((resolve) => setTimeout(resolve, thinkMs));
+        }
         const started = performance.now();
         await driver.ok('click', { index: button.index });
         await driver.ok('state', {});
@@ -166,6 +183,7 @@ async function benchOne(
         transport,
         page: animated ? 'repainting' : 'at rest',
         fps_cap: fps,
+        think_ms: thinkMs,
         off_median_ms: round(median(off), 1),
         on_median_ms: round(median(on), 1),
         ratio: round(median(ratios), 3),

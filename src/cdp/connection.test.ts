@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeBrowser } from '../../test/fakes/fake-browser';
 import { CdpConnection } from './connection';
 import { CdpConnectionClosedError, CdpTargetClosedError, CdpTimeoutError, CdpUnsupportedError } from './errors';
@@ -92,5 +92,37 @@ describe('CdpConnection', () => {
     controller.abort(new Error('stop now'));
     await expect(call).rejects.toThrow('stop now');
     expect(connection.pendingCount).toBe(0);
+  });
+
+  it('is idle only while none of its own calls is in flight; background calls (recording frames) do not count', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
+    try {
+      const browser = new FakeBrowser();
+      browser.silent.add('Runtime.evaluate');
+      const connection = new CdpConnection(browser.transport);
+      const session = new CdpSession(connection, '', 'browser');
+      expect(connection.idleMs).toBe(Number.POSITIVE_INFINITY);
+
+      const controller = new AbortController();
+      const command = session.call('Runtime.evaluate', { expression: '1' }, { signal: controller.signal });
+      vi.setSystemTime(1_000_500);
+      expect(connection.idleMs).toBe(0);
+      controller.abort(new Error('done'));
+      await expect(command).rejects.toThrow('done');
+      vi.setSystemTime(1_000_600);
+      expect(connection.idleMs).toBe(100);
+
+      const frame = new AbortController();
+      const shot = session.call('Runtime.evaluate', { expression: '2' }, { signal: frame.signal, background: true });
+      await session.send('Browser.getVersion');
+      vi.setSystemTime(1_000_700);
+      expect(connection.pendingCount).toBe(1);
+      expect(connection.idleMs).toBe(100);
+      frame.abort(new Error('dropped'));
+      await expect(shot).rejects.toThrow('dropped');
+      expect(connection.idleMs).toBe(100);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

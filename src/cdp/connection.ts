@@ -11,6 +11,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent even while the session is suspended (a health check that must reach a stuck page). */
   ignoreSuspension?: boolean;
+  /** Work of its own that is not the session's commands (a recording's frames): not counted in `idleMs`. */
+  background?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ interface PendingCall {
   origin: Error;
   onAbort: (() => void) | undefined;
   signal: AbortSignal | undefined;
+  background: boolean;
 }
 
 export type CdpEventListener = (event: CdpEventMessage) => void;
@@ -55,6 +58,9 @@ export class CdpConnection {
   readonly #suspended = new Map<string, Suspension>();
   #nextId = 1;
   #closedReason: string | undefined;
+  /** Calls in flight that are not `background`, and when the last of them was answered (epoch ms). */
+  #foreground = 0;
+  #foregroundEndedAt = Number.NEGATIVE_INFINITY;
 
   constructor(transport: CdpTransport, options: { timeoutMs?: number; logger?: Logger } = {}) {
     this.#transport = transport;
@@ -78,6 +84,11 @@ export class CdpConnection {
 
   get pendingCount(): number {
     return this.#pending.size;
+  }
+
+  /** Milliseconds since the last call that was not `background` was answered; 0 while one is in flight. */
+  get idleMs(): number {
+    return this.#foreground > 0 ? 0 : Date.now() - this.#foregroundEndedAt;
   }
 
   send(
@@ -109,6 +120,7 @@ export class CdpConnection {
         origin,
         onAbort: undefined,
         signal: options.signal,
+        background: options.background === true,
       };
       if (Number.isFinite(timeoutMs)) {
         call.timer = setTimeout(() => {
@@ -121,6 +133,9 @@ export class CdpConnection {
         signal.addEventListener('abort', call.onAbort, { once: true });
       }
       this.#pending.set(id, call);
+      if (!call.background) {
+        this.#foreground++;
+      }
       try {
         this.#transport.send(
           sessionId === undefined || sessionId === ROOT
@@ -206,6 +221,10 @@ export class CdpConnection {
       return undefined;
     }
     this.#pending.delete(id);
+    if (!call.background) {
+      this.#foreground--;
+      this.#foregroundEndedAt = Date.now();
+    }
     if (call.timer !== undefined) {
       clearTimeout(call.timer);
     }

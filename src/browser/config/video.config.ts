@@ -25,6 +25,6 @@ export const VIDEO_CONFIG_SHAPE = {
     .max(30)
     .default(5)
     .describe(
-      'Frames a second taken of the focused tab (a screenshot each) and encoded; each costs the browser one copy of the page, so more frames slow the session’s commands more (5 kept a click-and-state step within about 10%)',
+      'Frames a second taken of the focused tab (a screenshot each) and encoded, at most. Each costs the browser one copy of the page, so while commands run back to back frames come less often (about one a second on 2 cores), and at this rate again once they pause',
     ),
 };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TabpilotError } from '../../shared/errors';
-import { FramePoller, type ScreenshotSession } from './frame-poller';
+import { BUSY_MAX_GAP_MS, BUSY_SHARE, FramePoller, QUIET_MS, type ScreenshotSession } from './frame-poller';
 
 interface FakeTab extends ScreenshotSession {
   readonly asked: Array<{ params: unknown; options: unknown }>;
@@ -13,8 +13,12 @@ function fakeTab(name: string, options: { delayMs?: number; fail?: boolean } = {
   const tab = {
     asked,
     detached: false,
-    call: (_method: string, params: unknown, callOptions: { timeoutMs: number; signal: AbortSignal }) => {
-      asked.push({ params, options: { timeoutMs: callOptions.timeoutMs } });
+    call: (
+      _method: string,
+      params: unknown,
+      callOptions: { timeoutMs: number; signal: AbortSignal; background: boolean },
+    ) => {
+      asked.push({ params, options: { timeoutMs: callOptions.timeoutMs, background: callOptions.background } });
       return new Promise((resolve, reject) => {
         callOptions.signal.addEventListener('abort', () => reject(new TabpilotError('CANCELLED', 'aborted')));
         setTimeout(() => {
@@ -34,7 +38,12 @@ const START_MS = 1_000_000;
 /** Frame times are epoch seconds; the tests compare whole milliseconds since the fake clock's start. */
 const msAfterStart = (at: number): number => Math.round(at * 1000 - START_MS);
 
-function pollerOver(current: () => ScreenshotSession | undefined, framesPerSecond = 5) {
+/** `idleMs`: how long the session's commands have paused (by default they never run). */
+function pollerOver(
+  current: () => ScreenshotSession | undefined,
+  framesPerSecond = 5,
+  idleMs: () => number = () => Number.POSITIVE_INFINITY,
+) {
   const frames: Array<{ data: string; at: number }> = [];
   const missed: string[] = [];
   const poller = new FramePoller({
@@ -42,6 +51,7 @@ function pollerOver(current: () => ScreenshotSession | undefined, framesPerSecon
     quality: 80,
     timeoutMs: 5_000,
     current,
+    idleMs,
     onFrame: (data, at) => frames.push({ data, at }),
     onMissed: (reason) => missed.push(reason),
     now: () => Date.now() / 1000,
@@ -69,7 +79,8 @@ describe('FramePoller', () => {
     expect(tab.asked).toHaveLength(6);
     expect(tab.asked[0]).toEqual({
       params: { format: 'jpeg', quality: 80, optimizeForSpeed: true },
-      options: { timeoutMs: 5_000 },
+      // A frame is not the session's command: it does not keep the session from counting as idle.
+      options: { timeoutMs: 5_000, background: true },
     });
   });
 
@@ -163,5 +174,78 @@ describe('FramePoller', () => {
     await poller.stop();
     expect(frames.map((frame) => [frame.data, msAfterStart(frame.at)])).toEqual([['shown1', 300]]);
     expect(missed).toEqual([]);
+  });
+
+  describe("yields to the session's commands", () => {
+    const SHOT_MS = 45;
+
+    it('while commands run back to back, takes a frame only as often as keeps capturing to its share', async () => {
+      vi.useFakeTimers({ now: START_MS });
+      const tab = fakeTab('busy', { delayMs: SHOT_MS });
+      const { poller, frames } = pollerOver(
+        () => tab,
+        5,
+        () => 0,
+      );
+      poller.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      await poller.stop();
+      // A 45 ms screenshot is 5% of 900 ms: at 0, 900 and 1800 ms instead of every 200.
+      expect(SHOT_MS / BUSY_SHARE).toBe(900);
+      expect(frames.map((frame) => msAfterStart(frame.at))).toEqual([0, 900, 1800]);
+    });
+
+    it('takes the waiting frame once the commands pause, then goes on at the full rate', async () => {
+      vi.useFakeTimers({ now: START_MS });
+      const tab = fakeTab('step', { delayMs: SHOT_MS });
+      const busyUntil = START_MS + 500;
+      const { poller, frames } = pollerOver(
+        () => tab,
+        5,
+        () => Math.max(0, Date.now() - busyUntil),
+      );
+      poller.start();
+      await vi.advanceTimersByTimeAsync(1_100);
+      await poller.stop();
+      // Commands ran until 500 ms: the frame due at 200 waits until they had paused for QUIET_MS.
+      expect(frames.map((frame) => msAfterStart(frame.at))).toEqual([0, 500 + QUIET_MS, 800, 1000]);
+    });
+
+    it('still takes a frame every BUSY_MAX_GAP_MS during a long burst when screenshots are slow', async () => {
+      vi.useFakeTimers({ now: START_MS });
+      const tab = fakeTab('slow', { delayMs: 500 });
+      const { poller, frames } = pollerOver(
+        () => tab,
+        5,
+        () => 0,
+      );
+      poller.start();
+      // 500 ms is 5% of 10 s; the frames still come at 0, 2000 and 4000 ms (answered by 4500).
+      await vi.advanceTimersByTimeAsync(4_600);
+      await poller.stop();
+      expect(frames.map((frame) => msAfterStart(frame.at))).toEqual([0, BUSY_MAX_GAP_MS, 2 * BUSY_MAX_GAP_MS]);
+    });
+
+    it("a focus change takes the new tab's frame at once, busy or not", async () => {
+      vi.useFakeTimers({ now: START_MS });
+      const red = fakeTab('red', { delayMs: SHOT_MS });
+      const blue = fakeTab('blue', { delayMs: SHOT_MS });
+      let current: FakeTab = red;
+      const { poller, frames } = pollerOver(
+        () => current,
+        5,
+        () => 0,
+      );
+      poller.start();
+      await vi.advanceTimersByTimeAsync(300);
+      current = blue;
+      poller.wake();
+      await vi.advanceTimersByTimeAsync(SHOT_MS);
+      await poller.stop();
+      expect(frames.map((frame) => [frame.data, msAfterStart(frame.at)])).toEqual([
+        ['red1', 0],
+        ['blue1', 300],
+      ]);
+    });
   });
 });

@@ -13,12 +13,21 @@ export interface FramePollerOptions {
   timeoutMs: number;
   /** The session to take the next frame of (the focused tab's), or undefined: none now. */
   current(): ScreenshotSession | undefined;
+  /** How long (ms) the session has had none of its commands in flight; 0 while one is. */
+  idleMs(): number;
   /** A JPEG (base64) and when it was taken (epoch seconds). */
   onFrame(data: string, takenAt: number, from: ScreenshotSession): void;
   /** A frame that could not be taken: reported, and the next is tried on time. */
   onMissed(reason: string): void;
   now(): number;
 }
+
+/** Commands that paused this long are over for now: a frame that waited for them is taken. */
+export const QUIET_MS = 100;
+/** While commands run back to back, taking frames holds the browser for at most this share of the time. */
+export const BUSY_SHARE = 0.05;
+/** A frame still comes at least this often while they run, so a long burst is in the video too. */
+export const BUSY_MAX_GAP_MS = 2_000;
 
 /**
  * Takes a screenshot of the focused tab a fixed number of times a second. The browser's screencast
@@ -28,6 +37,14 @@ export interface FramePollerOptions {
  * frame kept, whatever the page does, and at 5 a second kept the step within about 10%.
  * Screenshots are taken one at a time; the next starts a frame interval after the last one started,
  * or at once when the last took longer.
+ *
+ * A frame also yields to the session's commands. A screenshot costs the browser about 70 ms of CPU
+ * (measured on 2 cores); in the extension, whose commands already keep both cores busy, frames at 5 a
+ * second slowed back-to-back click-and-state steps by 15 to 20%. So while commands run, the next frame
+ * waits until they pause (QUIET_MS), or until capturing has held the browser for only BUSY_SHARE of the
+ * time since the last frame (a 45 ms screenshot: one frame in 900 ms). Between an agent's steps, while
+ * its model thinks, frames come at the full rate, and the first of them shows what the step did. Each
+ * frame keeps the time it was taken, so the video's timing stays true whatever the rate.
  */
 export class FramePoller {
   readonly #options: FramePollerOptions;
@@ -100,8 +117,22 @@ export class FramePoller {
       await this.#take(startedAt);
       // Whole milliseconds: the clock has no finer grain, and a fraction below would start the next
       // frame a millisecond before its interval is up.
-      const elapsedMs = Math.round((this.#options.now() - startedAt) * 1000);
-      await this.#pause(this.#intervalMs - elapsedMs);
+      const tookMs = Math.round((this.#options.now() - startedAt) * 1000);
+      if (!(await this.#pause(this.#intervalMs - tookMs))) {
+        await this.#yieldToCommands(startedAt, tookMs);
+      }
+    }
+  }
+
+  /** Waits while the session's commands run, up to the frame's share of the time (see the class). */
+  async #yieldToCommands(startedAt: number, tookMs: number): Promise<void> {
+    const latestAt = startedAt * 1000 + Math.min(tookMs / BUSY_SHARE, BUSY_MAX_GAP_MS);
+    while (this.#running) {
+      const idleMs = this.#options.idleMs();
+      const leftMs = Math.round(latestAt - this.#options.now() * 1000);
+      if (idleMs >= QUIET_MS || leftMs <= 0 || (await this.#pause(Math.min(QUIET_MS - idleMs, leftMs)))) {
+        return;
+      }
     }
   }
 
@@ -116,7 +147,7 @@ export class FramePoller {
       const shot = await session.call(
         'Page.captureScreenshot',
         { format: 'jpeg', quality: this.#options.quality, optimizeForSpeed: true },
-        { timeoutMs: this.#options.timeoutMs, signal: controller.signal },
+        { timeoutMs: this.#options.timeoutMs, signal: controller.signal, background: true },
       );
       if (!controller.signal.aborted) {
         // The picture is of the page as it was when asked for: the browser draws it on request.
@@ -132,21 +163,25 @@ export class FramePoller {
     }
   }
 
-  #pause(ms: number): Promise<void> {
-    if (!this.#running || ms <= 0 || this.#due) {
+  /** Waits `ms`; true when woken before (a frame is due at once, or the poller stopped). */
+  #pause(ms: number): Promise<boolean> {
+    if (!this.#running || this.#due) {
       this.#due = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
+    }
+    if (ms <= 0) {
+      return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      const done = (): void => {
+      const done = (woken: boolean): void => {
         this.#due = false;
         clearTimeout(this.#timer);
         this.#timer = undefined;
         this.#wake = undefined;
-        resolve();
+        resolve(woken);
       };
-      this.#wake = done;
-      this.#timer = setTimeout(done, ms);
+      this.#wake = () => done(true);
+      this.#timer = setTimeout(() => done(false), ms);
     });
   }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSY_MAX_GAP_MS } from '../../../src/browser/recording/frame-poller';
 import { pollUntil } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer, html, page } from '../harness/fixture-server';
@@ -58,13 +59,16 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       await server.stop();
     });
 
-    async function nextSaved(before: number): Promise<SavedRecording> {
+    /**
+     * The recording saved after `before` was read. Told apart by its path (each file is named by its start
+     * time), not by a count: the bus keeps only its last events, and a burst of commands pushes older
+     * ones out.
+     */
+    async function nextSaved(before: readonly SavedRecording[]): Promise<SavedRecording> {
+      const seen = new Set(before.map((saved) => saved.path));
       try {
         return await pollUntil(
-          async () => {
-            const saved = await hooks.savedRecordings(driver);
-            return saved.length > before ? saved[before] : undefined;
-          },
+          async () => (await hooks.savedRecordings(driver)).find((saved) => !seen.has(saved.path)),
           { timeoutMs: 30_000, intervalMs: 200, onTimeout: () => new Error('no RecordingSavedEvent') },
         );
       } catch (error) {
@@ -75,7 +79,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     it('records an idle page for its wall-clock length, follows a tab switch, and writes WebM when turned off', async () => {
       const first = await driver.openTab(server.url('/red'));
       await driver.ok('switch', { tab_id: first });
-      const before = (await hooks.savedRecordings(driver)).length;
+      const before = await hooks.savedRecordings(driver);
       const startedAt = Date.now();
       await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
       // The red page paints nothing after its first frame: the recorder gets (almost) no screencast frames.
@@ -113,7 +117,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     it('films a page that changes in place, keeping at most record_video_framerate frames a second', async () => {
       const tab = await driver.openTab(server.url('/red'));
       await driver.ok('switch', { tab_id: tab });
-      const before = (await hooks.savedRecordings(driver)).length;
+      const before = await hooks.savedRecordings(driver);
       const framerate = 4;
       await driver.setConfig({
         record_video_dir: 'videos',
@@ -143,9 +147,43 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
     });
 
+    it('keeps filming while commands run back to back: a change made mid-burst is in the video within BUSY_MAX_GAP_MS', async () => {
+      const tab = await driver.openTab(server.url('/red'));
+      await driver.ok('switch', { tab_id: tab });
+      const before = await hooks.savedRecordings(driver);
+      const startedAt = Date.now();
+      await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
+      const burst = async (ms: number): Promise<void> => {
+        const until = Date.now() + ms;
+        while (Date.now() < until) {
+          await driver.ok('state', {});
+        }
+      };
+      await sleep(500);
+      await burst(1000);
+      await driver.evaluateInTab(
+        tab,
+        `document.documentElement.style.background = document.body.style.background = '#0000ff'`,
+      );
+      // Seconds from just before recording started: the video's clock starts a little later.
+      const blueAt = (Date.now() - startedAt) / 1000;
+      // The recorder yields to these commands, but not for longer than BUSY_MAX_GAP_MS; recording ends
+      // with the burst, so only a frame taken during it can show the blue page.
+      await burst(BUSY_MAX_GAP_MS + 1000);
+      await driver.setConfig({ record_video_dir: null });
+      const saved = await nextSaved(before);
+
+      const colours = (await sampleColours(saved.path, 10)).map(colourName);
+      const firstBlue = colours.indexOf('blue');
+      expect(colours[0]).toBe('red');
+      expect(firstBlue, colours.join(' ')).toBeGreaterThan(0);
+      expect(firstBlue / 10).toBeLessThanOrEqual(blueAt + BUSY_MAX_GAP_MS / 1000 + 0.5);
+      expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
+    });
+
     it('writes the recording when the session stops', async () => {
       await driver.openTab(server.url('/red'));
-      const before = (await hooks.savedRecordings(driver)).length;
+      const before = await hooks.savedRecordings(driver);
       await driver.setConfig({ record_video_dir: 'videos', record_video_size: null });
       await sleep(1000);
       await driver.ok('stop');
