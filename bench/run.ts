@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     }
     if (only.has('video')) {
       process.stdout.write(
-        `Video recording: a click + state loop on a page at rest and on one repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps\n`,
+        `Video recording: a click + state loop on a page at rest and on one repainting every frame, without and with recording, ${values['video-rounds']} alternating rounds of ${values['video-steps']} steps, with ${values['video-think-ms']} ms between steps\n`,
       );
       const video = await benchVideo(pages, {
         rounds: Number(values['video-rounds']),

@@ -25,6 +25,10 @@ defineRecordingContract(
     savedRecordings: async (driver) => (await history(driver, 'RecordingSavedEvent')) as SavedRecording[],
     errors: (driver) => history(driver, 'BrowserErrorEvent'),
     expectLocation: (path) => expect(path.startsWith(`${downloads}/`) && path.endsWith('.webm'), path).toBe(true),
+    idleMs: (driver) =>
+      (driver as ExtensionDriver).inWorker<number>(
+        `(() => { const { targets } = globalThis.tabpilot.session; return targets.requireSession(targets.focusedTargetId).connection.idleMs; })()`,
+      ),
     openAndFocus: async (driver, url) => {
       const tabId = await driver.openTab(url);
       await driver.ok('switch', { tab_id: tabId });

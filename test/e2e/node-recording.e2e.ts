@@ -17,4 +17,8 @@ defineRecordingContract('the Node WebSocket transport', () => NodeDriver.start({
   errors: async (driver) => history(driver, 'BrowserErrorEvent'),
   expectLocation: (path) => expect(path.startsWith(join(outputDir, 'videos') + '/')).toBe(true),
   openAndFocus: (driver, url) => driver.openTab(url),
+  idleMs: (driver) => {
+    const { targets } = (driver as NodeDriver).session;
+    return Promise.resolve(targets.requireSession(targets.focusedTargetId ?? '').connection.idleMs);
+  },
 });

@@ -10,24 +10,35 @@ const LEASE_MS = 6_000;
 /** Renewals come three times per lease, so one late renewal on a busy machine does not blink it. */
 const RENEW_MS = 2_000;
 
+/**
+ * The indicator's upkeep is not the session's commands: its calls are `background`, so a session that
+ * only renews its indicators counts as idle (a recording takes frames at its full rate then).
+ */
+const UPKEEP = { background: true } as const;
+
 /** The indicator's world in the tab's top frame (a page target's id is its main frame's id); the same world each time. */
 async function indicatorContext(session: CdpSession, targetId: string): Promise<number> {
-  const { executionContextId } = await session.send('Page.createIsolatedWorld', {
-    frameId: targetId,
-    worldName: INDICATOR_WORLD,
-  });
+  const { executionContextId } = await session.call(
+    'Page.createIsolatedWorld',
+    { frameId: targetId, worldName: INDICATOR_WORLD },
+    UPKEEP,
+  );
   return executionContextId;
 }
 
 async function callIndicator(session: CdpSession, contextId: number, call: 'renew' | 'remove'): Promise<void> {
-  const { result } = await session.send('Runtime.evaluate', {
-    expression: `globalThis.${INDICATOR_GLOBAL} === undefined ? null : globalThis.${INDICATOR_GLOBAL}.${call}()`,
-    contextId,
-    returnByValue: true,
-  });
+  const { result } = await session.call(
+    'Runtime.evaluate',
+    {
+      expression: `globalThis.${INDICATOR_GLOBAL} === undefined ? null : globalThis.${INDICATOR_GLOBAL}.${call}()`,
+      contextId,
+      returnByValue: true,
+    },
+    UPKEEP,
+  );
   if (call === 'renew' && result.value !== true) {
     // A document the script did not run in (the one open at attach): install it, which shows it.
-    await session.send('Runtime.evaluate', { expression: indicatorSource(LEASE_MS), contextId });
+    await session.call('Runtime.evaluate', { expression: indicatorSource(LEASE_MS), contextId }, UPKEEP);
   }
 }
 
@@ -64,7 +75,8 @@ export const controlIndicatorWatchdog = defineWatchdog({
               awaitPromise: true,
               returnByValue: true,
             },
-            { timeoutMs: STOP_WAIT_MS + 10_000, signal: ctx.signal },
+            // Pending for as long as nobody presses Stop.
+            { ...UPKEEP, timeoutMs: STOP_WAIT_MS + 10_000, signal: ctx.signal },
           );
           if (result.value === 'stop' && !ctx.signal.aborted) {
             ctx.log.info('Stop pressed on the in-page indicator', { target: targetId });

@@ -98,7 +98,8 @@ export const crashWatchdog = defineWatchdog({
         await session.call(
           'Runtime.evaluate',
           { expression: '0', returnByValue: true },
-          { timeoutMs: bound, ignoreSuspension: true },
+          // A health check, not a command: it does not keep the session from counting as idle.
+          { timeoutMs: bound, ignoreSuspension: true, background: true },
         );
         if (epoch === epochOf(targetId) && conditions.get(targetId, 'unresponsive') !== undefined) {
           ctx.log.info('a stuck page answers again', { tab: tabId(targetId) });

@@ -24,6 +24,8 @@ export interface RecordingDriverHooks {
   expectLocation(path: string): void;
   /** Opens a second controlled tab and makes it the focused one, as a client would. */
   openAndFocus(driver: Driver, url: string): Promise<string>;
+  /** The session's CDP connection's `idleMs`: how long none of its own calls has been in flight. */
+  idleMs(driver: Driver): Promise<number>;
 }
 
 const WIDTH = 640;
@@ -145,6 +147,18 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       const firstBlue = colours.indexOf('blue');
       expect(colours.slice(0, firstBlue).every((colour) => colour === 'red')).toBe(true);
       expect(colours.slice(firstBlue).every((colour) => colour === 'blue')).toBe(true);
+    });
+
+    it('counts an idle session as idle while it records, so frames come at the full rate between commands', async () => {
+      const tab = await driver.openTab(server.url('/red'));
+      await driver.ok('switch', { tab_id: tab });
+      await driver.ok('state', {});
+      await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
+      await sleep(1000);
+      // Calls that stay pending (the indicator's wait for Stop, the recorder's own frames) are background
+      // calls; were one counted, the recorder would take frames as if commands never stopped.
+      expect(await hooks.idleMs(driver)).toBeGreaterThan(800);
+      await driver.setConfig({ record_video_dir: null });
     });
 
     it('keeps filming while commands run back to back: a change made mid-burst is in the video within BUSY_MAX_GAP_MS', async () => {
