@@ -13,7 +13,11 @@ export interface VideoRow {
   page: string;
   /** record_video_framerate: the cap on frames kept a second. */
   fps_cap: number;
-  /** The pause between steps (an agent's model thinking), outside the step's timing; 0: back to back. */
+  /**
+   * The mean pause between steps (an agent's model thinking), outside the step's timing; 0: back to
+   * back. Each pause is drawn between half and one and a half times it (seeded), so a step's start
+   * falls at any point of the recorder's frame interval, as a model's answer does.
+   */
   think_ms: number;
   off_median_ms: number;
   on_median_ms: number;
@@ -66,6 +70,17 @@ async function errorsOf(driver: Driver): Promise<unknown[]> {
   return (driver as ExtensionDriver).inWorker<unknown[]>(
     `globalThis.tabpilot.session.bus.history().filter((view) => view.type === 'BrowserErrorEvent').map((view) => view.payload)`,
   );
+}
+
+/** mulberry32: the same pauses in every run, so runs compare. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 interface VideoOptions {
@@ -123,9 +138,10 @@ async function benchOne(
       if (button === undefined) {
         throw new Error('the bench button is not in the state');
       }
+      const nextPause = seededRandom(0x7ab);
       const step = async (): Promise<number> => {
         if (thinkMs > 0) {
-          await new Promise((resolve) => setTimeout(resolve, thinkMs));
+          await new Promise((resolve) => setTimeout(resolve, thinkMs * (0.5 + nextPause())));
         }
         const started = performance.now();
         await driver.ok('click', { index: button.index });
