@@ -34,7 +34,7 @@ export const BUSY_MAX_GAP_MS = 2_000;
  * was measured against this on 2 cores: its capturer copies every frame the page draws (up to 60 a
  * second, before acknowledgement, everyNthFrame or quality are looked at), which alone made a
  * click-and-state step on a repainting page 1.5 to 1.9 times slower; a screenshot costs one copy per
- * frame kept, whatever the page does, and at 5 a second kept the step within about 10%.
+ * frame kept, whatever the page does, and at 5 a second kept Node's step within about 10%.
  * Screenshots are taken one at a time; the next starts a frame interval after the last one started,
  * or at once when the last took longer.
  *

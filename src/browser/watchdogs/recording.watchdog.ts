@@ -26,10 +26,10 @@ const nowSeconds = (): number => Date.now() / 1000;
  * file: a screenshot of it record_video_framerate times a second, following focus from tab to tab (the
  * new tab's first frame is taken at once). Each frame keeps the time it was taken, and the last stays
  * until the recording ends, so an idle stretch stays as long in the video as it was. While commands
- * run back to back, frames come less often (see FramePoller), so recording does not slow them. The file is
- * written on stop, on disconnect, and when recording is turned off; browser-use stops its screencast
- * after its connection is already gone and never writes the file when recording is switched off
- * mid-session.
+ * run back to back, frames come less often (see FramePoller), so recording does not slow them. The
+ * file is written on stop, on disconnect, and when recording is turned off; browser-use stops its
+ * screencast after its connection is already gone and never writes the file when recording is switched
+ * off mid-session.
  */
 export const recordingWatchdog = defineWatchdog({
   name: 'recording',
