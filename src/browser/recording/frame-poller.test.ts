@@ -178,15 +178,13 @@ describe('FramePoller', () => {
 
   describe("yields to the session's commands", () => {
     const SHOT_MS = 45;
+    /** Commands never pause. */
+    const alwaysBusy = (): number => 0;
 
     it('while commands run back to back, takes a frame only as often as keeps capturing to its share', async () => {
       vi.useFakeTimers({ now: START_MS });
       const tab = fakeTab('busy', { delayMs: SHOT_MS });
-      const { poller, frames } = pollerOver(
-        () => tab,
-        5,
-        () => 0,
-      );
+      const { poller, frames } = pollerOver(() => tab, 5, alwaysBusy);
       poller.start();
       await vi.advanceTimersByTimeAsync(2_000);
       await poller.stop();
@@ -214,11 +212,7 @@ describe('FramePoller', () => {
     it('still takes a frame every BUSY_MAX_GAP_MS during a long burst when screenshots are slow', async () => {
       vi.useFakeTimers({ now: START_MS });
       const tab = fakeTab('slow', { delayMs: 500 });
-      const { poller, frames } = pollerOver(
-        () => tab,
-        5,
-        () => 0,
-      );
+      const { poller, frames } = pollerOver(() => tab, 5, alwaysBusy);
       poller.start();
       // 500 ms is 5% of 10 s; the frames still come at 0, 2000 and 4000 ms (answered by 4500).
       await vi.advanceTimersByTimeAsync(4_600);
@@ -231,11 +225,7 @@ describe('FramePoller', () => {
       const red = fakeTab('red', { delayMs: SHOT_MS });
       const blue = fakeTab('blue', { delayMs: SHOT_MS });
       let current: FakeTab = red;
-      const { poller, frames } = pollerOver(
-        () => current,
-        5,
-        () => 0,
-      );
+      const { poller, frames } = pollerOver(() => current, 5, alwaysBusy);
       poller.start();
       await vi.advanceTimersByTimeAsync(300);
       current = blue;

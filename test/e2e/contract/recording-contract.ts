@@ -78,9 +78,23 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       }
     }
 
+    /** Opens the red page in a new tab and makes it the focused one. */
+    async function focusedRedTab(): Promise<string> {
+      const tab = await driver.openTab(server.url('/red'));
+      await driver.ok('switch', { tab_id: tab });
+      return tab;
+    }
+
+    /** The page turns blue in place: no focus change, no navigation; only frames taken after show it. */
+    async function turnBlue(tab: string): Promise<void> {
+      await driver.evaluateInTab(
+        tab,
+        `document.documentElement.style.background = document.body.style.background = '#0000ff'`,
+      );
+    }
+
     it('records an idle page for its wall-clock length, follows a tab switch, and writes WebM when turned off', async () => {
-      const first = await driver.openTab(server.url('/red'));
-      await driver.ok('switch', { tab_id: first });
+      const first = await focusedRedTab();
       const before = await hooks.savedRecordings(driver);
       const startedAt = Date.now();
       await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
@@ -117,8 +131,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     });
 
     it('films a page that changes in place, keeping at most record_video_framerate frames a second', async () => {
-      const tab = await driver.openTab(server.url('/red'));
-      await driver.ok('switch', { tab_id: tab });
+      const tab = await focusedRedTab();
       const before = await hooks.savedRecordings(driver);
       const framerate = 4;
       await driver.setConfig({
@@ -127,11 +140,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
         record_video_framerate: framerate,
       });
       await sleep(1500);
-      // The same tab turns blue: no focus change, no navigation; only the frames taken show it.
-      await driver.evaluateInTab(
-        tab,
-        `document.documentElement.style.background = document.body.style.background = '#0000ff'`,
-      );
+      await turnBlue(tab);
       await sleep(1500);
       await driver.setConfig({ record_video_dir: null, record_video_framerate: 5 });
       const saved = await nextSaved(before);
@@ -150,8 +159,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     });
 
     it('counts an idle session as idle while it records, so frames come at the full rate between commands', async () => {
-      const tab = await driver.openTab(server.url('/red'));
-      await driver.ok('switch', { tab_id: tab });
+      await focusedRedTab();
       await driver.ok('state', {});
       await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
       await sleep(1000);
@@ -162,8 +170,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
     });
 
     it('keeps filming while commands run back to back: a change made mid-burst is in the video within BUSY_MAX_GAP_MS', async () => {
-      const tab = await driver.openTab(server.url('/red'));
-      await driver.ok('switch', { tab_id: tab });
+      const tab = await focusedRedTab();
       const before = await hooks.savedRecordings(driver);
       const startedAt = Date.now();
       await driver.setConfig({ record_video_dir: 'videos', record_video_size: { width: WIDTH, height: HEIGHT } });
@@ -175,10 +182,7 @@ export function defineRecordingContract(name: string, start: () => Promise<Drive
       };
       await sleep(500);
       await burst(1000);
-      await driver.evaluateInTab(
-        tab,
-        `document.documentElement.style.background = document.body.style.background = '#0000ff'`,
-      );
+      await turnBlue(tab);
       // Seconds from just before recording started: the video's clock starts a little later.
       const blueAt = (Date.now() - startedAt) / 1000;
       // The recorder yields to these commands, but not for longer than BUSY_MAX_GAP_MS; recording ends
