@@ -10,7 +10,7 @@ import { Agent, type AgentRunResult } from './agent';
 import { approvalGate } from './approval-gate';
 import type { AgentModel } from './model';
 import { modelFromConfig } from './model-from-config';
-import { type RunControl } from './run-control';
+import type { RunControl } from './run-control';
 import { RunRecorder } from './run-recorder';
 import type { RunRecord, RunStore } from './run-store';
 import { approvalAnnouncer, serverHost } from './server-host';

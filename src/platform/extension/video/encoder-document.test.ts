@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, type LogRecord } from '../../../shared/logger';
-import { EncoderDocument, type OffscreenDocumentApi } from './encoder-document';
-
-const KEEP_MS = 30_000;
+import { EncoderDocument, KEEP_DOCUMENT_MS as KEEP_MS, type OffscreenDocumentApi } from './encoder-document';
 
 /** chrome.offscreen as it behaves: one document per extension, a second create is refused. */
 class FakeOffscreen implements OffscreenDocumentApi {

@@ -14,10 +14,10 @@ export const KEEP_DOCUMENT_MS = 30_000;
 /**
  * The offscreen document recordings are encoded in, shared by one recording after another. Opening it
  * starts a document in the extension's process while the session's commands run: measured on 2 cores,
- * that start, not the frames, was most of what recording cost a click-and-state step (a step was about
- * 10% slower in a recording's first second and about 1% once its document was up). So the document
- * stays open `keepMs` after the last recording ended and is closed then. A document an earlier worker
- * left (its recordings ended with that worker) is closed the same way, `keepMs` after this one started.
+ * a click-and-state step was about 10% slower in a recording's first second, while its document
+ * started, than once it was up. So the document stays open `keepMs` after the last recording ended
+ * and is closed then. A document an earlier worker left (its recordings ended with that worker) is
+ * closed the same way, `keepMs` after this one started.
  */
 export class EncoderDocument {
   readonly #api: OffscreenDocumentApi;
