@@ -36,6 +36,37 @@ describe('a result and the page it was about', () => {
     expect(followResult(tracking, status('A', { A: 'https://a.test/new' })).stale).toBe(true);
   });
 
+  it('goes stale when the page moves on before any status showed the result (the status is coalesced)', () => {
+    const before = status('A', { A: 'https://a.test/old' });
+    let tracking = trackResult(pageOfResult({ tab_id: 'A', url: 'https://a.test/new' }, before), before);
+    tracking = followResult(tracking, before);
+    expect(tracking).toMatchObject({ caughtUp: false, stale: false });
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/moved-on' }));
+    expect(tracking.stale).toBe(true);
+  });
+
+  it('waits through the blank first document of the tab a navigate opened', () => {
+    const before = status('A', { A: 'https://a.test/' });
+    let tracking = trackResult(pageOfResult({ tab_id: 'B', url: 'https://b.test/' }, before), before);
+    for (const blank of ['', 'about:blank']) {
+      tracking = followResult(tracking, status('B', { A: 'https://a.test/', B: blank }));
+      expect(tracking, `a status with the new tab at "${blank}"`).toMatchObject({ caughtUp: false, stale: false });
+    }
+    tracking = followResult(tracking, status('B', { A: 'https://a.test/', B: 'https://b.test/' }));
+    expect(tracking).toMatchObject({ caughtUp: true, stale: false });
+    // Another tab focused before the new one showed is a move past the result.
+    const other = trackResult(pageOfResult({ tab_id: 'B', url: 'https://b.test/' }, before), before);
+    expect(followResult(other, status('C', { A: 'https://a.test/', C: 'https://c.test/' })).stale).toBe(true);
+  });
+
+  it('waits for the result page when there was no focused page to compare with', () => {
+    let tracking = trackResult(pageOfResult({ tab_id: 'A', url: 'https://a.test/new' }, undefined), undefined);
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/lagging' }));
+    expect(tracking).toMatchObject({ caughtUp: false, stale: false });
+    tracking = followResult(tracking, status('A', { A: 'https://a.test/new' }));
+    expect(tracking).toMatchObject({ caughtUp: true, stale: false });
+  });
+
   it('takes the focused page for a result that names none, and goes stale on another tab', () => {
     const now = status('A', { A: 'https://a.test/', B: 'https://b.test/' });
     const tracking = trackResult(pageOfResult({ clicked: true }, now), now);

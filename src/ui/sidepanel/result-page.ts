@@ -37,25 +37,48 @@ export function pageOfResult(result: unknown, status: PanelStatus | undefined): 
 /** How a shown result stands against the pages the status shows after it came. */
 export interface ResultTracking {
   page: ResultPage | undefined;
+  /** The focused page the status showed when the result came: the one a navigate left, while the status lags. */
+  before: ResultPage | undefined;
   /** The status has shown the result's page (a navigate's status can lag behind its answer). */
   caughtUp: boolean;
-  /** The focused tab or its page changed after the status showed the result's page. */
+  /** The focused tab or its page changed after the result came. */
   stale: boolean;
 }
 
 export function trackResult(page: ResultPage | undefined, status: PanelStatus | undefined): ResultTracking {
-  return followResult({ page, caughtUp: false, stale: false }, status);
+  return followResult({ page, before: focusedPage(status), caughtUp: false, stale: false }, status);
 }
 
-/** The tracking after a new status: caught up once it shows the result's page, stale when it leaves it after. */
+const samePage = (a: ResultPage, b: ResultPage | undefined): boolean => a.tabId === b?.tabId && a.url === b.url;
+
+/** A tab's first document, before the page a navigate opened it for commits. */
+const BLANK_URLS: ReadonlySet<string> = new Set(['', 'about:blank']);
+
+/**
+ * A status that does not show the result's page yet may still lag behind it: it shows the page the
+ * result left, or the result's new tab on its blank first document. Anything else means the page moved
+ * on past the result before a status showed it (the status is coalesced, so another client's navigate
+ * right after the answer can come first), and the result is stale. Without a page to compare from, the
+ * status is waited for as before.
+ */
+function stillCatchingUp(tracking: ResultTracking, now: ResultPage): boolean {
+  if (tracking.before === undefined || samePage(now, tracking.before)) {
+    return true;
+  }
+  return now.tabId === tracking.page?.tabId && BLANK_URLS.has(now.url);
+}
+
+/** The tracking after a new status: caught up once it shows the result's page, stale when it shows another after. */
 export function followResult(tracking: ResultTracking, status: PanelStatus | undefined): ResultTracking {
   const now = focusedPage(status);
   if (tracking.page === undefined || now === undefined || tracking.stale) {
     return tracking;
   }
-  const same = now.tabId === tracking.page.tabId && now.url === tracking.page.url;
-  if (!tracking.caughtUp) {
-    return same ? { ...tracking, caughtUp: true } : tracking;
+  if (samePage(now, tracking.page)) {
+    return tracking.caughtUp ? tracking : { ...tracking, caughtUp: true };
   }
-  return same ? tracking : { ...tracking, stale: true };
+  if (!tracking.caughtUp && stillCatchingUp(tracking, now)) {
+    return tracking;
+  }
+  return { ...tracking, stale: true };
 }
