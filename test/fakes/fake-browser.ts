@@ -60,6 +60,8 @@ export class FakeBrowser {
   readonly responders = new Map<string, Responder>();
   /** Methods that never answer (a hung renderer). */
   readonly silent = new Set<string>();
+  /** Answers held back per method until `release` (a renderer that answers late). */
+  readonly #held = new Map<string, Array<() => void>>();
   transport: FakeTransport;
   #sessionToTarget = new Map<string, string>();
   #rootAutoAttach = false;
@@ -95,6 +97,20 @@ export class FakeBrowser {
   /** Drops the socket: the browser (and its targets) stays up. */
   drop(reason = 'socket dropped'): void {
     this.transport.close(reason);
+  }
+
+  /** Holds every answer to `method` from now on until `release(method)`. */
+  hold(method: string): void {
+    this.#held.set(method, this.#held.get(method) ?? []);
+  }
+
+  /** Delivers the answers held for `method`, in order, and answers it at once again. */
+  release(method: string): void {
+    const answers = this.#held.get(method) ?? [];
+    this.#held.delete(method);
+    for (const answer of answers) {
+      answer();
+    }
   }
 
   get sent(): CdpRequest[] {
@@ -206,6 +222,11 @@ export class FakeBrowser {
       result: result ?? {},
       ...(message.sessionId === undefined ? {} : { sessionId: message.sessionId }),
     };
+    const held = this.#held.get(message.method);
+    if (held !== undefined) {
+      held.push(() => transport.deliver(response));
+      return;
+    }
     queueMicrotask(() => transport.deliver(response));
   }
 

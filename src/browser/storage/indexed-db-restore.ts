@@ -1,3 +1,4 @@
+import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
 import { PAGE_GLOBAL, PAGE_SOURCE } from '../../dom/generated/page-source';
 import { TabpilotError } from '../../shared/errors';
@@ -26,9 +27,12 @@ function failed(origin: string, outcome: IndexedDbOutcome<unknown>): TabpilotErr
   );
 }
 
+/** A restore script being added to one session; it settles with what removes it, once Chromium answers. */
+type AddedScript = Promise<{ session: CdpSession; identifier: string }>;
+
 interface Pending {
   dispose: () => void;
-  scripts: Map<string, string>;
+  scripts: AddedScript[];
 }
 
 /**
@@ -65,11 +69,14 @@ export class IndexedDbRestorer {
     }
     this.#listen();
     const source = `${PAGE_SOURCE};globalThis.${PAGE_GLOBAL}.restoreIndexedDbAtStart(${JSON.stringify(origin)}, ${JSON.stringify(databases)});`;
-    const scripts = new Map<string, string>();
-    const dispose = this.#targets.addSessionSetup(async (target, record) => {
+    const scripts: AddedScript[] = [];
+    const dispose = this.#targets.addSessionSetup(async (session, record) => {
       if (record.type === 'page') {
-        const { identifier } = await target.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD });
-        scripts.set(record.targetId, identifier);
+        const added = session
+          .send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD })
+          .then(({ identifier }) => ({ session, identifier }));
+        scripts.push(added);
+        await added;
       }
     });
     this.#pending.set(origin, { dispose, scripts });
@@ -102,15 +109,16 @@ export class IndexedDbRestorer {
     }
     this.#pending.delete(origin);
     pending.dispose();
-    for (const [targetId, identifier] of pending.scripts) {
-      const session = this.#targets.sessionFor(targetId);
-      if (session !== undefined) {
-        void bestEffort(
+    // Chromium can answer an add after the document it ran in committed: such a script is removed once
+    // its identifier comes, or it would restore the databases again in every later document.
+    for (const added of pending.scripts) {
+      void bestEffort(
+        added.then(({ session, identifier }) =>
           session.send('Page.removeScriptToEvaluateOnNewDocument', { identifier }),
-          this.#log,
-          'removing the IndexedDB restore script',
-        );
-      }
+        ),
+        this.#log,
+        'removing the IndexedDB restore script',
+      );
     }
   }
 }

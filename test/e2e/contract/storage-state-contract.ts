@@ -213,6 +213,8 @@ export function defineStorageStateContract(
         const context = await browser.newContext({ storageState: file });
         const page = await context.newPage();
         await page.goto(server.url('/state/check.html'));
+        // The page reports once its fetch answers, which can be after its load.
+        await page.waitForFunction(() => document.title.startsWith('{'));
         const report = JSON.parse(await page.title()) as { server: string; page: string; greeting: string };
         expect(report.server).toContain('sid=from-server');
         expect(report.server).toContain('theme=dark');
