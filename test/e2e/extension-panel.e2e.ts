@@ -322,6 +322,10 @@ describe('side panel', () => {
     await panel.click('#run-action');
     const answer = await panel.response('action-output', before);
     expect(JSON.stringify(answer)).toContain('<secret>password</secret>');
+    // The status names the tab's URL as the answer does, secret masked.
+    const statusUrl = `(document.querySelector('#tabs li.focused .tab-title')?.title ?? '')`;
+    await panel.waitFor(`${statusUrl}.includes('/b.html')`, 'the status to show the new page');
+    expect(await panel.eval(statusUrl)).toBe(server.url('/b.html?token=<secret>password</secret>'));
     await panel.view('timeline');
     await panel.type('#timeline-search', 'secret>password');
     await panel.waitFor(`document.querySelector('#timeline > .tl-node[data-type="NavigateToUrlEvent"]')`, 'the event');

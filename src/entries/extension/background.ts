@@ -101,19 +101,23 @@ session.bus.observe(timeline.observer);
 const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
 const stops = new StopMemory();
 const hub = new PanelHub(
-  () =>
-    readPanelStatus({
-      controlled: () => router.controlled(),
-      userCancelled: () => router.userCancelled,
-      stopped: () => stops.stopped(router.controlled().length),
-      focusedTargetId: () => session.targets.focusedTargetId,
-      tabIdOf: (targetId) => session.tabIdOf(targetId),
-      page: (targetId) => session.targets.target(targetId),
-      status: (targetId) => session.conditions.status(targetId),
-      // A tab that closed a moment ago is shown without its window; the router drops it next.
-      chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
-      owner: (targetId) => native.gate.leases.owner(targetId),
-    }),
+  // The status leaves the session as every answer does, secrets masked: the tab URLs it shows are then
+  // the ones results name, which the panel compares to tell a result of the page shown from an old one.
+  async () =>
+    server.redact(
+      await readPanelStatus({
+        controlled: () => router.controlled(),
+        userCancelled: () => router.userCancelled,
+        stopped: () => stops.stopped(router.controlled().length),
+        focusedTargetId: () => session.targets.focusedTargetId,
+        tabIdOf: (targetId) => session.tabIdOf(targetId),
+        page: (targetId) => session.targets.target(targetId),
+        status: (targetId) => session.conditions.status(targetId),
+        // A tab that closed a moment ago is shown without its window; the router drops it next.
+        chromeTab: (tabId) => chromeApi.tabs.get(tabId).catch(() => undefined),
+        owner: (targetId) => native.gate.leases.owner(targetId),
+      }),
+    ),
   log.child('panels'),
 );
 session.bus.on(
