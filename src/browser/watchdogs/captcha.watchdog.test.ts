@@ -85,3 +85,66 @@ describe('captcha watchdog', () => {
     expect(probedOn).not.toContain(browser.sessionsOf(plain.targetId)[0]);
   });
 });
+
+describe('captcha watchdog, when a look at the page fails or comes too early', () => {
+  const none: PageFacts = {
+    frames: [],
+    tokens: { recaptcha: false, hcaptcha: false, turnstile: false },
+    interstitial: false,
+  };
+
+  async function watched(browser: FakeBrowser) {
+    const { session } = await startedFakeSession({
+      browser,
+      config: { captcha: { ...defaultConfig().captcha, poll_ms: 50 } },
+      watchdogs: [captchaWatchdog],
+    });
+    const detected: string[] = [];
+    session.bus.observe(({ phase, record }) => {
+      if (phase === 'emitted' && record.event.type === CaptchaDetectedEvent.type) {
+        detected.push((record.event.payload as { vendor: string }).vendor);
+      }
+    });
+    return { session, detected };
+  }
+
+  it('looks again when a look fails, so a challenge frame already seen is still checked', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('https://site.test/');
+    let failures = 0;
+    browser.responders.set('Runtime.evaluate', () => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('Execution context was destroyed.');
+      }
+      return { result: { type: 'object', value: none } };
+    });
+    const { session, detected } = await watched(browser);
+    failures = 1;
+    browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f1', parentId: 'main', url: ANCHOR } });
+    await until(() => (detected.length > 0 ? true : undefined));
+    expect(failures).toBe(0);
+    expect(detected).toEqual(['recaptcha']);
+    expect(session.conditions.status(page.targetId).status).toBe('needs_person');
+  });
+
+  it('looks again when asked while a look was under way, which may have seen the page before the change', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('https://site.test/');
+    const bframe = 'https://www.google.com/recaptcha/api2/bframe?k=key';
+    let facts = none;
+    browser.responders.set('Runtime.evaluate', () => ({ result: { type: 'object', value: facts } }));
+    const { session, detected } = await watched(browser);
+    browser.hold('Runtime.evaluate');
+    // An invisible widget's challenge frame, not shown yet: the look under way sees nothing to solve.
+    browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f1', parentId: 'main', url: bframe } });
+    await until(() => (browser.sentMethods().includes('Runtime.evaluate') ? true : undefined));
+    facts = { ...none, frames: [{ src: bframe, visible: true }] };
+    browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f2', parentId: 'main', url: `${bframe}&shown=1` } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    browser.release('Runtime.evaluate');
+    await until(() => (detected.length > 0 ? true : undefined));
+    expect(detected).toEqual(['recaptcha']);
+    expect(session.conditions.status(page.targetId).status).toBe('needs_person');
+  });
+});

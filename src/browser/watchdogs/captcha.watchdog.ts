@@ -34,6 +34,8 @@ export const captchaWatchdog = defineWatchdog({
     const states = new Map<string, CaptchaState>();
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
     const probing = new Set<string>();
+    /** Pages asked to be probed while a probe ran: that probe's look may predate what changed. */
+    const probeAgain = new Set<string>();
 
     const show = (targetId: string, state: CaptchaState | undefined): void => {
       if (state === undefined) {
@@ -70,7 +72,11 @@ export const captchaWatchdog = defineWatchdog({
     const probe = async (targetId: string): Promise<void> => {
       const session = targets.sessionFor(targetId);
       const known = frames.get(targetId);
-      if (session === undefined || probing.has(targetId)) {
+      if (session === undefined) {
+        return;
+      }
+      if (probing.has(targetId)) {
+        probeAgain.add(targetId);
         return;
       }
       if ((known === undefined || known.size === 0) && !states.has(targetId)) {
@@ -110,7 +116,11 @@ export const captchaWatchdog = defineWatchdog({
           });
         }
       }
-      if (states.has(targetId)) {
+      if (probeAgain.delete(targetId)) {
+        schedule(targetId, 0);
+      } else if (states.has(targetId) || facts === undefined) {
+        // A waiting challenge is watched until it goes; a look that failed (a page still loading, a
+        // renderer slow to answer) is tried again, or a challenge frame already seen would never be checked.
         schedule(targetId, ctx.session.config.captcha.poll_ms);
       }
     };
@@ -218,6 +228,7 @@ export const captchaWatchdog = defineWatchdog({
         const targetId = event.payload.target_id;
         const state = states.get(targetId);
         frames.delete(targetId);
+        probeAgain.delete(targetId);
         clearTimeout(timers.get(targetId));
         timers.delete(targetId);
         if (state !== undefined) {
