@@ -50,18 +50,30 @@ const POLICY_HANDLER = 'e2e.refuse_navigations';
 
 let requestId = 0;
 
+/**
+ * The element's centre, measured once the page has rendered a frame: input dispatched to a page that has
+ * not rendered since its navigation can miss its target. A hidden tab renders no frames, so it waits 100 ms at most.
+ */
 function centerExpression(selector: string): string {
-  return `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`;
+  return `new Promise((rendered) => { requestAnimationFrame(() => setTimeout(rendered)); setTimeout(rendered, 100); }).then(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })`;
 }
+
+/** A trusted click as a mouse makes it: over the point first (no button held), then the press and the release. */
+const CLICK_STEPS = [
+  { type: 'mouseMoved', button: 'none' },
+  { type: 'mousePressed', button: 'left' },
+  { type: 'mouseReleased', button: 'left' },
+] as const;
 
 async function clickWith(session: CdpSession, selector: string): Promise<void> {
   const { result } = await session.send('Runtime.evaluate', {
     expression: centerExpression(selector),
     returnByValue: true,
+    awaitPromise: true,
   });
   const { x, y } = result.value as { x: number; y: number };
-  for (const type of ['mousePressed', 'mouseReleased'] as const) {
-    await session.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
+  for (const step of CLICK_STEPS) {
+    await session.send('Input.dispatchMouseEvent', { ...step, x, y, clickCount: 1 });
   }
 }
 
@@ -289,9 +301,9 @@ export class ExtensionDriver implements Driver {
     await this.inWorker(`(async () => {
       const session = globalThis.tabpilot.session;
       const cdp = session.targets.requireSession(session.tabIds.targetFor(${JSON.stringify(tabId)}));
-      const { result } = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(centerExpression(selector))}, returnByValue: true });
-      for (const type of ['mousePressed', 'mouseReleased']) {
-        await cdp.send('Input.dispatchMouseEvent', { type, x: result.value.x, y: result.value.y, button: 'left', clickCount: 1 });
+      const { result } = await cdp.send('Runtime.evaluate', { expression: ${JSON.stringify(centerExpression(selector))}, returnByValue: true, awaitPromise: true });
+      for (const step of ${JSON.stringify(CLICK_STEPS)}) {
+        await cdp.send('Input.dispatchMouseEvent', { ...step, x: result.value.x, y: result.value.y, clickCount: 1 });
       }
     })()`);
   }
