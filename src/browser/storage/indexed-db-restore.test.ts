@@ -4,7 +4,7 @@ import { CdpConnection } from '../../cdp/connection';
 import { SessionManager } from '../../cdp/session-manager';
 import type { SavedDatabase } from '../actions/in-page-api';
 import { silentLogger } from '../../shared/logger';
-import { pollUntil } from '../../shared/time';
+import { pollUntil, sleep } from '../../shared/time';
 import { IndexedDbRestorer } from './indexed-db-restore';
 
 const ORIGIN = 'http://a.test';
@@ -56,7 +56,7 @@ describe('IndexedDbRestorer', () => {
     browser.hold(ADD);
     expect(await restorer.restore(ORIGIN, [database], [])).toBe('pending');
     navigated(`${ORIGIN}/page.html`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     expect(removed(browser)).toEqual([]);
     browser.release(ADD);
     expect(await removedSoon(browser)).toEqual([{ identifier: 'script-1' }]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollUntil } from '../../shared/time';
+import { pollUntil, sleep } from '../../shared/time';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { defaultConfig } from '../config';
@@ -141,7 +141,8 @@ describe('captcha watchdog, when a look at the page fails or comes too early', (
     await until(() => (browser.sentMethods().includes('Runtime.evaluate') ? true : undefined));
     facts = { ...none, frames: [{ src: bframe, visible: true }] };
     browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f2', parentId: 'main', url: `${bframe}&shown=1` } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Past the new frame's probe delay (150 ms): its look is asked for while the first is still out.
+    await sleep(300);
     browser.release('Runtime.evaluate');
     await until(() => (detected.length > 0 ? true : undefined));
     expect(detected).toEqual(['recaptcha']);
