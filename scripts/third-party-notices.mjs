@@ -1,22 +1,80 @@
 #!/usr/bin/env node
-// Writes THIRD_PARTY_NOTICES.txt: the licence of every runtime package the bundles may carry (the
-// production closure of package-lock.json). The extension and the Node bundles inline their code, so the
-// licences (MIT, Apache-2.0 with its notice, MPL-2.0 for mediabunny and webextension-polyfill, ...) have
-// to travel with them: one copy beside the Node bundles and one inside the extension folder, which is
-// what a zip of it takes along.
+// Writes THIRD_PARTY_NOTICES.txt: the licence of every package whose code the bundles carry. The
+// extension and the Node bundles inline their dependencies (the installed package has none), so the
+// licences (MIT, Apache-2.0, MPL-2.0 for mediabunny and webextension-polyfill, ...) have to travel with
+// them: one copy beside the Node bundles and one inside the extension folder, which a zip of it takes
+// along. The packages are those src/ imports outside its tests, and everything they depend on.
 //   node scripts/third-party-notices.mjs OUT [OUT ...]
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)(\.|-|$)/i;
+const IMPORT = /\bfrom\s+'([^'.][^']*)'|\bimport\s*\(\s*'([^'.][^']*)'\s*\)/g;
 
-/** The packages of the lock file that ship at run time (neither dev nor dev-optional), sorted by path. */
-export function runtimePackages(lock) {
-  return Object.entries(lock.packages ?? {})
-    .filter(([path, entry]) => path !== '' && entry.dev !== true && entry.devOptional !== true)
-    .map(([path, entry]) => ({ path, name: path.replace(/^.*node_modules\//, ''), version: entry.version }))
-    .sort((a, b) => a.name.localeCompare(b.name) || a.path.localeCompare(b.path));
+/** The npm package an import specifier names (`@ai-sdk/openai-compatible`, `zod` for `zod/mini`), or none. */
+export function packageOf(specifier) {
+  if (specifier.startsWith('node:')) {
+    return undefined;
+  }
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+/** The packages the source files import (type-only imports left out: they bundle nothing). */
+export function importedPackages(sources) {
+  const names = new Set();
+  for (const source of sources) {
+    for (const match of source.matchAll(IMPORT)) {
+      const line = source.slice(source.lastIndexOf('\n', match.index) + 1, match.index);
+      if (/\bimport\s+type\b/.test(line) || /\bexport\s+type\b/.test(line)) {
+        continue;
+      }
+      const name = packageOf(match[1] ?? match[2]);
+      if (name !== undefined) {
+        names.add(name);
+      }
+    }
+  }
+  return names;
+}
+
+/** Where node resolves `name` from the package at `from` (a lock path), as the lock file lays them out. */
+function resolveIn(packages, from, name) {
+  for (let base = from; ; base = posix.dirname(posix.dirname(base))) {
+    const candidate = base === '' || base === '.' ? `node_modules/${name}` : `${base}/node_modules/${name}`;
+    if (packages[candidate] !== undefined) {
+      return candidate;
+    }
+    if (base === '' || base === '.') {
+      return undefined;
+    }
+  }
+}
+
+/** The lock entries of the roots and of everything they depend on, sorted by name. */
+export function bundledPackages(lock, roots) {
+  const packages = lock.packages ?? {};
+  const found = new Map();
+  const queue = [...roots].map((name) => resolveIn(packages, '', name)).filter((path) => path !== undefined);
+  while (queue.length > 0) {
+    const path = queue.shift();
+    if (found.has(path)) {
+      continue;
+    }
+    const entry = packages[path];
+    const name = path.replace(/^.*node_modules\//, '');
+    found.set(path, { path, name, version: entry.version });
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const resolved = resolveIn(packages, path, name);
+      if (resolved !== undefined) {
+        queue.push(resolved);
+      }
+    }
+  }
+  // One copy of a package may be installed at several paths: its licence is listed once.
+  const unique = new Map([...found.values()].map((item) => [`${item.name}@${item.version}`, item]));
+  return [...unique.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
 }
 
 /** One package's section: name, version, licence id, and the texts of its licence and notice files. */
@@ -33,11 +91,23 @@ export function noticeOf(root, item) {
   return `${item.name} ${item.version} (${license})\n${'-'.repeat(72)}\n${body}\n`;
 }
 
+function sourceFiles(folder) {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) {
+      return sourceFiles(path);
+    }
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
 export function thirdPartyNotices(root) {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-  const packages = runtimePackages(lock).filter((item) => existsSync(join(root, item.path, 'package.json')));
+  const roots = importedPackages(sourceFiles(join(root, 'src')).map((path) => readFileSync(path, 'utf8')));
+  const packages = bundledPackages(lock, roots).filter((item) => existsSync(join(root, item.path, 'package.json')));
   const header =
-    'tabpilot bundles code of the packages below into its extension and its Node bundles.\n' +
+    'tabpilot bundles code of the packages below into its extension and its Node bundles: the packages\n' +
+    'its source imports and everything they depend on (a bundle may leave out what it does not use).\n' +
     'Each is listed with its version, its licence and the licence text it ships.\n';
   return [header, ...packages.map((item) => noticeOf(root, item))].join('\n');
 }
