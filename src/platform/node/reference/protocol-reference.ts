@@ -125,7 +125,7 @@ function tabText(binding: AnyActionDefinition['tabBinding']): string {
     case 'optional':
       return '`tab_id`, optional (absent means something else: see the description)';
     case 'none':
-      return 'none';
+      return "not the client's focused tab: a `tab_id` param, if any, is the action's own (see Params)";
   }
 }
 
