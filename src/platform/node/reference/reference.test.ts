@@ -30,7 +30,7 @@ describe('the generated references', () => {
   it('list every config field with its description', () => {
     const text = renderConfigReference();
     expect(text).toContain(
-      '| `reconnect.max_attempts` | integer (≥ 0, ≤ 20) | `3` | Attempts after a drop; 0 turns reconnect off |',
+      '- `reconnect.max_attempts` (integer (≥ 0, ≤ 20), default `3`): Attempts after a drop; 0 turns reconnect off',
     );
     expect(text).toContain('`native_clients.approve_new_clients`');
   });
