@@ -44,7 +44,7 @@ const CancelParams = z.strictObject({
   request_id: RequestId.describe('The id of one of this client’s own requests, still queued or running'),
 });
 
-const CLIENT_ACTIONS = [
+export const CLIENT_ACTIONS = [
   {
     name: 'subscribe',
     description: 'Receive these bus events as {"event", "data"} messages.',
