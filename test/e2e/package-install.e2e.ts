@@ -7,6 +7,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,18 @@ function tabpilot(installed: Installed, args: readonly string[]): Promise<Ran> {
   });
 }
 
+/** Runs an ES module script, written into the outside folder, with the installed package importable as 'tabpilot'. */
+async function nodeScript(
+  installed: Installed,
+  name: string,
+  code: string,
+  args: readonly string[] = [],
+): Promise<string> {
+  const file = join(installed.cwd, name);
+  writeFileSync(file, code);
+  return (await run(process.execPath, [file, ...args], { cwd: installed.cwd, env: installed.env })).stdout;
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -116,6 +129,9 @@ describe('the packed tarball, installed into a fresh prefix', () => {
     await server.start();
     installed = await packAndInstall(work);
     packageDir = join(installed.prefix, 'lib', 'node_modules', 'tabpilot');
+    // A program beside the outside folder that depends on tabpilot: node_modules/tabpilot is the installed package.
+    mkdirSync(join(installed.cwd, 'node_modules'));
+    symlinkSync(packageDir, join(installed.cwd, 'node_modules', 'tabpilot'));
   }, 120_000);
 
   afterAll(async () => {
@@ -215,9 +231,68 @@ describe('the packed tarball, installed into a fresh prefix', () => {
       expect(listed.result.tabs).toEqual(
         expect.arrayContaining([expect.objectContaining({ url, title: 'Installed Package Page' })]),
       );
+
+      // The library's way in to the same browser.
+      const viaLibrary = await nodeScript(
+        installed,
+        'extension-client.mjs',
+        `import { connectExtension } from 'tabpilot';
+const browser = await connectExtension({ client: 'tabpilot:script' });
+try {
+  process.stdout.write(JSON.stringify(await browser.request('navigate', { url: process.argv[2] })));
+} finally {
+  await browser.close();
+}`,
+        [url],
+      );
+      expect(JSON.parse(viaLibrary)).toMatchObject({ ok: true, result: { url } });
     } finally {
       await browser.kill();
     }
+  });
+
+  it('is a library: startBrowser drives a Chromium of its own, with the types its declarations give', async () => {
+    const url = server.url('/installed.html');
+    const out = await nodeScript(
+      installed,
+      'own-browser.mjs',
+      `import { startBrowser } from 'tabpilot';
+const browser = await startBrowser({ config: { launch: { headless: true, args: JSON.parse(process.argv[3]) } } });
+try {
+  const navigated = await browser.request('navigate', { url: process.argv[2] });
+  const tabs = await browser.request('tabs');
+  process.stdout.write(JSON.stringify({ navigated, tabs }));
+} finally {
+  await browser.close();
+}`,
+      [url, JSON.stringify(TEST_FLAGS)],
+    );
+    const answers = JSON.parse(out) as { navigated: unknown; tabs: unknown };
+    expect(answers.navigated).toMatchObject({ ok: true, result: { url } });
+    expect(JSON.stringify(answers.tabs)).toContain('Installed Package Page');
+
+    // The package's declarations load (a wrong option is an error, so they are not an untyped any).
+    writeFileSync(
+      join(installed.cwd, 'typed.ts'),
+      `import { startBrowser, type ActionResponse } from 'tabpilot';
+export async function title(): Promise<ActionResponse> {
+  const browser = await startBrowser({ cdpUrl: 'http://127.0.0.1:9222' });
+  // @ts-expect-error -- no such option
+  await startBrowser({ headless: true });
+  return browser.request('tabs');
+}
+`,
+    );
+    writeFileSync(
+      join(installed.cwd, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'nodenext', noEmit: true, types: [] },
+        files: ['typed.ts'],
+      }),
+    );
+    await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', installed.cwd], {
+      cwd: installed.cwd,
+    });
   });
 
   it('serves MCP with a Chromium of its own: tools listed, a page opened', async () => {
