@@ -29,6 +29,17 @@ export function packageRoot(from: string = import.meta.dirname): string {
   throw new Error(`no tabpilot package.json above ${from}`);
 }
 
+/**
+ * Why a path into this package will not last, or undefined: npx runs a tarball or a registry package from
+ * its cache (…/_npx/<hash>/), which npm may clear, so a config, a launcher or an unpacked extension that
+ * points there breaks later.
+ */
+export function transientInstallNote(root: string = packageRoot()): string | undefined {
+  return /[\\/]_npx[\\/]/.test(root)
+    ? `note: this tabpilot runs from npx's cache (${root}), which npm may clear; install it (npm install -g <the tarball>) for paths that last`
+    : undefined;
+}
+
 /** The built extension inside the package (dist/extension), checked to be one. */
 export function builtExtensionDir(root: string = packageRoot()): string {
   const dir = join(root, 'dist', 'extension');
@@ -91,6 +102,10 @@ export function runExtensionCli(argv: readonly string[]): number {
   } catch (error) {
     process.stderr.write(`tabpilot extension: ${errorMessageOf(error)}\n`);
     return 1;
+  }
+  const note = transientInstallNote();
+  if (note !== undefined && values.zip === undefined) {
+    process.stderr.write(`${note}\n`);
   }
   if (values.zip !== undefined) {
     const out = resolve(values.zip);

@@ -23,7 +23,7 @@ import { RERUN_ACTION } from '../../agent/history-actions';
 import { RUN_ACTION, runDeadlineMs } from '../../agent/run-action';
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
-import { packageRoot } from './extension-cli';
+import { packageRoot, transientInstallNote } from './extension-cli';
 import {
   CLIENT_CONFIG_PLACE,
   isMcpClient,
@@ -188,6 +188,10 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   if (options.printConfig !== undefined) {
     process.stdout.write(`${mcpClientSnippet(options.printConfig, installedServerCommand(options.serverArgs))}\n`);
     process.stderr.write(`tabpilot mcp: ${CLIENT_CONFIG_PLACE[options.printConfig]}\n`);
+    const note = transientInstallNote();
+    if (note !== undefined) {
+      process.stderr.write(`tabpilot mcp: ${note}\n`);
+    }
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
