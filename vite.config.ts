@@ -14,7 +14,7 @@ export default defineConfig({
     sourcemap,
     // The worker runs only in Chromium >= 125.
     target: 'chrome125',
-    rollupOptions: {
+    rolldownOptions: {
       // The offscreen document that encodes recordings is no manifest entry: it is built as a page of its own.
       input: { 'video-offscreen': 'src/entries/extension/video-offscreen.html' },
       // Rolldown inlines an imported const at each place it is read, even a long string: tldts's suffix list
