@@ -7,6 +7,7 @@ import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
+import { runExtensionCli } from './extension-cli';
 import { MCP_USAGE, runMcpCli } from './mcp-cli';
 import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
 import { RUN_USAGE, runAgentCli } from './run-cli';
@@ -82,6 +83,7 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'mcp') {
     return runMcpCli(process.argv.slice(3));
   }
+  if (process.argv[2] === 'extension') return runExtensionCli(process.argv.slice(3));
   if (process.argv[2] === 'run') {
     return runAgentCli(process.argv.slice(2));
   }

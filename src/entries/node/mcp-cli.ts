@@ -23,6 +23,15 @@ import { RERUN_ACTION } from '../../agent/history-actions';
 import { RUN_ACTION, runDeadlineMs } from '../../agent/run-action';
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
 import { openNodeBrowser } from './mcp-browser';
+import { packageRoot, transientInstallNote } from './extension-cli';
+import {
+  CLIENT_CONFIG_PLACE,
+  isMcpClient,
+  MCP_CLIENTS,
+  mcpClientSnippet,
+  type McpClient,
+  type ServerCommand,
+} from './mcp-client-config';
 
 export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--client NAME] | --launch [--headless | --headed]
                | --cdp-url URL] [--tools page,tabs,content,files,session] [--slim] [--config FILE]
@@ -31,7 +40,9 @@ export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--c
       through the tabpilot extension and its native host, as the client mcp:<the agent's name> with
       tabs of its own (--client NAME: mcp:NAME instead, so two servers of one app are two clients);
       --launch runs a Chromium of its own, --cdp-url attaches to a running one (a browser pool
-      included). --tools picks tool groups, --slim a minimal set.`;
+      included). --tools picks tool groups, --slim a minimal set.
+  tabpilot mcp --print-config claude|cursor|vscode|codex [--extension | --launch | --cdp-url URL] [...]
+      Print the snippet that client takes to start this server with these options (its place on stderr).`;
 
 interface McpCliOptions {
   mode: BrowserMode;
@@ -45,6 +56,10 @@ interface McpCliOptions {
   slim: boolean;
   outputDir: string;
   answerChars: number;
+  /** Print this client's config snippet instead of serving. */
+  printConfig: McpClient | undefined;
+  /** The server options as given, which the printed config passes on. */
+  serverArgs: string[];
 }
 
 export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
@@ -64,6 +79,7 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
       config: { type: 'string' },
       'output-dir': { type: 'string' },
       'answer-chars': { type: 'string' },
+      'print-config': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -89,6 +105,10 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
   if ((values.headless === true || values.headed === true) && values.launch !== true) {
     throw new Error('--headless and --headed go with --launch');
   }
+  const printConfig = values['print-config'];
+  if (printConfig !== undefined && !isMcpClient(printConfig)) {
+    throw new Error(`--print-config: unknown client "${printConfig}" (one of ${MCP_CLIENTS.join(', ')})`);
+  }
   const categories = values.tools === undefined ? undefined : parseCategories(values.tools);
   const chars = values['answer-chars'] === undefined ? DEFAULT_ANSWER_CHARS : Number(values['answer-chars']);
   if (!Number.isInteger(chars) || chars < 1000) {
@@ -105,7 +125,40 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
     slim: values.slim === true,
     outputDir: resolve(values['output-dir'] ?? join(tmpdir(), 'tabpilot-mcp')),
     answerChars: chars,
+    printConfig,
+    serverArgs: serverArgs(argv),
   };
+}
+
+/** Options whose value is a path: the client starts the server in a folder of its own choosing. */
+const PATH_OPTIONS = new Set(['--config', '--output-dir', '--user-data-dir']);
+
+/** argv without --print-config and its value, paths made absolute: what the configured server is started with. */
+function serverArgs(argv: readonly string[]): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    const [name = '', inline] = word.startsWith('--') ? word.split(/=(.*)/s) : [word];
+    if (name === '--print-config') {
+      i += inline === undefined ? 1 : 0;
+    } else if (PATH_OPTIONS.has(name)) {
+      const value = inline ?? argv[++i] ?? '';
+      args.push(name, resolve(value));
+    } else {
+      args.push(word);
+    }
+  }
+  return args;
+}
+
+/**
+ * The command a client runs: this Node by its absolute path and the package's bin script by its own.
+ * Coding agents start servers with a bare PATH (an editor opened from the dock has no nvm or Homebrew in
+ * it), where `tabpilot` and even `node` may not be found; both paths stay valid across updates of
+ * tabpilot in the same place, as the native host's launcher does. After moving Node, print it again.
+ */
+export function installedServerCommand(args: readonly string[]): ServerCommand {
+  return { command: process.execPath, args: [join(packageRoot(), 'bin', 'tabpilot.mjs'), 'mcp', ...args] };
 }
 
 function parseCategories(text: string): Set<ActionCategory> {
@@ -130,6 +183,15 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   if (options === 'help') {
     // stdout is the MCP channel only when serving; help is for a person at a terminal.
     process.stdout.write(`${MCP_USAGE}\n`);
+    return 0;
+  }
+  if (options.printConfig !== undefined) {
+    process.stdout.write(`${mcpClientSnippet(options.printConfig, installedServerCommand(options.serverArgs))}\n`);
+    process.stderr.write(`tabpilot mcp: ${CLIENT_CONFIG_PLACE[options.printConfig]}\n`);
+    const note = transientInstallNote();
+    if (note !== undefined) {
+      process.stderr.write(`tabpilot mcp: ${note}\n`);
+    }
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;

@@ -226,10 +226,13 @@ function readDevToolsUrl(child: ChildProcess): Promise<string> {
 async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     signalGroup(child, 'SIGTERM');
+    let grace: NodeJS.Timeout | undefined;
     const graceful = await Promise.race([
       exited.then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), KILL_GRACE_MS)),
+      new Promise<boolean>((r) => (grace = setTimeout(() => r(false), KILL_GRACE_MS))),
     ]);
+    // A browser that went in time leaves no timer behind to hold a library user's process 5 s longer.
+    clearTimeout(grace);
     if (!graceful) {
       signalGroup(child, 'SIGKILL');
       await exited;
