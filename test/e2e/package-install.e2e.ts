@@ -142,7 +142,18 @@ describe('the packed tarball, installed into a fresh prefix', () => {
   it('ships the bundles and the extension, and no source maps, sources or tests', () => {
     const files = filesUnder(packageDir);
     expect(files).toEqual(
-      expect.arrayContaining(['bin/tabpilot.mjs', 'dist/node/cli.js', 'dist/extension/manifest.json']),
+      expect.arrayContaining([
+        'bin/tabpilot.mjs',
+        'dist/node/cli.js',
+        'dist/extension/manifest.json',
+        'LICENSE',
+        // The licences of the code the bundles inline travel with them, and with the extension's zip.
+        'dist/node/THIRD_PARTY_NOTICES.txt',
+        'dist/extension/THIRD_PARTY_NOTICES.txt',
+      ]),
+    );
+    expect(readFileSync(join(packageDir, 'dist/extension/THIRD_PARTY_NOTICES.txt'), 'utf8')).toMatch(
+      /^mediabunny \d+\.\d+\.\d+ \(MPL-2\.0\)$/m,
     );
     expect(files.filter((file) => /\.map$|^src\/|^test\/|^bench\/|^dist\/bench\//.test(file))).toEqual([]);
     // Nothing to fetch at install time: the bundles carry their dependencies.

@@ -31,7 +31,7 @@ import {
   mcpClientSnippet,
   type McpClient,
   type ServerCommand,
-} from './mcp-client-config';
+} from '../../platform/node/mcp/client-config';
 
 export const MCP_USAGE = `  tabpilot mcp [--extension [--user-data-dir DIR] [--client NAME] | --launch [--headless | --headed]
                | --cdp-url URL] [--tools page,tabs,content,files,session] [--slim] [--config FILE]

@@ -10,7 +10,7 @@ export interface McpPathCheck {
 }
 
 export interface McpPathOptions {
-  /** The command an MCP client app runs: this Node and this CLI, as the README's snippet says. */
+  /** The command an MCP client app runs: this Node and this CLI, as the snippet of --print-config says. */
   node: string;
   cli: string;
   stateDir: string;

@@ -1,5 +1,6 @@
 import { format, resolveConfig } from 'prettier';
 import { renderConfigReference } from './config-reference';
+import { renderMcpClientsReference } from './mcp-clients-reference';
 import { renderProtocolReference } from './protocol-reference';
 
 /** The command that writes the references; the stale-check test names it. */
@@ -9,6 +10,7 @@ export const REFERENCE_COMMAND = 'node scripts/docs-reference.mjs';
 export const REFERENCE_PAGES: ReadonlyArray<{ readonly path: string; readonly render: () => string }> = [
   { path: 'docs/reference/protocol.md', render: renderProtocolReference },
   { path: 'docs/reference/configuration.md', render: renderConfigReference },
+  { path: 'docs/reference/mcp-clients.md', render: renderMcpClientsReference },
 ];
 
 /** Each page's text as it is written: rendered, then formatted by prettier with the repository's settings. */

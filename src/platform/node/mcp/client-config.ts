@@ -1,6 +1,7 @@
 /**
  * The snippet each coding agent takes to start `tabpilot mcp` (`tabpilot mcp --print-config CLIENT`). The
- * README's snippets come from here too (with the bare `tabpilot` command), so they cannot drift apart.
+ * generated docs/reference/mcp-clients.md comes from here too (with the bare `tabpilot` command), so the
+ * two cannot drift apart.
  */
 
 export const MCP_CLIENTS = ['claude', 'cursor', 'vscode', 'codex'] as const;

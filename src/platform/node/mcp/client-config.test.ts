@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { MCP_CLIENTS, mcpClientSnippet, shellWord } from './mcp-client-config';
+import { MCP_CLIENTS, mcpClientSnippet, shellWord } from './client-config';
 
 // A path with a space, a quote and a backslash: each format has to carry it back exactly.
 const server = {
