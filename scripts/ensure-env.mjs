@@ -7,14 +7,21 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readEnginesRange, satisfiesEngines } from './node-range.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
 const say = (line) => quiet || process.stderr.write(`[setup] ${line}\n`);
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 3)) {
-  process.stderr.write(`tabpilot needs Node.js 20.3 or newer (this is ${process.versions.node}).\n`);
+// The range is package.json's engines, the one place it is written. npm start, npm test and npm run bench
+// get here through with-node.mjs, which provides a Node in it, so this fails only when run by hand.
+const range = readEnginesRange(join(root, 'package.json'));
+if (!satisfiesEngines(process.versions.node, range)) {
+  process.stderr.write(
+    `tabpilot needs Node.js ${range} (package.json engines); this is ${process.versions.node}.\n` +
+      'Run it through npm start, npm test or npm run bench, which provide a supported Node from the npm ' +
+      'registry,\nor install Node.js 22 LTS (https://nodejs.org/en/download, or `nvm install 22`).\n',
+  );
   process.exit(1);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The globals that both platforms (a Chrome service worker and Node 20) provide and that core layers
+ * The globals that both platforms (a Chrome service worker and Node 22) provide and that core layers
  * (shared .. actor) may use. Core compiles against ES2023 plus this file only, so `chrome`, `process`,
  * `Buffer`, `window` and `document` are compile errors there.
  */
