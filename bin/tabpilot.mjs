@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// The tabpilot command: runs the bundled Node entry (built by `npm run build`).
+// The tabpilot command: runs the lean bundled entry (built by `npm run build`), which loads the full
+// CLI only for the commands that need it.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('../dist/node/cli.js', import.meta.url));
+// Node 22.1+ keeps the compiled code of the bundles on disk between runs (Node 20 has no such API).
+// COMPILE_CACHE_NOTE
+module.enableCompileCache?.();
+
+const entry = fileURLToPath(new URL('../dist/node/tabpilot.js', import.meta.url));
 if (!existsSync(entry)) {
   process.stderr.write('tabpilot is not built yet: run `npm run build` in the tabpilot folder first.\n');
   process.exit(1);

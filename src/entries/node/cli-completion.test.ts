@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ActionCatalog } from '../../platform/node/native/cli-catalog';
+import { actionCatalog } from './action-catalog';
+import { COMMANDS } from './cli-commands';
+import { completionScript } from './cli-completion';
+
+const catalog = { version: 'test', actions: actionCatalog() } as ActionCatalog;
+const visible = COMMANDS.filter((command) => command.hidden !== true).map((command) => command.name);
+const dir = mkdtempSync(join(tmpdir(), 'tabpilot-completion-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What bash's completion offers for a command line whose last word is being typed. */
+function bashComplete(words: string[]): string[] {
+  const script = join(dir, 'tabpilot.bash');
+  writeFileSync(script, completionScript('bash', catalog));
+  const quoted = words.map((word) => `'${word}'`).join(' ');
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      `source '${script}'; COMP_WORDS=(tabpilot ${quoted}); COMP_CWORD=${words.length}; _tabpilot; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return out.split('\n').filter((line) => line !== '');
+}
+
+describe('shell completion from the action catalog', () => {
+  it('names every command, every action and every param in each shell', () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const script = completionScript(shell, catalog);
+      for (const name of [...visible, ...catalog.actions.map((action) => action.name)]) {
+        expect(script, `${shell}: ${name}`).toMatch(new RegExp(`(^|[\\s'(])${name}[)\\s:']`, 'm'));
+      }
+      for (const action of catalog.actions) {
+        for (const param of Object.keys(action.params_schema.properties ?? {})) {
+          expect(script, `${shell}: ${action.name} ${param}`).toContain(param.replaceAll('_', '-'));
+        }
+      }
+      expect(script).not.toMatch(/(^|\s)host\)/m);
+    }
+    expect(() => completionScript('tcsh', catalog)).toThrow(/bash, zsh, fish/);
+  });
+
+  it('completes in a real bash: commands and actions, params, enum values, shells', () => {
+    expect(bashComplete(['ta'])).toEqual(['tabs']);
+    expect(bashComplete(['in'])).toEqual(['install-host', 'input']);
+    expect(bashComplete(['--json', 'cli'])).toEqual(['click']);
+    expect(bashComplete(['--'])).toEqual(['--help', '--version']);
+    expect(bashComplete(['click', '--'])).toEqual(
+      expect.arrayContaining(['--index', '--button', '--click-count', '--tab-id', '--json', '--help']),
+    );
+    expect(bashComplete(['click', '--button', ''])).toEqual(['left', 'right', 'middle']);
+    expect(bashComplete(['navigate', '--new'])).toEqual(['--new-tab']);
+    expect(bashComplete(['navigate', '--no-n'])).toEqual(['--no-new-tab']);
+    expect(bashComplete(['completion', ''])).toEqual(['bash', 'zsh', 'fish', '--help']);
+    expect(bashComplete(['install-host', '--browser', 'ch'])).toEqual(['chrome', 'chromium']);
+    expect(bashComplete(['help', 'scr'])).toEqual(['screenshot', 'scroll']);
+    // A free value (a URL) offers nothing of ours: bash falls back to file names (-o default).
+    expect(bashComplete(['navigate', '--url', ''])).toEqual([]);
+  });
+
+  it('gives zsh a function it can load and fish one complete line per option', () => {
+    const zsh = completionScript('zsh', catalog);
+    expect(zsh.startsWith('#compdef tabpilot\n')).toBe(true);
+    expect(zsh).toContain('--button) compadd -- left right middle; return ;;');
+    const fish = completionScript('fish', catalog);
+    expect(fish).toContain(
+      "complete -c tabpilot -n '__fish_seen_subcommand_from click' -l button -x -a 'left right middle'",
+    );
+    expect(fish).toContain('complete -c tabpilot -n __fish_use_subcommand -a tabs -d ');
+  });
+});
