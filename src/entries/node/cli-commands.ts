@@ -207,3 +207,11 @@ Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPI
 export function commandSpec(name: string): CommandSpec | undefined {
   return COMMANDS.find((command) => command.name === name);
 }
+
+/**
+ * The actions a person can run as `tabpilot <action>`: all but those a command of the same name
+ * shadows (the protocol's `run` is `tabpilot run --extension`).
+ */
+export function runnableActions<T extends { name: string }>(actions: readonly T[]): T[] {
+  return actions.filter((action) => commandSpec(action.name) === undefined);
+}

@@ -1,5 +1,5 @@
 import { enumValues, flagOf, type ActionCatalog, type ParamSchema } from '../../platform/node/native/cli-catalog';
-import { ACTION_OPTIONS, COMMANDS, SHELLS } from './cli-commands';
+import { ACTION_OPTIONS, COMMANDS, runnableActions, SHELLS } from './cli-commands';
 
 /**
  * Shell completion generated from the command table and the action catalog: commands and actions in
@@ -31,7 +31,8 @@ const PLAIN = /^[\w.:/@+-]+$/;
 
 export function completionModel(catalog: ActionCatalog): CompletionModel {
   const commands = COMMANDS.filter((command) => command.hidden !== true);
-  const topics = [...commands.map((command) => command.name), ...catalog.actions.map((action) => action.name)];
+  const actions = runnableActions(catalog.actions);
+  const topics = [...commands.map((command) => command.name), ...actions.map((action) => action.name)];
   const entries: CompletionEntry[] = [
     ...commands.map((command) => ({
       name: command.name,
@@ -47,7 +48,7 @@ export function completionModel(catalog: ActionCatalog): CompletionModel {
       ],
       words: command.words === 'shells' ? SHELLS : command.words === 'topics' ? topics : undefined,
     })),
-    ...catalog.actions.map((action) => ({
+    ...actions.map((action) => ({
       name: action.name,
       about: action.description,
       options: [

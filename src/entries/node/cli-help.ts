@@ -5,7 +5,7 @@ import {
   type CatalogAction,
   type ParamSchema,
 } from '../../platform/node/native/cli-catalog';
-import { ACTION_OPTIONS, COMMANDS, EXIT_CODES, type CommandSpec } from './cli-commands';
+import { ACTION_OPTIONS, COMMANDS, EXIT_CODES, runnableActions, type CommandSpec } from './cli-commands';
 
 /** The help texts the lean entry prints: the overview, a command's, an action's (from the catalog). */
 
@@ -15,7 +15,7 @@ export function overviewHelp(catalog: ActionCatalog): string {
   const commands = COMMANDS.filter((command) => command.hidden !== true);
   const nameWidth = Math.max(...commands.map((command) => command.name.length));
   const byCategory = new Map<string, string[]>();
-  for (const action of catalog.actions) {
+  for (const action of runnableActions(catalog.actions)) {
     const category = action.category ?? 'protocol';
     byCategory.set(category, [...(byCategory.get(category) ?? []), action.name]);
   }
