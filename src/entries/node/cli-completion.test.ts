@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,11 @@ import { completionScript } from './cli-completion';
 const catalog = { version: 'test', actions: actionCatalog() } as ActionCatalog;
 const visible = COMMANDS.filter((command) => command.hidden !== true).map((command) => command.name);
 const dir = mkdtempSync(join(tmpdir(), 'tabpilot-completion-'));
+
+/** zsh and fish are not on every machine (bash is): their scripts are run where they are. */
+function installed(shell: string): boolean {
+  return spawnSync(shell, ['-c', 'exit 0']).status === 0;
+}
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -76,5 +81,32 @@ describe('shell completion from the action catalog', () => {
       "complete -c tabpilot -n '__fish_seen_subcommand_from click' -l button -x -a 'left right middle'",
     );
     expect(fish).toContain('complete -c tabpilot -n __fish_use_subcommand -a tabs -d ');
+  });
+
+  it.runIf(installed('zsh'))('gives zsh a script it parses, whose function offers the same words', () => {
+    const script = join(dir, '_tabpilot');
+    writeFileSync(script, completionScript('zsh', catalog));
+    execFileSync('zsh', ['-n', script]);
+    // compsys' own functions stand in as printers: what _tabpilot would offer, one word a line.
+    const harness = `compdef() { :; }
+_describe() { local -a items; items=("\${(@P)\${@[-1]}}"); print -l -- "\${items[@]%%:*}"; }
+compadd() { shift; print -l -- "$@"; }
+_files() { print FILES; }
+source '${script}'
+words=(tabpilot click --button ''); CURRENT=4; _tabpilot
+words=(tabpilot navigate --url ''); CURRENT=4; _tabpilot`;
+    const out = execFileSync('zsh', ['-f', '-c', harness], { encoding: 'utf8' }).split('\n');
+    expect(out.slice(0, 4)).toEqual(['left', 'right', 'middle', 'FILES']);
+  });
+
+  it.runIf(installed('fish'))('gives fish a script whose completions it offers', () => {
+    const script = join(dir, 'tabpilot.fish');
+    writeFileSync(script, completionScript('fish', catalog));
+    const out = execFileSync(
+      'fish',
+      ['--no-config', '-c', `source '${script}'; complete -C 'tabpilot click --button '; complete -C 'tabpilot ta'`],
+      { encoding: 'utf8' },
+    );
+    expect(out.split('\n').map((line) => line.split('\t')[0])).toEqual(['left', 'middle', 'right', 'tabs', '']);
   });
 });
