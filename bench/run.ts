@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { benchActions, benchDragTabs } from './actions.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
+import { benchCliStart } from './cli.bench';
 import { benchExtract } from './extract.bench';
 import { benchMcp } from './mcp.bench';
 import { benchMemory } from './memory.bench';
@@ -43,10 +44,13 @@ async function main(): Promise<void> {
       'mcp-clicks': { type: 'string', default: '5' },
       'mcp-chain-rounds': { type: 'string', default: '5' },
       'mcp-chain-calls': { type: 'string', default: '20' },
+      'cli-runs': { type: 'string', default: '20' },
+      // Another Node for the CLI's processes (a Node 22 binary, to see its compile cache at work).
+      'cli-node': { type: 'string' },
     },
   });
   const only = new Set(
-    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,memory,security,video,mcp').split(','),
+    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,memory,security,video,mcp').split(','),
   );
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
@@ -123,6 +127,18 @@ async function main(): Promise<void> {
       console.table(native.pipelined);
       console.table(native.big_answer);
       results['native'] = native;
+    }
+    if (only.has('cli')) {
+      process.stdout.write(
+        `CLI cold start: new processes, spawn to exit, ${values['cli-runs']} runs each taking turns (after 3 warm-up runs), tabs against a running host\n`,
+      );
+      const cli = await benchCliStart({
+        runs: Number(values['cli-runs']),
+        ...(values['cli-node'] === undefined ? {} : { node: values['cli-node'] }),
+      });
+      process.stdout.write(`${cli.node} (${cli.node_version})\n`);
+      console.table(cli.rows);
+      results['cli'] = cli;
     }
     if (only.has('memory')) {
       process.stdout.write(

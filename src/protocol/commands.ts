@@ -20,16 +20,8 @@ export const CommandRequest = z.strictObject({
 });
 export type CommandRequest = z.infer<typeof CommandRequest>;
 
-/** The id of a request that failed validation, when it has a usable one (its error answer carries it). */
-export function salvageRequestId(message: unknown): RequestId | null {
-  if (typeof message === 'object' && message !== null && 'id' in message) {
-    const id = message.id;
-    if (typeof id === 'number' || (typeof id === 'string' && id.length <= 200)) {
-      return id;
-    }
-  }
-  return null;
-}
+// Without zod, so the CLI's lean path can use it (see request-id.ts).
+export { salvageRequestId } from './request-id';
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 

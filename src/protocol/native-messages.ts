@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_NAME_PATTERN, CLIENT_NAME_RULE } from './client-name';
 import { CommandResponseSchema, ErrorCodeSchema, EventMessageSchema } from './commands';
 
 /**
@@ -28,12 +29,7 @@ export const FRAME_READ_LIMIT_BYTES = 64 * 1024 * 1024;
  * `mcp:<client name>` (an MCP server speaking for a coding agent). The name is what leases, approvals
  * and the timeline know a client by, so two CLI runs under the same name are the same client.
  */
-export const ClientName = z
-  .string()
-  .regex(
-    /^(tabpilot|tabpilot:[A-Za-z0-9._-]{1,48}|mcp:[A-Za-z0-9._ -]{1,48})$/,
-    'a client name is tabpilot, tabpilot:<label> or mcp:<name> (letters, digits, . _ - and, for mcp, spaces; at most 48)',
-  );
+export const ClientName = z.string().regex(CLIENT_NAME_PATTERN, CLIENT_NAME_RULE);
 export type ClientName = z.infer<typeof ClientName>;
 
 const ConnId = z.string().min(1).max(40);

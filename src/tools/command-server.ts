@@ -64,6 +64,15 @@ export const CLIENT_ACTIONS = [
   },
 ] as const;
 
+/** The actions every client has of the server itself (subscribe, describe, cancel...), as `describe` gives them. */
+export function describeClientActions(): Array<{ name: string; description: string; params_schema: unknown }> {
+  return CLIENT_ACTIONS.map((action) => ({
+    name: action.name,
+    description: action.description,
+    params_schema: z.toJSONSchema(action.params, { io: 'input' }),
+  }));
+}
+
 /**
  * Answers the command protocol for any number of clients over one session: every request gets exactly
  * one response (a result or a typed error), malformed input included, and a client's failure never
@@ -163,15 +172,7 @@ export class CommandServer {
 
   describe(): unknown {
     return {
-      actions: [
-        ...this.registry.describe(),
-        ...this.describeServerActions(),
-        ...CLIENT_ACTIONS.map((action) => ({
-          name: action.name,
-          description: action.description,
-          params_schema: z.toJSONSchema(action.params, { io: 'input' }),
-        })),
-      ],
+      actions: [...this.registry.describe(), ...this.describeServerActions(), ...describeClientActions()],
       config_schema: configJsonSchema(),
       events: EVENT_NAMES,
       error_codes: ERROR_CODES,

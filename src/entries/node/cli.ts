@@ -1,34 +1,33 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { loadConfig } from '../../platform/node/config-file';
+import { commandWord } from '../../platform/node/native/cli-options';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
+import { commandSpec } from './cli-commands';
+import { commandHelp } from './cli-help';
+import { runCli } from './cli-main';
 import { composeNodeSession } from './compose';
 import { runExtensionCli } from './extension-cli';
-import { MCP_USAGE, runMcpCli } from './mcp-cli';
-import { isNativeCommand, NATIVE_USAGE, runNativeCli } from './native-cli';
+import { runMcpCli } from './mcp-cli';
+import { isNativeCommand, runNativeCli } from './native-cli';
 import { RUN_USAGE, runAgentCli } from './run-cli';
 
-const USAGE = `tabpilot: drive Chromium through tabpilot's command protocol (one JSON request per line on stdin,
-one JSON response per line on stdout; logs on stderr).
+/**
+ * The full CLI (dist/node/cli.js): every command. The native host's launcher runs it as `cli.js host`;
+ * bin/tabpilot.mjs runs the lean entry (tabpilot.ts), which answers what it can and loads this file for
+ * the rest. Either way runCli routes first, so both answer a command line alike.
+ */
 
-  tabpilot launch [--headless | --headed] [--user-data-dir DIR] [--remote-debugging-port N] [--config FILE]
-      Launch a local Chromium (headless when there is no display) and serve commands for it.
-  tabpilot connect --cdp-url URL [--config FILE]
-      Attach to a running Chromium: a ws:// URL, or http://host:port (resolved through /json/version),
-      or a browser pool's endpoint with its token (e.g. 'ws://pool:3000/?token=...'): one browser each.
-
-${RUN_USAGE}
-
-Example:  echo '{"id":1,"action":"navigate","params":{"url":"https://example.com"}}' | tabpilot launch
-Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPILOT_LOG_LEVEL=debug for more.
-
-${NATIVE_USAGE}
-
-${MCP_USAGE}`;
+/** launch's or connect's own help, on a mistake in its options. */
+function usageOf(command: 'launch' | 'connect'): string {
+  const spec = commandSpec(command);
+  return spec === undefined ? '' : commandHelp(spec);
+}
 
 interface CliOptions {
   mode: 'launch' | 'connect';
@@ -54,11 +53,11 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     },
   });
   const mode = positionals[0];
-  if (values.help === true || mode === undefined || mode === 'help') {
+  if (values.help === true) {
     return 'help';
   }
   if (mode !== 'launch' && mode !== 'connect') {
-    throw new Error(`unknown command "${mode}" (expected launch or connect)`);
+    throw new Error(`unknown command "${mode ?? ''}" (expected launch or connect)`);
   }
   if (mode === 'connect' && values['cdp-url'] === undefined) {
     throw new Error('connect needs --cdp-url URL (or --extension, through the native host)');
@@ -79,26 +78,42 @@ function parseCli(argv: string[]): CliOptions | 'help' {
 }
 
 async function main(): Promise<number> {
-  // Before the native commands: every other word is an action through the extension.
-  if (process.argv[2] === 'mcp') {
-    return runMcpCli(process.argv.slice(3));
+  const routed = await runCli(process.argv.slice(2), { dir: import.meta.dirname, version: packageJson.version });
+  if (routed !== 'full') {
+    return routed;
   }
-  if (process.argv[2] === 'extension') return runExtensionCli(process.argv.slice(3));
-  if (process.argv[2] === 'run') {
-    return runAgentCli(process.argv.slice(2));
+  // `help run` is `run --help`: the help of the commands whose text lives with their parser.
+  const argv =
+    commandWord(process.argv.slice(2)) === 'help'
+      ? [helpTopic(process.argv.slice(2)), '--help']
+      : process.argv.slice(2);
+  const command = commandWord(argv);
+  if (command === 'mcp') {
+    return runMcpCli(argv.slice(argv.indexOf(command) + 1));
   }
-  if (isNativeCommand(process.argv.slice(2))) {
-    return runNativeCli(process.argv.slice(2));
+  if (command === 'extension') {
+    return runExtensionCli(argv.slice(argv.indexOf(command) + 1));
+  }
+  if (command === 'run') {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(`${RUN_USAGE}\n`);
+      return 0;
+    }
+    return runAgentCli(argv);
+  }
+  if (isNativeCommand(argv)) {
+    return runNativeCli(argv);
   }
   let options: CliOptions | 'help';
   try {
-    options = parseCli(process.argv.slice(2));
+    options = parseCli(argv);
   } catch (error) {
-    process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n\n${USAGE}\n`);
+    const usage = command === 'launch' || command === 'connect' ? `\n\n${usageOf(command)}` : '';
+    process.stderr.write(`tabpilot: ${errorMessageOf(error)}${usage}\n`);
     return 2;
   }
   if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${command === 'connect' ? usageOf('connect') : usageOf('launch')}\n`);
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
@@ -196,6 +211,10 @@ async function main(): Promise<number> {
     });
   });
   return exitCode;
+}
+
+function helpTopic(argv: readonly string[]): string {
+  return commandWord(argv.slice(argv.indexOf('help') + 1)) ?? '';
 }
 
 function idOf(line: string): number | string | null {

@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { ClientName } from '../../protocol/native-messages';
 import { parseBrowserList } from '../../platform/node/native/browsers';
-import { EXIT, runAction, type NativeCliContext } from '../../platform/node/native/cli-action';
+import { EXIT } from '../../platform/node/native/cli-action';
+import { loadCatalog } from '../../platform/node/native/cli-catalog';
+import { commandWord, takeCommonOptions } from '../../platform/node/native/cli-options';
 import { runConnectExtension } from '../../platform/node/native/cli-connect-extension';
 import { runRepl } from '../../platform/node/native/cli-repl';
 import { formatDoctorReport, runDoctor } from '../../platform/node/native/doctor';
@@ -17,41 +18,11 @@ import { ensurePrivateDir, stateDir, statePaths } from '../../platform/node/nati
 import { errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel } from '../../shared/logger';
 
-export const NATIVE_USAGE = `Through the native host, in the browser that runs the tabpilot extension (no TCP port):
-
-  tabpilot <action> [--param value ...] [--json]     tabpilot <action> '<json params>'
-      Run one action: tabpilot navigate --url example.com; tabpilot state; tabpilot click --index 3
-  tabpilot repl                                       An interactive session.
-  tabpilot connect --extension                        JSON lines on stdin/stdout, as connect --cdp-url.
-      Options: --client NAME (tabpilot, tabpilot:<label> or mcp:<name>; default tabpilot),
-               --user-data-dir DIR (the host of that browser profile, when several run).
-  tabpilot install-host [--browser chrome|chromium|edge|brave|vivaldi|arc|all] [--user-data-dir DIR]
-                        [--state-dir DIR] [--uninstall]
-      Register the native host with the browsers installed here (or one profile folder).
-  tabpilot doctor [--json] [--browser ...] [--user-data-dir DIR]
-      Check each link: browser, extension, manifest, launcher, host start, socket, extension ping, tabpilot mcp.
-
-Exit codes: 0 ok, 1 the command answered an error, 2 bad usage, 3 no host or the connection broke.
-TABPILOT_STATE_DIR moves the host's state folder (socket, discovery records, log).`;
-
 const NATIVE_COMMANDS = new Set(['host', 'install-host', 'doctor', 'repl']);
 
 /** The bundled CLI file (dist/node/cli.js) the launcher runs, and the built extension beside it. */
 const cliPath = fileURLToPath(import.meta.url);
 const extensionDir = resolve(import.meta.dirname, '../extension');
-
-/** The first word that is neither an option nor the value of one. */
-function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] ?? '';
-    if (word === '--client' || word === '--user-data-dir') {
-      i++;
-    } else if (!word.startsWith('-')) {
-      return word;
-    }
-  }
-  return undefined;
-}
 
 /** Whether argv names a command of the native side (everything but launch, connect --cdp-url and help). */
 export function isNativeCommand(argv: readonly string[]): boolean {
@@ -63,47 +34,6 @@ export function isNativeCommand(argv: readonly string[]): boolean {
     return argv.includes('--extension');
   }
   return true;
-}
-
-/** Takes the options every through-the-host command shares out of argv; the rest are the action's. */
-function takeCommonOptions(argv: readonly string[]): { context: NativeCliContext; rest: string[] } {
-  const rest: string[] = [];
-  let json = false;
-  let client = process.env['TABPILOT_CLIENT'] ?? 'tabpilot';
-  let userDataDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] ?? '';
-    if (word === '--json') {
-      json = true;
-    } else if (word === '--client' || word === '--user-data-dir') {
-      const value = argv[++i];
-      if (value === undefined) {
-        throw new Error(`${word} needs a value`);
-      }
-      if (word === '--client') {
-        client = value;
-      } else {
-        userDataDir = value;
-      }
-    } else {
-      rest.push(word);
-    }
-  }
-  const name = ClientName.safeParse(client);
-  if (!name.success) {
-    throw new Error(`--client ${client}: ${name.error.issues[0]?.message ?? 'invalid'}`);
-  }
-  return {
-    rest,
-    context: {
-      client: name.data,
-      stateDir: stateDir(),
-      userDataDir,
-      json,
-      out: (text) => process.stdout.write(`${text}\n`),
-      err: (text) => process.stderr.write(`${text}\n`),
-    },
-  };
 }
 
 export async function runNativeCli(argv: readonly string[]): Promise<number> {
@@ -119,18 +49,21 @@ export async function runNativeCli(argv: readonly string[]): Promise<number> {
     if (command === 'doctor') {
       return await doctorCommand(args);
     }
-    const { context, rest } = takeCommonOptions(argv.filter((word) => word !== '--extension'));
-    const [action, ...words] = rest;
+    const { context } = takeCommonOptions(
+      argv.filter((word) => word !== '--extension'),
+      loadCatalog(import.meta.dirname),
+    );
     if (command === 'connect') {
       return await runConnectExtension(context);
     }
-    if (command === 'repl' || action === undefined) {
-      return await runRepl(context);
-    }
-    return await runAction(context, action, words);
+    // An action is run by the lean entry (cli-main.ts) before this file loads; what is left is the REPL.
+    return await runRepl(context);
   } catch (error) {
     process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n`);
-    return NATIVE_COMMANDS.has(command) ? EXIT.errorAnswer : EXIT.usage;
+    // An option the command does not take (node:util's parseArgs says so) is bad usage, not a failure.
+    const code = (error as { code?: unknown }).code;
+    const parseError = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    return NATIVE_COMMANDS.has(command) && !parseError ? EXIT.errorAnswer : EXIT.usage;
   }
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { ChromiumLauncher, shouldRunHeadless } from '../../platform/node/chromium-launcher';
+import { loadCatalog } from '../../platform/node/native/cli-catalog';
 import { runRepl } from '../../platform/node/native/cli-repl';
 import { listRecords, pickRecord } from '../../platform/node/native/discovery';
 import { HostClient } from '../../platform/node/native/host-client';
@@ -119,6 +120,7 @@ async function main(): Promise<number> {
       stateDir: state,
       userDataDir: profileDir,
       json: false,
+      catalog: loadCatalog(resolve(root, 'dist/node')),
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),
     },

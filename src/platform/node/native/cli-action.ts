@@ -1,7 +1,8 @@
 import type { CommandResponse } from '../../../protocol/commands';
 import type { ClientName } from '../../../protocol/native-messages';
 import { errorMessageOf, isTabpilotError } from '../../../shared/errors';
-import { CliUsageError, needsSchemas, parseParams, schemasFromDescribe, type ParamSchemas } from './cli-params';
+import { catalogSchemas, type ActionCatalog } from './cli-catalog';
+import { CliUsageError, parseParams } from './cli-params';
 import { formatError, formatResult } from './cli-format';
 import { HostClient } from './host-client';
 
@@ -16,6 +17,8 @@ export interface NativeCliContext {
   stateDir: string;
   userDataDir: string | undefined;
   json: boolean;
+  /** Every action's params, from the build (no `describe` round trip). */
+  catalog: ActionCatalog;
   out: (text: string) => void;
   err: (text: string) => void;
 }
@@ -27,7 +30,10 @@ export function exitCodeOf(response: CommandResponse): number {
   return response.error.code === 'DISCONNECTED' ? EXIT.noConnection : EXIT.errorAnswer;
 }
 
-export async function connectClient(context: NativeCliContext, reconnectMs = 0): Promise<HostClient | number> {
+export async function connectClient(
+  context: Omit<NativeCliContext, 'catalog'>,
+  reconnectMs = 0,
+): Promise<HostClient | number> {
   try {
     const client = await HostClient.connect({
       client: context.client,
@@ -43,20 +49,9 @@ export async function connectClient(context: NativeCliContext, reconnectMs = 0):
   }
 }
 
-/** Params from the words after the action, asking `describe` for the param types when needed. */
-export async function paramsFor(
-  client: HostClient,
-  action: string,
-  words: readonly string[],
-): Promise<Record<string, unknown>> {
-  let schemas: ParamSchemas | undefined;
-  if (needsSchemas(words)) {
-    const described = await client.request('describe');
-    if (described.ok) {
-      schemas = schemasFromDescribe(described.result);
-    }
-  }
-  return parseParams(action, words, schemas);
+/** Params from the words after the action, read by the types the catalog gives them. */
+export function paramsFor(catalog: ActionCatalog, action: string, words: readonly string[]): Record<string, unknown> {
+  return parseParams(action, words, catalogSchemas(catalog));
 }
 
 export function printResponse(context: NativeCliContext, action: string, response: CommandResponse): void {
@@ -71,21 +66,22 @@ export function printResponse(context: NativeCliContext, action: string, respons
 
 /** `tabpilot <action> [--param value ...]` or `tabpilot <action> '<json>'`: one command, one answer. */
 export async function runAction(context: NativeCliContext, action: string, words: readonly string[]): Promise<number> {
+  // Bad usage is answered before looking for a host: it is wrong whether or not one runs.
+  let params: Record<string, unknown>;
+  try {
+    params = paramsFor(context.catalog, action, words);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      context.err(`tabpilot: ${error.message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
   const client = await connectClient(context);
   if (typeof client === 'number') {
     return client;
   }
   try {
-    let params: Record<string, unknown>;
-    try {
-      params = await paramsFor(client, action, words);
-    } catch (error) {
-      if (error instanceof CliUsageError) {
-        context.err(`tabpilot: ${error.message}`);
-        return EXIT.usage;
-      }
-      throw error;
-    }
     const response = await client.request(action, params);
     printResponse(context, action, response);
     return exitCodeOf(response);

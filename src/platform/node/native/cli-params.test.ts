@@ -43,6 +43,17 @@ describe('CLI params', () => {
     expect(() => parseParams('input', ['--text'], schemas)).toThrow(/needs a value/);
   });
 
+  it('refuses a param the action does not take, naming the close ones, before any host is asked', () => {
+    expect(() => parseParams('input', ['--idx', '3'], schemas)).toThrow(CliUsageError);
+    expect(() => parseParams('input', ['--idx', '3'], schemas)).toThrow(
+      'input: unknown parameter --idx (did you mean "--index"?); tabpilot input --help lists them',
+    );
+    expect(() => parseParams('navigate', ['--no-such-flag'], schemas)).toThrow(/unknown parameter --no-such-flag/);
+    expect(() => parseParams('navigate', ['--new-tabs'], schemas)).toThrow(/did you mean "--new-tab"/);
+    // Without schemas (an action the catalog does not know) the host is left to judge the names.
+    expect(parseParams('fly', ['--to', 'moon'])).toEqual({ to: 'moon' });
+  });
+
   it('splits a REPL line as a shell would', () => {
     expect(splitWords(`input --index 2 --text "hello world" --x 'a b' c\\ d ''`)).toEqual([
       'input',

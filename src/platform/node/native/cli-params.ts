@@ -1,9 +1,11 @@
 /**
  * Command-line words to protocol params: `navigate --url example.com --new-tab`, or one JSON object
  * (`navigate '{"url": "example.com"}'`). A value is read by the type the action's JSON Schema (from
- * `describe`) gives its param: strings stay as typed, numbers and booleans are parsed, arrays and
- * objects are JSON; `--flag` alone is true, `--no-flag` false.
+ * the action catalog, as `describe` gives it) gives its param: strings stay as typed, numbers and
+ * booleans are parsed, arrays and objects are JSON; `--flag` alone is true, `--no-flag` false. A name
+ * the action does not take is bad usage.
  */
+import { didYouMean } from './cli-suggest';
 
 export interface ParamSchemas {
   /** The JSON Schema `properties` of an action's params. */
@@ -12,10 +14,6 @@ export interface ParamSchemas {
 
 export class CliUsageError extends Error {
   override name = 'CliUsageError';
-}
-
-export function needsSchemas(words: readonly string[]): boolean {
-  return words.some((word) => word.startsWith('--'));
 }
 
 export function parseParams(action: string, words: readonly string[], schemas?: ParamSchemas): Record<string, unknown> {
@@ -48,6 +46,12 @@ export function parseParams(action: string, words: readonly string[], schemas?: 
       name = name.slice(3);
       negated = true;
     }
+    if (properties !== undefined && !Object.hasOwn(properties, name)) {
+      // The action's params are known: a name it does not take is a typo, answered before any host is asked.
+      throw new CliUsageError(
+        `${action}: unknown parameter --${dashed(name)}${didYouMean(dashed(name), Object.keys(properties).map(dashed), '--')}; tabpilot ${action} --help lists them`,
+      );
+    }
     const type = typeOf(properties?.[name]);
     if (raw === undefined && !negated) {
       const next = words[i + 1];
@@ -62,6 +66,10 @@ export function parseParams(action: string, words: readonly string[], schemas?: 
     params[name] = negated ? false : convert(action, name, raw, type);
   }
   return params;
+}
+
+function dashed(name: string): string {
+  return name.replaceAll('_', '-');
 }
 
 type ParamType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';

@@ -90,7 +90,7 @@ export async function runRepl(
           prompt();
           continue;
         }
-        const response = await client.request(action, await paramsFor(client, action, words));
+        const response = await client.request(action, paramsFor(context.catalog, action, words));
         printResponse(view(), action, response);
         lastCode = response.ok ? EXIT.ok : EXIT.errorAnswer;
       }

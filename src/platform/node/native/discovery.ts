@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HostRecord } from '../../../protocol/native-socket';
+import type { HostRecord } from '../../../protocol/native-socket';
+import { isHostRecord } from '../../../protocol/native-socket-shapes';
 import { errorMessageOf } from '../../../shared/errors';
 
 /**
@@ -64,7 +65,10 @@ export function listRecords(runDir: string): RecordListing {
     }
     const path = join(runDir, name);
     try {
-      const record = HostRecord.parse(JSON.parse(readFileSync(path, 'utf8')));
+      const record: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      if (!isHostRecord(record)) {
+        throw new Error('not a host record');
+      }
       if (processAlive(record.pid)) {
         listing.live.push({ path, record });
       } else {

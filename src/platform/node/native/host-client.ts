@@ -1,7 +1,9 @@
 import { connect, type Socket } from 'node:net';
-import { salvageRequestId, type CommandResponse, type RequestId, type ServerMessage } from '../../../protocol/commands';
+import type { CommandResponse, RequestId, ServerMessage } from '../../../protocol/commands';
+import { salvageRequestId } from '../../../protocol/request-id';
 import type { ClientName } from '../../../protocol/native-messages';
-import { HostWelcome, type HostNotice, type HostRecord } from '../../../protocol/native-socket';
+import type { HostNotice, HostRecord, HostWelcome } from '../../../protocol/native-socket';
+import { isHostWelcome } from '../../../protocol/native-socket-shapes';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
 import { listRecords, pickRecord } from './discovery';
 import { LineSplitter } from './line-splitter';
@@ -229,15 +231,14 @@ export class HostClient {
             continue;
           }
           if (!greeted) {
-            const parsed = HostWelcome.safeParse(message);
-            if (!parsed.success) {
+            if (!isHostWelcome(message)) {
               const text = (message as { error?: { message?: string } }).error?.message ?? JSON.stringify(message);
               reject(new TabpilotError('INVALID_REQUEST', `the host refused the hello: ${text}`));
               socket.destroy();
               return;
             }
             greeted = true;
-            resolve(parsed.data.hello);
+            resolve(message.hello);
             continue;
           }
           this.#onMessage(message);
