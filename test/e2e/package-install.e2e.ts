@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -43,6 +43,8 @@ interface Installed {
   /** A folder outside the repository, the commands' working directory. */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The packed tarball, as `npm pack` wrote it. */
+  tarball: string;
 }
 
 async function packAndInstall(work: string): Promise<Installed> {
@@ -73,7 +75,7 @@ async function packAndInstall(work: string): Promise<Installed> {
     }
   }
   mkdirSync(env['HOME'] as string);
-  return { prefix: realpathSync(prefix), cwd, env };
+  return { prefix: realpathSync(prefix), cwd, env, tarball: join(packDir, filename) };
 }
 
 interface Ran {
@@ -164,6 +166,16 @@ describe('the packed tarball, installed into a fresh prefix', () => {
     const ran = await tabpilot(installed, ['--version']);
     expect(ran.stdout.trim()).toBe(version);
     expect(ran.code).toBe(0);
+  });
+
+  it('runs from the tarball through npx without installing it', async () => {
+    // npx takes `./file.tgz` as a package (an absolute path it would run as a command) and unpacks it into
+    // its cache under the outside HOME; with no dependencies it fetches nothing.
+    const ran = await run('npx', ['--yes', `./${basename(installed.tarball)}`, '--version'], {
+      cwd: dirname(installed.tarball),
+      env: { ...installed.env, npm_config_update_notifier: 'false' },
+    });
+    expect(ran.stdout.trim()).toBe(version);
   });
 
   it('prints the extension folder inside the installed package, and zips it for the store', async () => {
