@@ -24,6 +24,7 @@ import { listRecords } from '../../src/platform/node/native/discovery';
 import { statePaths } from '../../src/platform/node/native/state-dir';
 import { pollUntil } from '../../src/shared/time';
 import { EXTENSION_ID, extensionFlags, repositoryRoot, TEST_FLAGS } from './harness/browser';
+import { FakeModelServer } from './harness/fake-model-server';
 import { FixtureServer, html, page } from './harness/fixture-server';
 import { textOf } from './harness/mcp';
 
@@ -101,6 +102,26 @@ function tabpilot(installed: Installed, args: readonly string[]): Promise<Ran> {
   });
 }
 
+/** `tabpilot ARGS` fed JSON lines on stdin, read until it answers `answers` lines; then stdin closes and it exits. */
+function tabpilotLines(installed: Installed, args: readonly string[], requests: readonly object[]): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn('tabpilot', args, { cwd: installed.cwd, env: installed.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.split('\n').filter(Boolean).length >= requests.length) {
+        child.stdin.end();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', fail);
+    child.once('exit', (code) => done({ code, stdout, stderr }));
+    // One request at a time would be the same: the session answers each in order for one client.
+    child.stdin.write(requests.map((request) => `${JSON.stringify(request)}\n`).join(''));
+  });
+}
+
 /** Runs an ES module script, written into the outside folder, with the installed package importable as 'tabpilot'. */
 async function nodeScript(
   installed: Installed,
@@ -122,13 +143,14 @@ function filesUnder(dir: string): string[] {
 
 describe('the packed tarball, installed into a fresh prefix', () => {
   const server = new FixtureServer();
+  const model = new FakeModelServer(() => ({ kind: 'hang' }));
   const work = mkdtempSync(join(tmpdir(), 'tabpilot-package-'));
   let installed: Installed;
   let packageDir: string;
 
   beforeAll(async () => {
     server.route('/installed.html', (_req, res) => html(res, page('Installed Package Page', '<h1>installed</h1>')));
-    await server.start();
+    await Promise.all([server.start(), model.start()]);
     installed = await packAndInstall(work);
     packageDir = join(installed.prefix, 'lib', 'node_modules', 'tabpilot');
     // A program beside the outside folder that depends on tabpilot: node_modules/tabpilot is the installed package.
@@ -137,7 +159,7 @@ describe('the packed tarball, installed into a fresh prefix', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await server.stop();
+    await Promise.all([server.stop(), model.stop()]);
     rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
@@ -316,6 +338,77 @@ export async function title(): Promise<ActionResponse> {
     await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', installed.cwd], {
       cwd: installed.cwd,
     });
+  });
+
+  it('launches a Chromium of its own and answers JSON lines on stdin, as `tabpilot launch` does', async () => {
+    const config = join(work, 'launch-config.json');
+    writeFileSync(config, JSON.stringify({ launch: { args: [...TEST_FLAGS] } }));
+    const url = server.url('/installed.html');
+    const ran = await tabpilotLines(
+      installed,
+      ['launch', '--headless', '--config', config],
+      [
+        { id: 1, action: 'navigate', params: { url } },
+        { id: 2, action: 'tabs' },
+      ],
+    );
+    const answers = ran.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answers[0]).toMatchObject({ id: 1, ok: true, result: { url } });
+    expect(JSON.stringify(answers[1])).toContain('Installed Package Page');
+    expect(ran.code).toBe(0);
+  });
+
+  it('connects to a running Chromium by its cdp_url, as `tabpilot connect --cdp-url` does', async () => {
+    const browser = await new ChromiumLauncher().launch({
+      headless: true,
+      executablePath: null,
+      userDataDir: null,
+      remoteDebuggingPort: 0,
+      args: [...TEST_FLAGS],
+    });
+    try {
+      const url = server.url('/installed.html');
+      const ran = await tabpilotLines(
+        installed,
+        ['connect', '--cdp-url', browser.cdpUrl],
+        [{ id: 'a', action: 'navigate', params: { url } }],
+      );
+      expect(JSON.parse(ran.stdout.split('\n')[0] ?? '')).toMatchObject({ id: 'a', ok: true, result: { url } });
+      expect(ran.code).toBe(0);
+    } finally {
+      await browser.kill();
+    }
+  });
+
+  it('runs the agent with a model server, as `tabpilot run` does', async () => {
+    const url = server.url('/installed.html');
+    model.useScript((request) =>
+      request.user.includes(`URL: ${url}`)
+        ? { kind: 'tools', calls: [{ name: 'done', input: { text: 'seen: installed', success: true } }] }
+        : { kind: 'tools', calls: [{ name: 'navigate', input: { url } }] },
+    );
+    const config = join(work, 'run-config.json');
+    writeFileSync(config, JSON.stringify({ launch: { args: [...TEST_FLAGS] } }));
+    const ran = await tabpilot(installed, [
+      'run',
+      'Open the installed page',
+      '--launch',
+      '--headless',
+      '--base-url',
+      model.baseUrl,
+      '--model',
+      'fake',
+      '--api-key',
+      'fake-key',
+      '--config',
+      config,
+    ]);
+    expect(model.scriptErrors).toEqual([]);
+    expect(ran.stdout).toBe('seen: installed\n');
+    expect(ran.code).toBe(0);
   });
 
   it('serves MCP with a Chromium of its own: tools listed, a page opened', async () => {
