@@ -20,6 +20,12 @@ import { pollUntil } from '../../shared/time';
 // Chromium launched with the extension (headed where there is a display, headless otherwise), a demo
 // page opened through native messaging, and a REPL that drives the browser through the host.
 const root = resolve(import.meta.dirname, '../..');
+/**
+ * This clone's CLI on the Node running now, which the engines range accepts (npm start provides one when
+ * the system's is older); a bare `npx tabpilot` would run on the system's Node, or outside the clone
+ * fetch whatever the registry holds under that name.
+ */
+const thisCli = `${process.execPath} ${resolve(root, 'bin/tabpilot.mjs')}`;
 const extensionDir = resolve(root, 'dist/extension');
 const cliPath = resolve(root, 'dist/node/cli.js');
 const profileDir = resolve(process.env['TABPILOT_PROFILE'] ?? resolve(root, '.tabpilot/profile'));
@@ -103,13 +109,14 @@ async function main(): Promise<number> {
     client.close();
   } catch (error) {
     say(
-      `tabpilot: ${errorMessageOf(error)}. Run: TABPILOT_STATE_DIR=${state} npx tabpilot doctor --user-data-dir ${profileDir}`,
+      `tabpilot: ${errorMessageOf(error)}. Run: TABPILOT_STATE_DIR=${state} ${thisCli} doctor --user-data-dir ${profileDir}`,
     );
     return stop(1);
   }
   say(
     `The demo page ${demo.url} is open in the tab tabpilot's REPL drives through native messaging${headless ? ' (headless)' : ''}.` +
-      ' Other terminals can drive it too: npx tabpilot state. Ctrl-D or .exit quits (and closes Chromium).',
+      ` Other terminals can drive it too: tabpilot state (once installed, as the README says), or ${thisCli} state.` +
+      ' Ctrl-D or .exit quits (and closes Chromium).',
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void stop(130).then((code) => process.exit(code)));
