@@ -79,7 +79,12 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })],
+      // The files import-x reads to follow imports. Without .ts here it reads none of ours, and no-cycle
+      // passes every cycle in silence (it did: in-page/guard.ts and pointer.ts imported each other's values).
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
     rules: {
       curly: ['error', 'all'],
       eqeqeq: ['error', 'always'],

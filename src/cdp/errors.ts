@@ -69,8 +69,22 @@ export class CdpUnsupportedError extends TabpilotError {
  * - `object-gone`: a Runtime object id whose context or group was released.
  * - `node-gone`: a DOM node id or backend node id that is not in the document (it navigated or changed).
  * - `unsupported`: the method is not available through this transport.
+ * - `browser-page`: chrome.debugger will not attach to (or keep talking to) a browser page
+ *   ("Cannot access a chrome:// URL"): no extension may debug those.
+ * - `already-attached`: chrome.debugger found a debugger on the tab already ("Another debugger is already
+ *   attached to the tab with id: N."), which is tabpilot's own after a service worker restart.
+ * The chrome.debugger messages are Chromium's (docs: the platform facts, Chromium 156); they are read here,
+ * beside the CDP ones, so the extension's router matches no message itself.
  */
-export type CdpErrorKind = 'target-gone' | 'context-gone' | 'object-gone' | 'node-gone' | 'unsupported' | 'other';
+export type CdpErrorKind =
+  | 'target-gone'
+  | 'context-gone'
+  | 'object-gone'
+  | 'node-gone'
+  | 'unsupported'
+  | 'browser-page'
+  | 'already-attached'
+  | 'other';
 
 const KIND_PATTERNS: ReadonlyArray<[Exclude<CdpErrorKind, 'other'>, RegExp]> = [
   [
@@ -87,6 +101,9 @@ const KIND_PATTERNS: ReadonlyArray<[Exclude<CdpErrorKind, 'other'>, RegExp]> = [
     /Session with given id not found|No target with given id|Target closed|Debugger is not attached|No tab with (given )?id/i,
   ],
   ['unsupported', /wasn't found|^Not allowed$|Cannot not access browser-level commands/i],
+  // Any message naming a chrome:// URL, as the router has always read it ("Cannot access a chrome:// URL").
+  ['browser-page', /chrome:\/\//i],
+  ['already-attached', /already attached/i],
 ];
 
 const CONTEXT_NOT_FOUND = /Cannot find context with specified id/i;

@@ -31,3 +31,18 @@ export function firstProblem(error: z.ZodError, noun: 'field' | 'parameter' = 'f
 export function problemText(problem: FieldProblem): string {
   return problem.field === '' ? problem.message : `${problem.field}: ${problem.message}`;
 }
+
+/**
+ * The first issue of a zod error in zod's own words, for the edges (native frames, the socket's hello,
+ * storage files, CLI options): "path.to.field: message". `whole` names the value itself when the problem
+ * is not in a field (a storage file says "the top"); without it the message stands alone.
+ */
+export function zodMessage(error: z.ZodError, options: { whole?: string } = {}): string {
+  const issue = error.issues[0];
+  if (issue === undefined) {
+    return error.message;
+  }
+  const path = issue.path.map(String).join('.');
+  const field = path === '' ? options.whole : path;
+  return field === undefined ? issue.message : `${field}: ${issue.message}`;
+}

@@ -2,6 +2,7 @@ import type { Protocol } from 'devtools-protocol';
 import { z } from 'zod';
 import { strictUtf8 } from '../../shared/bytes';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
+import { zodMessage } from '../../shared/zod-issues';
 import type { EncodedValue, SavedDatabase } from '../actions/in-page-api';
 
 /** Playwright's storageState format (browser.newContext({ storageState }) reads it; browser-use too). */
@@ -62,11 +63,9 @@ export type StorageCookie = z.infer<typeof Cookie>;
 export function parseStorageState(value: unknown, source: string, field: string): StorageState {
   const parsed = StorageStateFile.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
     throw new TabpilotError(
       'INVALID_PARAMS',
-      `${field}: ${source} is not a storage state${where}; nothing was loaded`,
+      `${field}: ${source} is not a storage state at ${zodMessage(parsed.error, { whole: 'the top' })}; nothing was loaded`,
       {
         details: { field },
       },

@@ -12,6 +12,7 @@ import { ClientName } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
 import { createLogger, type LogLevel } from '../../shared/logger';
+import { zodMessage } from '../../shared/zod-issues';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { composeNodeSession } from './compose';
 import { runThroughExtension } from './run-extension';
@@ -105,7 +106,7 @@ export function parseRun(argv: string[], env: Record<string, string | undefined>
     }
     const client = ClientName.safeParse(values.client ?? env['TABPILOT_CLIENT'] ?? 'tabpilot');
     if (!client.success) {
-      throw new Error(`--client ${values.client ?? ''}: ${client.error.issues[0]?.message ?? 'invalid'}`);
+      throw new Error(`--client ${values.client ?? ''}: ${zodMessage(client.error)}`);
     }
     return {
       mode: 'extension',

@@ -1,3 +1,4 @@
+import { cdpErrorKind } from '../../cdp/errors';
 import { errorMessageOf, type ErrorCode } from '../../shared/errors';
 import { UnattachableTabError } from './router-errors';
 
@@ -10,5 +11,5 @@ export function attachRefusalCode(error: unknown): ErrorCode {
   if (error instanceof UnattachableTabError) {
     return error.reason === 'own-page' ? 'FORBIDDEN' : 'UNSUPPORTED';
   }
-  return /chrome:\/\//i.test(errorMessageOf(error)) ? 'UNSUPPORTED' : 'TAB_NOT_FOUND';
+  return cdpErrorKind(errorMessageOf(error)) === 'browser-page' ? 'UNSUPPORTED' : 'TAB_NOT_FOUND';
 }

@@ -1,3 +1,4 @@
+import { cdpErrorKind } from '../../cdp/errors';
 import type { CdpErrorPayload } from '../../protocol/cdp';
 import { isBrowserPage } from '../../shared/browser-pages';
 import { errorMessageOf } from '../../shared/errors';
@@ -63,5 +64,6 @@ export function toRouterError(error: unknown): RouterError {
   } catch {
     // Not JSON: a plain chrome.debugger message such as "Debugger is not attached to the tab".
   }
-  return new RouterError(/not attached|No tab with/i.test(text) ? -32001 : SERVER_ERROR, text);
+  // A gone tab is CDP's -32001, as the browser itself says it; the one classifier decides which that is.
+  return new RouterError(cdpErrorKind(text) === 'target-gone' ? -32001 : SERVER_ERROR, text);
 }

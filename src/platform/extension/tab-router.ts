@@ -1,3 +1,4 @@
+import { cdpErrorKind } from '../../cdp/errors';
 import type { CdpIncoming, CdpRequest, Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
@@ -158,7 +159,7 @@ export class TabRouter {
     } catch (error) {
       const message = errorMessageOf(error);
       // Ours from before a worker restart (the debugger outlives the worker): adopt it.
-      if (!/already attached/i.test(message) || !(await this.#answers(tabId))) {
+      if (cdpErrorKind(message) !== 'already-attached' || !(await this.#answers(tabId))) {
         throw new RouterError(SERVER_ERROR, `Cannot attach to tab ${tabId}: ${message}`);
       }
     }

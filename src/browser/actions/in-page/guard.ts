@@ -9,7 +9,7 @@
  */
 import type { GuardKind, GuardVerdict } from '../in-page-api';
 import { describeElement } from './describe';
-import { hitTest, reaches } from './pointer';
+import { hitTest, reaches } from './hit';
 
 const EVENTS: Record<GuardKind, readonly string[]> = {
   press: ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'],

@@ -4,12 +4,12 @@
  * hits something else is never used: the caller learns what covers the element instead.
  */
 import type { FrameHit, PointerOptions, PointerTarget, PointHit } from '../in-page-api';
-import { isDocument, isFrameElement, isHtmlElement, isInput, isSelect, isShadowRoot } from '../../../dom/in-page/realm';
-import { slottedInto } from '../../../dom/in-page/slotted';
+import { isFrameElement, isHtmlElement, isInput, isSelect } from '../../../dom/in-page/realm';
 import { resolve } from '../../../dom/in-page/world-state';
 import { composedParent, describeElement, nextTask } from './describe';
 import { settleAnimations } from './animations';
 import { armGuard } from './guard';
+import { hitTest, reaches } from './hit';
 import { arrivalAt, trackPointer } from './pointer-arrival';
 
 interface Rect {
@@ -89,35 +89,6 @@ function visibleBox(element: Element): Rect | 'zero-size' | 'outside-viewport' {
 function fullyVisible(element: Element): boolean {
   const rect = element.getBoundingClientRect();
   return area(rect) >= MIN_AREA && Math.abs(area(clipped(element, rect)) - area(rect)) < 1;
-}
-
-/**
- * Whether a hit at the pointer would operate `element`: itself, inside it, or its label; with the point,
- * also light-DOM content slotted into it.
- */
-export function reaches(element: Element, hit: Element | null, point?: { x: number; y: number }): boolean {
-  if (hit === null) {
-    return false;
-  }
-  if (hit === element || element.contains(hit) || hit.contains(element)) {
-    return true;
-  }
-  if (point !== undefined && slottedInto(element, hit, point.x, point.y)) {
-    return true;
-  }
-  const label = hit.closest('label');
-  if (label !== null && label.control === element) {
-    return true;
-  }
-  // By tag, not instanceof: the element may belong to another frame's document (another set of classes).
-  const control = element.localName === 'label' ? (element as HTMLLabelElement).control : null;
-  return control !== null && control === hit;
-}
-
-export function hitTest(element: Element, x: number, y: number): Element | null {
-  const root = element.getRootNode();
-  const scope = isShadowRoot(root) || isDocument(root) ? root : element.ownerDocument;
-  return scope.elementFromPoint(x, y);
 }
 
 /** Same-process frames between the element's document and the local root, innermost first. */

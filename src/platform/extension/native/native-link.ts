@@ -8,6 +8,7 @@ import {
 } from '../../../protocol/native-messages';
 import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
+import { zodMessage } from '../../../shared/zod-issues';
 
 /** The slice of chrome.runtime the link uses (a fake in unit tests). */
 export interface NativePortLike {
@@ -125,8 +126,8 @@ export class NativeLink {
     const parsed = HostToWorker.safeParse(raw);
     if (!parsed.success) {
       this.refused++;
-      const issue = parsed.error.issues[0];
-      const reason = `not a host message: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`;
+      // `whole: ''` keeps the words the host sees today: "not a host message: : ..." for the whole frame.
+      const reason = `not a host message: ${zodMessage(parsed.error, { whole: '' })}`;
       this.#log.warn('refused a message from the native host', { reason });
       this.send({ type: 'protocol_error', error: { code: 'INVALID_REQUEST', message: reason } });
       return;

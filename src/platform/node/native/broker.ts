@@ -5,6 +5,7 @@ import type { ClientName, ExtensionInfo, HostInfo, WorkerToHost } from '../../..
 import { ClientHello } from '../../../protocol/native-socket';
 import { errorMessageOf, type ErrorCode } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
+import { zodMessage } from '../../../shared/zod-issues';
 import type { ChromeLink } from './chrome-link';
 import { LineSplitter } from './line-splitter';
 
@@ -232,13 +233,8 @@ export class Broker {
   #hello(client: Client, message: unknown): void {
     const parsed = ClientHello.safeParse(message);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      this.#answer(
-        client.conn,
-        null,
-        'INVALID_REQUEST',
-        `hello: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
-      );
+      // `whole: ''` keeps the words clients see today: "hello: : ..." for a problem with the whole hello.
+      this.#answer(client.conn, null, 'INVALID_REQUEST', `hello: ${zodMessage(parsed.error, { whole: '' })}`);
       return;
     }
     if (client.name !== undefined) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HOST_TO_EXTENSION_MAX_BYTES } from '../../../protocol/native-messages';
 import { createLogger } from '../../../shared/logger';
 import { ChromeLink } from './chrome-link';
-import { FrameDecoder } from './frame-codec';
+import { FrameDecoder, encodeFrame } from './frame-codec';
 
 /** A pipe that Chrome drains slowly: every write is acknowledged a turn later, with a tiny buffer. */
 function slowPipe(into: Buffer[]): Writable {
@@ -44,6 +44,23 @@ describe('ChromeLink (the host side of the native port)', () => {
       .map((frame) => (frame.kind === 'frame' ? (JSON.parse(frame.text) as { seq: number }).seq : -1));
     expect(seqs).toEqual(Array.from({ length: 200 }, (_value, seq) => seq));
     expect(link.congested).toBe(false);
+  });
+
+  it('refuses a frame that is not a worker message, naming the field and zod’s words for it', async () => {
+    const input = new PassThrough();
+    const written: Buffer[] = [];
+    const link = new ChromeLink(
+      input,
+      slowPipe(written),
+      createLogger(() => undefined),
+    );
+    const bad: Array<{ code: string; reason: string }> = [];
+    link.start({ message: () => undefined, bad: (code, reason) => bad.push({ code, reason }), end: () => undefined });
+    input.write(encodeFrame(JSON.stringify({ type: 'pong', conn: 'c1', seq: 'one' })));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bad).toHaveLength(1);
+    expect(bad[0]?.code).toBe('INVALID_REQUEST');
+    expect(bad[0]?.reason).toMatch(/^a frame is not a worker message: seq: Invalid input/);
   });
 
   it('sends a message over Chrome’s 1 MiB limit as chunks, each frame under it', async () => {

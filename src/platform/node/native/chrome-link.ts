@@ -8,6 +8,7 @@ import {
 } from '../../../protocol/native-messages';
 import { errorMessageOf, type ErrorCode } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
+import { zodMessage } from '../../../shared/zod-issues';
 import { encodeFrame, FrameDecoder } from './frame-codec';
 
 export interface ChromeLinkHandlers {
@@ -137,11 +138,7 @@ export class ChromeLink {
   #onValue(value: unknown): void {
     const parsed = WorkerToHost.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      this.#bad(
-        'INVALID_REQUEST',
-        `a frame is not a worker message: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`,
-      );
+      this.#bad('INVALID_REQUEST', `a frame is not a worker message: ${zodMessage(parsed.error, { whole: '' })}`);
       return;
     }
     if (parsed.data.type !== 'chunk') {
