@@ -13,6 +13,7 @@ import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 import { benchSecurity } from './security.bench';
+import { benchStop } from './stop.bench';
 import { benchVideo } from './video.bench';
 
 /**
@@ -45,12 +46,14 @@ async function main(): Promise<void> {
       'mcp-chain-rounds': { type: 'string', default: '5' },
       'mcp-chain-calls': { type: 'string', default: '20' },
       'cli-runs': { type: 'string', default: '20' },
+      'stop-rounds': { type: 'string', default: '10' },
+      'stop-paths': { type: 'string', default: 'node,extension' },
       // Another Node for the CLI's processes (a Node 22 binary, to see its compile cache at work).
       'cli-node': { type: 'string' },
     },
   });
   const only = new Set(
-    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,memory,security,video,mcp').split(','),
+    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,stop,memory,security,video,mcp').split(','),
   );
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
@@ -139,6 +142,17 @@ async function main(): Promise<void> {
       process.stdout.write(`${cli.node} (${cli.node_version})\n`);
       console.table(cli.rows);
       results['cli'] = cli;
+    }
+    if (only.has('stop')) {
+      process.stdout.write(
+        `Stop: a long wait, a slow navigation and a stuck page's state, each stopped, ${values['stop-rounds']} rounds; from sending stop (or clicking the panel's Stop) to the in-flight command's CANCELLED answer\n`,
+      );
+      const stop = await benchStop({
+        rounds: Number(values['stop-rounds']),
+        paths: (values['stop-paths'] ?? '').split(','),
+      });
+      console.table(stop);
+      results['stop'] = stop;
     }
     if (only.has('memory')) {
       process.stdout.write(
