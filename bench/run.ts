@@ -165,6 +165,10 @@ async function main(): Promise<void> {
       });
       console.table(memory.readings);
       console.table(memory.growth);
+      process.stdout.write(
+        `Memory without a forced collection, after 0 / ${Math.floor(Number(values.states) / 2)} / ${values.states} states\n`,
+      );
+      console.table(memory.unforced);
       results['memory'] = memory;
     }
     if (only.has('security')) {
