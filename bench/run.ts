@@ -14,6 +14,7 @@ import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 import { benchSecurity } from './security.bench';
 import { benchStop } from './stop.bench';
+import { TARGET_PARTS, targetRows, type TargetInputs } from './targets';
 import { benchVideo } from './video.bench';
 
 /**
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       only: { type: 'string' },
+      // The parts that carry a numeric target, and one table of target, figure and verdict.
+      targets: { type: 'boolean', default: false },
       pages: { type: 'string', default: 'form,listing,huge,frames,occlusion' },
       runs: { type: 'string', default: '7' },
       'action-pages': { type: 'string', default: 'form,listing,huge' },
@@ -52,9 +55,16 @@ async function main(): Promise<void> {
       'cli-node': { type: 'string' },
     },
   });
+  const picked = values.only?.split(',') ?? [];
+  const targets = values.targets === true || picked.includes('targets');
   const only = new Set(
-    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,stop,memory,security,video,mcp').split(','),
+    targets
+      ? [...TARGET_PARTS, ...picked.filter((part) => part !== 'targets')]
+      : (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,stop,memory,security,video,mcp').split(
+          ',',
+        ),
   );
+  const forTargets: TargetInputs = { states: Number(values.states) };
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -130,6 +140,7 @@ async function main(): Promise<void> {
       console.table(native.pipelined);
       console.table(native.big_answer);
       results['native'] = native;
+      forTargets.native = native;
     }
     if (only.has('cli')) {
       process.stdout.write(
@@ -142,6 +153,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${cli.node} (${cli.node_version})\n`);
       console.table(cli.rows);
       results['cli'] = cli;
+      forTargets.cli = cli;
     }
     if (only.has('stop')) {
       process.stdout.write(
@@ -153,6 +165,7 @@ async function main(): Promise<void> {
       });
       console.table(stop);
       results['stop'] = stop;
+      forTargets.stop = stop;
     }
     if (only.has('memory')) {
       process.stdout.write(
@@ -170,6 +183,7 @@ async function main(): Promise<void> {
       );
       console.table(memory.unforced);
       results['memory'] = memory;
+      forTargets.memory = memory;
     }
     if (only.has('security')) {
       process.stdout.write(
@@ -221,6 +235,14 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(resolve(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`written to ${resolve(out, 'results.json')}\n`);
+  if (targets) {
+    const rows = targetRows(forTargets);
+    process.stdout.write('\nTargets: each figure measured in this run against its target\n');
+    console.table(rows);
+    const file = resolve(out, 'targets.json');
+    writeFileSync(file, `${JSON.stringify({ date: results['date'], node: process.version, rows }, null, 2)}\n`);
+    process.stdout.write(`written to ${file}\n`);
+  }
 }
 
 main().catch((error: unknown) => {
