@@ -2,6 +2,8 @@ import { ExtensionSubject } from './memory/extension.subject';
 import { PlaywrightMcpSubject } from './memory/playwright-mcp.subject';
 import type { MemoryRow, MemorySubject, Reading } from './memory/sequence';
 import { TabpilotCliSubject } from './memory/tabpilot-cli.subject';
+import { MEMORY_TARGETS, PAGE_FLAT_MB } from './memory/targets';
+import { unforcedRow, type UnforcedRow } from './memory/unforced';
 import type { PageServer } from './page-server';
 
 export interface MemoryOptions {
@@ -14,6 +16,8 @@ export interface MemoryOptions {
 
 export interface GrowthRow {
   subject: string;
+  /** The subject's option name (node, extension, playwright-mcp). */
+  subject_key: string;
   /** Process growth over the idle reading (the huge page open, no state yet). */
   rss_growth_mb: number | null;
   heap_growth_mb: number;
@@ -34,28 +38,23 @@ const SUBJECTS: Record<string, () => Promise<MemorySubject>> = {
   'playwright-mcp': () => PlaywrightMcpSubject.start(),
 };
 
-/** What the issue asks of each tabpilot side after the states (the page: flat, under 2 MB of growth from the first state). */
-const TARGETS: Record<string, { field: 'rss' | 'heap'; mb: number }> = {
-  node: { field: 'rss', mb: 150 },
-  extension: { field: 'heap', mb: 50 },
-};
-const PAGE_FLAT_MB = 2;
-
 /**
  * Memory over a long run, every subject in turn in one bench run: tabpilot's Node CLI (RSS and JS heap
  * of its process), the extension (its worker's JS heap, through CDP on the worker target) and Playwright
  * MCP's server process, each in a Chromium of its own started with the same flags. Each subject opens the
  * huge page, takes `states` whole-page perceptions of it, then runs `mixed` mixed commands. Every
  * reading follows a forced full collection, so it shows what is retained, not garbage not yet collected;
- * the page's heap is read the same way by a measuring client of the bench's own.
+ * the page's heap is read the same way by a measuring client of the bench's own. Beside them, readings
+ * without a forced collection after 0, half and all states (`unforced`: what a person's machine sees).
  */
 export async function benchMemory(
   pages: PageServer,
   options: MemoryOptions,
-): Promise<{ readings: MemoryRow[]; growth: GrowthRow[] }> {
+): Promise<{ readings: MemoryRow[]; growth: GrowthRow[]; unforced: UnforcedRow[] }> {
   const urls = { huge: pages.url('huge'), form: pages.url('form'), listing: pages.url('listing') };
   const readings: MemoryRow[] = [];
   const growth: GrowthRow[] = [];
+  const unforced: UnforcedRow[] = [];
   for (const key of options.subjects) {
     const start = SUBJECTS[key];
     if (start === undefined) {
@@ -71,6 +70,12 @@ export async function benchMemory(
       };
       row('started', await subject.measure());
       await subject.openHuge(urls.huge);
+      const unforcedPoints: Reading[] = [];
+      // Before the forced reading at the same point, so that collection does not clear what it shows.
+      const readUnforced = async (state: number): Promise<void> => {
+        unforcedPoints.push(row(`${state} states, no forced GC`, await subject.measure(false)));
+      };
+      await readUnforced(0);
       const idle = row('huge page, 0 states', await subject.measure());
       const half = Math.floor(options.states / 2);
       let chars = 0;
@@ -78,6 +83,9 @@ export async function benchMemory(
       let last = idle;
       for (let state = 1; state <= options.states; state++) {
         chars = await subject.wholePage();
+        if (state === half || state === options.states) {
+          await readUnforced(state);
+        }
         if (state === 1 || state === half || state === options.states) {
           last = row(`${state} states (${chars} chars each)`, await subject.measure());
           if (state === 1) {
@@ -94,11 +102,12 @@ export async function benchMemory(
         ...growthRow(key, subject.name, { idle, first, afterStates, afterMixed }, options.states),
         failed_calls: subject.failures ?? 0,
       });
+      unforced.push(unforcedRow(key, subject.name, unforcedPoints, options.states));
     } finally {
       await subject.close();
     }
   }
-  return { readings, growth };
+  return { readings, growth, unforced };
 }
 
 function growthRow(
@@ -113,7 +122,7 @@ function growthRow(
   const rss = diff(afterStates.process_rss_mb, idle.process_rss_mb);
   const heap = diff(afterStates.process_heap_mb, idle.process_heap_mb) ?? 0;
   const page = diff(afterStates.page_heap_mb, first.page_heap_mb);
-  const target = TARGETS[key];
+  const target = MEMORY_TARGETS[key];
   let verdict = 'none set (the peer)';
   if (target !== undefined) {
     const value = target.field === 'rss' ? rss : heap;
@@ -123,6 +132,7 @@ function growthRow(
   }
   return {
     subject: name,
+    subject_key: key,
     rss_growth_mb: rss,
     heap_growth_mb: heap,
     page_heap_first_state_mb: diff(first.page_heap_mb, idle.page_heap_mb),

@@ -13,6 +13,8 @@ import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
 import { benchSecurity } from './security.bench';
+import { benchStop } from './stop.bench';
+import { TARGET_PARTS, targetRows, type TargetInputs } from './targets';
 import { benchVideo } from './video.bench';
 
 /**
@@ -23,6 +25,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       only: { type: 'string' },
+      // The parts that carry a numeric target, and one table of target, figure and verdict.
+      targets: { type: 'boolean', default: false },
       pages: { type: 'string', default: 'form,listing,huge,frames,occlusion' },
       runs: { type: 'string', default: '7' },
       'action-pages': { type: 'string', default: 'form,listing,huge' },
@@ -45,13 +49,22 @@ async function main(): Promise<void> {
       'mcp-chain-rounds': { type: 'string', default: '5' },
       'mcp-chain-calls': { type: 'string', default: '20' },
       'cli-runs': { type: 'string', default: '20' },
+      'stop-rounds': { type: 'string', default: '10' },
+      'stop-paths': { type: 'string', default: 'node,extension' },
       // Another Node for the CLI's processes (a Node 22 binary, to see its compile cache at work).
       'cli-node': { type: 'string' },
     },
   });
+  const picked = values.only?.split(',') ?? [];
+  const targets = values.targets === true || picked.includes('targets');
   const only = new Set(
-    (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,memory,security,video,mcp').split(','),
+    targets
+      ? [...TARGET_PARTS, ...picked.filter((part) => part !== 'targets')]
+      : (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,stop,memory,security,video,mcp').split(
+          ',',
+        ),
   );
+  const forTargets: TargetInputs = { states: Number(values.states) };
   const runs = Number(values.runs);
   const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, runs };
   if (only.has('bus')) {
@@ -127,6 +140,7 @@ async function main(): Promise<void> {
       console.table(native.pipelined);
       console.table(native.big_answer);
       results['native'] = native;
+      forTargets.native = native;
     }
     if (only.has('cli')) {
       process.stdout.write(
@@ -139,6 +153,19 @@ async function main(): Promise<void> {
       process.stdout.write(`${cli.node} (${cli.node_version})\n`);
       console.table(cli.rows);
       results['cli'] = cli;
+      forTargets.cli = cli;
+    }
+    if (only.has('stop')) {
+      process.stdout.write(
+        `Stop: a long wait, a slow navigation and a stuck page's state, each stopped, ${values['stop-rounds']} rounds; from sending stop (or clicking the panel's Stop) to the in-flight command's CANCELLED answer\n`,
+      );
+      const stop = await benchStop({
+        rounds: Number(values['stop-rounds']),
+        paths: (values['stop-paths'] ?? '').split(','),
+      });
+      console.table(stop);
+      results['stop'] = stop;
+      forTargets.stop = stop;
     }
     if (only.has('memory')) {
       process.stdout.write(
@@ -151,7 +178,12 @@ async function main(): Promise<void> {
       });
       console.table(memory.readings);
       console.table(memory.growth);
+      process.stdout.write(
+        `Memory without a forced collection, after 0 / ${Math.floor(Number(values.states) / 2)} / ${values.states} states\n`,
+      );
+      console.table(memory.unforced);
       results['memory'] = memory;
+      forTargets.memory = memory;
     }
     if (only.has('security')) {
       process.stdout.write(
@@ -203,6 +235,14 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(resolve(out, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(`written to ${resolve(out, 'results.json')}\n`);
+  if (targets) {
+    const rows = targetRows(forTargets);
+    process.stdout.write('\nTargets: each figure measured in this run against its target\n');
+    console.table(rows);
+    const file = resolve(out, 'targets.json');
+    writeFileSync(file, `${JSON.stringify({ date: results['date'], node: process.version, rows }, null, 2)}\n`);
+    process.stdout.write(`written to ${file}\n`);
+  }
 }
 
 main().catch((error: unknown) => {

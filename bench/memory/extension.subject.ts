@@ -1,6 +1,6 @@
 import { ExtensionDriver } from '../../test/e2e/harness/drivers';
 import { pageHeap } from './page-heap';
-import { heapAfterGc } from './probe';
+import { heapOf } from './probe';
 import { reading, reduceResponse, tabpilotMixed, type BenchUrls, type MemorySubject, type Reduced } from './sequence';
 
 /**
@@ -48,9 +48,9 @@ export class ExtensionSubject implements MemorySubject {
     return tabpilotMixed((action, params) => this.#send(action, params), step, urls, this.#memo);
   }
 
-  async measure(): Promise<ReturnType<typeof reading>> {
-    const page = await pageHeap(this.#driver.client, this.#hugeUrl);
-    return reading({ heap: await heapAfterGc(this.#driver.worker) }, page);
+  async measure(collect = true): Promise<ReturnType<typeof reading>> {
+    const page = await pageHeap(this.#driver.client, this.#hugeUrl, collect);
+    return reading({ heap: await heapOf(this.#driver.worker, collect) }, page);
   }
 
   async close(): Promise<void> {

@@ -16,9 +16,14 @@ export function rssOf(pid: number): number {
 /** A busy target (a page still computing a snapshot on a loaded machine) may take long to answer. */
 const MEASURE_TIMEOUT_MS = 300_000;
 
-/** A CDP target's JS heap after a full collection (a page, a worker, a Node process). */
-export async function heapAfterGc(session: CdpSession): Promise<number> {
-  await session.call('HeapProfiler.collectGarbage', undefined, { timeoutMs: MEASURE_TIMEOUT_MS });
+/**
+ * A CDP target's JS heap (a page, a worker, a Node process), after a forced full collection when `collect` (what is retained), or as it is
+ * (what it holds now, garbage not yet collected included: what a person's machine sees).
+ */
+export async function heapOf(session: CdpSession, collect: boolean): Promise<number> {
+  if (collect) {
+    await session.call('HeapProfiler.collectGarbage', undefined, { timeoutMs: MEASURE_TIMEOUT_MS });
+  }
   return (await session.call('Runtime.getHeapUsage', undefined, { timeoutMs: MEASURE_TIMEOUT_MS })).usedSize;
 }
 
@@ -61,9 +66,9 @@ export class NodeProcess {
     return new NodeProcess(child, connection);
   }
 
-  /** JS heap used after a forced collection, then the resident memory, in bytes. */
-  async measure(): Promise<{ rss: number; heap: number }> {
-    const heap = await heapAfterGc(this.#inspector);
+  /** JS heap used (after a forced collection unless `collect` is false), then the resident memory, in bytes. */
+  async measure(collect = true): Promise<{ rss: number; heap: number }> {
+    const heap = await heapOf(this.#inspector, collect);
     const pid = this.child.pid;
     return { rss: pid === undefined ? Number.NaN : rssOf(pid), heap };
   }

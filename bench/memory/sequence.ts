@@ -68,7 +68,8 @@ export interface MemorySubject {
   wholePage(): Promise<number>;
   /** The `step`-th of the mixed commands (ten kinds in turn). */
   mixed(step: number, urls: BenchUrls): Promise<void>;
-  measure(): Promise<Reading>;
+  /** Every figure after a forced full collection, unless `collect` is false (then as the process holds it). */
+  measure(collect?: boolean): Promise<Reading>;
   close(): Promise<void>;
   /** Calls that answered with an error, where the subject counts them instead of failing. */
   readonly failures?: number;

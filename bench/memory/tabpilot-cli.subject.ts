@@ -65,9 +65,9 @@ export class TabpilotCliSubject implements MemorySubject {
     return tabpilotMixed((action, params) => this.#send(action, params), step, urls, this.#memo);
   }
 
-  async measure(): Promise<ReturnType<typeof reading>> {
-    const page = await pageHeap(this.#client, this.#hugeUrl);
-    return reading(await this.#process.measure(), page);
+  async measure(collect = true): Promise<ReturnType<typeof reading>> {
+    const page = await pageHeap(this.#client, this.#hugeUrl, collect);
+    return reading(await this.#process.measure(collect), page);
   }
 
   async close(): Promise<void> {
