@@ -13,7 +13,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle.
   external: ['bufferutil', 'utf-8-validate'],
   // Bundled CommonJS (ws) calls require(); give the ES module a real one.

@@ -11,7 +11,7 @@ const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // ws loads these optional native speed-ups inside try/catch; leave them out of the bundle. The extract
   // benchmark loads esbuild (a native binary) to bundle its in-page script at run time.
   external: ['bufferutil', 'utf-8-validate', 'playwright-core', 'esbuild'],
