@@ -49,6 +49,11 @@ export class HostClient {
   readonly #options: HostClientOptions;
   readonly #listeners = new Set<(message: ServerMessage) => void>();
   readonly #noticeListeners = new Set<(notice: HostNotice['notice']) => void>();
+  /**
+   * Notices that came before anyone listened: the worker tells a held client at once, so its notice can
+   * share a read with the host's welcome, and be read before `connect` has even returned the client.
+   */
+  readonly #unheardNotices: HostNotice['notice'][] = [];
   readonly #stateListeners = new Set<(state: ClientState) => void>();
   readonly #open: Open[] = [];
   readonly #waiting: string[] = [];
@@ -89,8 +94,12 @@ export class HostClient {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Every notice from now on, and first the ones that came before anyone listened. */
   onNotice(listener: (notice: HostNotice['notice']) => void): () => void {
     this.#noticeListeners.add(listener);
+    for (const notice of this.#unheardNotices.splice(0)) {
+      listener(notice);
+    }
     return () => this.#noticeListeners.delete(listener);
   }
 
@@ -260,8 +269,12 @@ export class HostClient {
       return;
     }
     if ('notice' in message) {
+      const { notice } = message as HostNotice;
+      if (this.#noticeListeners.size === 0) {
+        this.#unheardNotices.push(notice);
+      }
       for (const listener of this.#noticeListeners) {
-        listener((message as HostNotice).notice);
+        listener(notice);
       }
       return;
     }
