@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundedScale } from './screenshot';
+import type { CdpSession } from '../../cdp/session';
+import { boundedScale, captureScreenshot } from './screenshot';
 
 describe('boundedScale', () => {
   it('leaves an image within its bounds alone', () => {
@@ -33,5 +34,58 @@ describe('boundedScale', () => {
         expect(w * h, `${width}×${height}`).toBeLessThanOrEqual(60_000);
       }
     }
+  });
+});
+
+describe('captureScreenshot of a hidden page', () => {
+  /**
+   * A page that is `state`; hidden, a capture answers only when a later capture asks for a frame (as a
+   * background tab does in Chromium 156 after a navigation).
+   */
+  function fakePage(state: 'visible' | 'hidden'): { session: CdpSession; captures: unknown[] } {
+    const captures: unknown[] = [];
+    const waiting: (() => void)[] = [];
+    const session = {
+      send: (method: string, params: unknown) => {
+        switch (method) {
+          case 'Page.getLayoutMetrics':
+            return Promise.resolve({
+              cssVisualViewport: { clientWidth: 800, clientHeight: 600, pageX: 0, pageY: 0 },
+              visualViewport: { clientWidth: 800, clientHeight: 600 },
+              cssContentSize: { width: 800, height: 600 },
+            });
+          case 'Runtime.evaluate':
+            return Promise.resolve({ result: { value: state } });
+          case 'Page.captureScreenshot': {
+            captures.push(params);
+            for (const answer of waiting.splice(0)) {
+              answer();
+            }
+            if (state === 'visible') {
+              return Promise.resolve({ data: 'aGk=' });
+            }
+            return new Promise((resolve) => waiting.push(() => resolve({ data: 'aGk=' })));
+          }
+          default:
+            throw new Error(`unexpected ${method}`);
+        }
+      },
+    } as unknown as CdpSession;
+    return { session, captures };
+  }
+
+  const request = { fullPage: false, clip: null, format: 'png', quality: null } as const;
+
+  it('nudges a hidden page with a 1 px capture until its capture answers', async () => {
+    const { session, captures } = fakePage('hidden');
+    expect(await captureScreenshot(session, request)).toMatchObject({ data: 'aGk=', width: 800, height: 600 });
+    expect(captures).toHaveLength(2);
+    expect(captures[1]).toMatchObject({ clip: { width: 1, height: 1 } });
+  });
+
+  it('leaves a visible page to its one capture', async () => {
+    const { session, captures } = fakePage('visible');
+    await captureScreenshot(session, request);
+    expect(captures).toHaveLength(1);
   });
 });

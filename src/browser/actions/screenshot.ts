@@ -1,4 +1,15 @@
 import type { CdpSession } from '../../cdp/session';
+import { pageHidden, renderFrame } from './mouse';
+
+/**
+ * A hidden page (a background tab, a minimized window) draws a frame only when asked for one, and a
+ * capture's own request can miss the frame it asked for: measured in Chromium 156 on a background tab
+ * after a navigation, a plain capture waited until its 15 s timeout, yet answered at once when a second
+ * capture came. So a capture of a hidden page that has not answered after this long is nudged by a 1 px
+ * one, again each time this passes, up to HIDDEN_NUDGES times.
+ */
+const HIDDEN_NUDGE_MS = 250;
+const HIDDEN_NUDGES = 40;
 
 export interface ScreenshotRequest {
   fullPage: boolean;
@@ -44,13 +55,20 @@ export async function captureScreenshot(session: CdpSession, request: Screenshot
     // Only a clip carries a scale: the viewport as a clip at its place in the page.
     area = { x: viewport.pageX, y: viewport.pageY, width: viewport.clientWidth, height: viewport.clientHeight };
   }
-  const { data } = await session.send('Page.captureScreenshot', {
+  const capture = session.send('Page.captureScreenshot', {
     format: request.format,
     ...(request.quality === null || request.format === 'png' ? {} : { quality: request.quality }),
     ...(area === undefined ? {} : { clip: { ...area, scale } }),
     captureBeyondViewport: request.fullPage,
     optimizeForSpeed: true,
   });
+  // A page that cannot say (its document replaced by a navigation meanwhile) is taken as visible: the
+  // capture's own answer then decides.
+  const hidden = await pageHidden(session).catch(() => false);
+  if (hidden) {
+    await nudgeUntilAnswered(session, capture);
+  }
+  const { data } = await capture;
   return {
     data,
     width: Math.round(width),
@@ -58,6 +76,24 @@ export async function captureScreenshot(session: CdpSession, request: Screenshot
     imageWidth: Math.round(width * ratio * scale),
     imageHeight: Math.round(height * ratio * scale),
   };
+}
+
+/** Asks a hidden page for frames until `capture` answers (or fails): see HIDDEN_NUDGE_MS. */
+async function nudgeUntilAnswered(session: CdpSession, capture: Promise<unknown>): Promise<void> {
+  let answered = false;
+  const settled = capture.then(
+    () => (answered = true),
+    () => (answered = true),
+  );
+  for (let nudge = 0; nudge < HIDDEN_NUDGES; nudge++) {
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, HIDDEN_NUDGE_MS))]);
+    if (answered) {
+      return;
+    }
+    // Only the frame it makes is wanted: its own picture is dropped, and when it fails (the tab closed)
+    // the capture it nudges fails with the reason.
+    renderFrame(session).catch(() => undefined);
+  }
 }
 
 /** The largest scale (at most 1) that keeps a width × height image within both bounds. */

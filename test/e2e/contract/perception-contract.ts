@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
 import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
@@ -273,6 +274,32 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       const withShot = await driver.ok<BrowserStateSummary>('state', { include_screenshot: true });
       expect(withShot.screenshot_format).toBe('jpeg');
       expect(Buffer.from(withShot.screenshot ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    });
+
+    it('takes the screenshot of a background tab that navigated there', async () => {
+      const behind = await driver.openTab(server.url('/p/list.html'));
+      const front = await driver.openTab(server.url('/p/visibility.html'));
+      // The page moves on while its tab is behind another (an agent's tab after a click that navigates).
+      await driver.evaluateInTab(behind, `location.assign(${JSON.stringify(server.url('/p/extract.html'))})`);
+      await pollUntil(
+        async () => {
+          const where = await driver
+            .evaluateInTab<string>(behind, 'location.pathname + " " + document.readyState')
+            .catch(() => '');
+          return where === '/p/extract.html complete' ? true : undefined;
+        },
+        { timeoutMs: 10_000, onTimeout: () => new Error('the background tab never showed its new page') },
+      );
+      expect(await driver.evaluateInTab(behind, 'document.visibilityState')).toBe('hidden');
+      for (let shot = 0; shot < 3; shot++) {
+        const picture = await driver.ok<{ data: string; format: string }>('screenshot', {
+          tab_id: behind,
+          format: 'jpeg',
+        });
+        expect(Buffer.from(picture.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      }
+      await driver.ok('close', { tab_id: behind });
+      await driver.ok('close', { tab_id: front });
     });
 
     it('extracts the page as markdown without a model', async () => {
