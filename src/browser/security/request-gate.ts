@@ -5,9 +5,13 @@ import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { BlockedDecision, NavigationGuard } from './navigation-guard';
 
-/** The document requests (a page or a frame loading) to hold before they are sent, by URL glob. */
-function documentRequests(urlPatterns: readonly string[]): Protocol.Fetch.RequestPattern[] {
-  return urlPatterns.map((urlPattern) => ({ urlPattern, resourceType: 'Document', requestStage: 'Request' }));
+/**
+ * The requests to hold before they are sent, by URL glob, of every resource type: documents, and the
+ * subresources a page could reach a refused host with (images, scripts, fetch, XHR, EventSource,
+ * beacons, a worker's own requests).
+ */
+function heldRequests(urlPatterns: readonly string[]): Protocol.Fetch.RequestPattern[] {
+  return urlPatterns.map((urlPattern) => ({ urlPattern, requestStage: 'Request' }));
 }
 
 export interface GateBlock {
@@ -18,11 +22,13 @@ export interface GateBlock {
   url: string;
   decision: BlockedDecision;
   mainFrame: boolean;
+  /** A document (a page or a frame loading) rather than a subresource (an image, a fetch, a beacon...). */
+  document: boolean;
 }
 
-/** Pages and frames load documents; workers do not. */
-export function loadsDocuments(target: TargetRecord): boolean {
-  return target.type === 'page' || target.type === 'iframe';
+/** Pages and frames load documents and subresources; dedicated workers send requests of their own. */
+export function sendsRequests(target: TargetRecord): boolean {
+  return target.type === 'page' || target.type === 'iframe' || target.type === 'worker';
 }
 
 /**
@@ -40,7 +46,7 @@ export function loadsDocuments(target: TargetRecord): boolean {
  * host (or start with an address) for a prohibited list and the address rule, every document only for an
  * allow list (UrlPolicy.holdPatterns). It follows policy changes on every session at once.
  */
-export class DocumentGate {
+export class RequestGate {
   readonly #targets: SessionManager;
   readonly #guard: NavigationGuard;
   readonly #log: Logger;
@@ -64,8 +70,8 @@ export class DocumentGate {
       // Sent before the setup's first await, so a target paused at start (a popup) is held before it runs.
       this.#targets.addSessionSetup(async (session, target) => {
         const hold = this.#guard.policy.holdPatterns;
-        if (loadsDocuments(target) && hold.length > 0) {
-          await session.send('Fetch.enable', { patterns: documentRequests(hold) });
+        if (sendsRequests(target) && hold.length > 0) {
+          await session.send('Fetch.enable', { patterns: heldRequests(hold) });
         }
       }),
       this.#targets.on('Fetch.requestPaused', (params, source) =>
@@ -84,7 +90,7 @@ export class DocumentGate {
     const hold = this.#guard.policy.holdPatterns;
     const steps = this.#targets
       .targets()
-      .filter(loadsDocuments)
+      .filter(sendsRequests)
       .map(async (target) => {
         const session = this.#targets.sessionFor(target.targetId);
         if (session === undefined) {
@@ -92,10 +98,10 @@ export class DocumentGate {
         }
         try {
           await (hold.length > 0
-            ? session.send('Fetch.enable', { patterns: documentRequests(hold) })
+            ? session.send('Fetch.enable', { patterns: heldRequests(hold) })
             : session.send('Fetch.disable'));
         } catch (error) {
-          this.#log.warn('could not update document interception', {
+          this.#log.warn('could not update request interception', {
             target: target.targetId,
             error: errorMessageOf(error),
           });
@@ -114,11 +120,15 @@ export class DocumentGate {
       this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
       return;
     }
+    const document = params.resourceType === 'Document';
     // The main frame's id is its page's target id; anything else is a frame inside it.
-    const mainFrame = target.type === 'page' && params.frameId === target.targetId;
-    this.#answer(session.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }), request.url);
+    const mainFrame = document && target.type === 'page' && params.frameId === target.targetId;
+    // A refused document is aborted (no error page commits, the tab stays); a refused subresource fails
+    // as the page's network error, net::ERR_BLOCKED_BY_CLIENT, as an ad blocker's would: the page goes on.
+    const errorReason = document ? 'Aborted' : 'BlockedByClient';
+    this.#answer(session.send('Fetch.failRequest', { requestId, errorReason }), request.url);
     this.#onBlocked(
-      { target, pageTargetId: target.pageTargetId ?? target.targetId, url: request.url, decision, mainFrame },
+      { target, pageTargetId: target.pageTargetId ?? target.targetId, url: request.url, decision, mainFrame, document },
       session,
     );
   }
@@ -126,7 +136,7 @@ export class DocumentGate {
   #answer(step: Promise<unknown>, url: string): void {
     step.catch((error: unknown) =>
       // The target went away while its request was held: nothing is left to answer.
-      this.#log.debug('could not answer a held document request', { url, error: errorMessageOf(error) }),
+      this.#log.debug('could not answer a held request', { url, error: errorMessageOf(error) }),
     );
   }
 }
