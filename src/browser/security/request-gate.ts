@@ -3,6 +3,7 @@ import type { SessionManager, TargetRecord } from '../../cdp/session-manager';
 import type { Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import type { HostResolver } from '../host';
 import type { BlockedDecision, NavigationGuard } from './navigation-guard';
 
 /**
@@ -51,17 +52,26 @@ export class RequestGate {
   readonly #guard: NavigationGuard;
   readonly #log: Logger;
   readonly #onBlocked: (block: GateBlock, session: CdpSession) => void;
+  readonly #resolver: HostResolver | undefined;
 
+  /** `resolver`, where the platform has one (Node), lets block_ip_addresses judge where a name leads. */
   constructor(
     targets: SessionManager,
     guard: NavigationGuard,
     log: Logger,
     onBlocked: (block: GateBlock, session: CdpSession) => void,
+    resolver?: HostResolver,
   ) {
     this.#targets = targets;
     this.#guard = guard;
     this.#log = log;
     this.#onBlocked = onBlocked;
+    this.#resolver = resolver;
+  }
+
+  /** The URL globs to hold now. */
+  #hold(): readonly string[] {
+    return this.#guard.policy.holdPatternsFor({ resolvesNames: this.#resolver !== undefined });
   }
 
   /** Wires the gate into the SessionManager (every session now, later ones, after reconnects). */
@@ -69,7 +79,7 @@ export class RequestGate {
     const disposers = [
       // Sent before the setup's first await, so a target paused at start (a popup) is held before it runs.
       this.#targets.addSessionSetup(async (session, target) => {
-        const hold = this.#guard.policy.holdPatterns;
+        const hold = this.#hold();
         if (sendsRequests(target) && hold.length > 0) {
           await session.send('Fetch.enable', { patterns: heldRequests(hold) });
         }
@@ -87,7 +97,7 @@ export class RequestGate {
 
   /** Turns interception on or off on every page and frame session, with the patterns the policy now needs. */
   async reconcile(): Promise<void> {
-    const hold = this.#guard.policy.holdPatterns;
+    const hold = this.#hold();
     const steps = this.#targets
       .targets()
       .filter(sendsRequests)
@@ -116,10 +126,52 @@ export class RequestGate {
     const ours =
       target !== undefined && params.responseStatusCode === undefined && params.responseErrorReason === undefined;
     const decision = ours ? this.#guard.decide(request.url) : ({ allowed: true } as const);
-    if (decision.allowed || target === undefined) {
+    const name = ours && decision.allowed ? this.#guard.policy.nameToResolve(request.url) : undefined;
+    if (target === undefined || (decision.allowed && (name === undefined || this.#resolver === undefined))) {
       this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
       return;
     }
+    if (!decision.allowed) {
+      this.#fail(params, session, target, decision);
+      return;
+    }
+    void this.#judgeAddresses(params, session, target, name ?? '', this.#resolver);
+  }
+
+  /**
+   * Resolves the request's host name now (not from a cache: a name that rebinds to a private address is
+   * judged by where it leads at this request) and holds it to block_ip_addresses. A name this machine
+   * cannot resolve is let go: the browser's resolver answers it, or fails the request itself.
+   */
+  async #judgeAddresses(
+    params: Protocol.Fetch.RequestPausedEvent,
+    session: CdpSession,
+    target: TargetRecord,
+    name: string,
+    resolver: HostResolver | undefined,
+  ): Promise<void> {
+    const { requestId, request } = params;
+    let addresses: readonly string[] = [];
+    try {
+      addresses = (await resolver?.addresses(name)) ?? [];
+    } catch (error) {
+      this.#log.debug('could not resolve a host name for block_ip_addresses', { name, error: errorMessageOf(error) });
+    }
+    const decision = this.#guard.policy.decideAddresses(request.url, name, addresses);
+    if (decision.allowed) {
+      this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
+      return;
+    }
+    this.#fail(params, session, target, decision);
+  }
+
+  #fail(
+    params: Protocol.Fetch.RequestPausedEvent,
+    session: CdpSession,
+    target: TargetRecord,
+    decision: BlockedDecision,
+  ): void {
+    const { requestId, request } = params;
     const document = params.resourceType === 'Document';
     // The main frame's id is its page's target id; anything else is a frame inside it.
     const mainFrame = document && target.type === 'page' && params.frameId === target.targetId;

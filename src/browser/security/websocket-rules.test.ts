@@ -26,6 +26,8 @@ const URLS = [
   'ws://127.0.0.1:80/',
   'ws://[::1]:8080/',
   'ws://1password.com/',
+  'ws://app.localhost:3000/',
+  'ws://localhost.example/',
   'wss://user@evil.example/',
   'wss://chat.app.example/room',
   'wss://chat.app.example/roomy',

@@ -112,11 +112,11 @@ function rulesFor(patterns: readonly string[], priority: number, action: WebSock
 export function webSocketRules(config: PolicyConfig): WebSocketRule[] {
   const rules = rulesFor(config.prohibited_domains, PRIORITY_REFUSED, 'block');
   if (config.block_ip_addresses) {
-    // The parser's canonical forms: dotted-quad IPv4, bracketed IPv6.
+    // The parser's canonical forms: dotted-quad IPv4, bracketed IPv6; and the names Chromium maps to loopback.
     rules.push({
       priority: PRIORITY_REFUSED,
       action: 'block',
-      regexFilter: `${START}(?:[0-9]{1,3}(?:\\.[0-9]{1,3}){3}|\\[[0-9a-f:.]*\\])${END}`,
+      regexFilter: `${START}(?:[0-9]{1,3}(?:\\.[0-9]{1,3}){3}|\\[[0-9a-f:.]*\\]|(?:[^/?#@:]*\\.)?localhost)${END}`,
     });
   }
   if (config.allowed_domains.length > 0) {

@@ -1,4 +1,7 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from '../../../src/browser/security/private-address';
 import type { PolicyConfig } from '../../../src/browser/security/url-policy';
 import { pollUntil } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
@@ -143,11 +146,12 @@ export function defineRequestPolicyContract(
       await rig.nextBlock((b) => b.url.includes('/framed-location'), 'the location set from a framed data: page');
       await rig.nextBlock((b) => b.url.includes('/framed-meta'), 'the meta refresh of a framed data: page');
       if (hooks.navigatesToData) {
-        for (const body of documents('top')) {
-          await rig.driver.ok('navigate', { url: dataUrl(body) });
-        }
-        await rig.nextBlock((b) => b.url.includes('/top-location'), 'the location set from a data: page');
+        // One at a time: a second navigate would replace the first page before its refresh fires.
+        const [refreshing, scripted] = documents('top');
+        await rig.driver.ok('navigate', { url: dataUrl(refreshing ?? '') });
         await rig.nextBlock((b) => b.url.includes('/top-meta'), 'the meta refresh of a data: page');
+        await rig.driver.ok('navigate', { url: dataUrl(scripted ?? '') });
+        await rig.nextBlock((b) => b.url.includes('/top-location'), 'the location set from a data: page');
         paths.push(...['meta', 'img', 'fetch', 'location'].map((kind) => `/top-${kind}`));
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -156,16 +160,33 @@ export function defineRequestPolicyContract(
       }
     });
 
+    it('refuses localhost and *.localhost under block_ip_addresses: Chromium answers them with loopback itself', async () => {
+      await policy({ block_ip_addresses: true });
+      await expectNoneArrive('localhost', 'block_ip_addresses');
+      expect(await rig.driver.send('navigate', { url: rig.at('app.localhost', '/sec/empty.html') })).toMatchObject({
+        ok: false,
+        error: { code: 'URL_BLOCKED', details: { rule: 'block_ip_addresses' } },
+      });
+      expect(rig.sawPath('app.localhost', '/sec/empty.html')).toBe(false);
+    });
+
     it.runIf(hooks.resolvesHostNames)(
-      'refuses a host name that resolves to loopback under block_ip_addresses, checked at request time',
+      'refuses a host name that resolves to a private address under block_ip_addresses, resolved at request time',
       async () => {
+        // This machine's own name resolves to its loopback or private address (/etc/hosts), not by any rule.
+        const name = hostname().toLowerCase();
+        const addresses = (await lookup(name, { all: true })).map((answer) => answer.address);
+        expect(addresses.some(isPrivateAddress), `${name} resolves to ${addresses.join(', ')}`).toBe(true);
+        await policy({});
+        await expectAllArrive(name);
         await policy({ block_ip_addresses: true });
-        // "localhost" and "*.localhost" resolve to loopback, whatever names the policy was given.
-        await expectNoneArrive('localhost', 'block_ip_addresses');
-        expect(
-          await rig.driver.send('navigate', { url: rig.at('app.localhost', '/sec/empty.html') }),
-        ).toMatchObject({ ok: false, error: { code: 'URL_BLOCKED', details: { rule: 'block_ip_addresses' } } });
-        expect(rig.sawPath('app.localhost', '/sec/empty.html')).toBe(false);
+        await expectNoneArrive(name, 'block_ip_addresses');
+        const response = await rig.driver.send('navigate', { url: rig.at(name, '/sec/empty.html?named') });
+        expect(response).toMatchObject({
+          ok: false,
+          error: { code: 'URL_BLOCKED', details: { rule: 'block_ip_addresses', pattern: addresses.find(isPrivateAddress) } },
+        });
+        expect(rig.server.requests.some((r) => r.query === '?named')).toBe(false);
       },
     );
   });
