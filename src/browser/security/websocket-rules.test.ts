@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { UrlPolicy, type PolicyConfig } from './url-policy';
 import { webSocketRules, type WebSocketRule } from './websocket-rules';
 
-const base: PolicyConfig = { allowed_domains: [], prohibited_domains: [], block_ip_addresses: false, allowed_schemes: [] };
+const base: PolicyConfig = {
+  allowed_domains: [],
+  prohibited_domains: [],
+  block_ip_addresses: false,
+  allowed_schemes: [],
+};
 
 /** What declarativeNetRequest decides: the matching rule of the highest priority (block wins a tie). */
 function dnrAllows(rules: readonly WebSocketRule[], url: string): boolean {
@@ -39,10 +44,16 @@ describe('webSocketRules', () => {
     ['a prohibited host', { prohibited_domains: ['evil.example'] }],
     ['prohibited subdomains and a glob', { prohibited_domains: ['*.evil.example', 'notevil.*'] }],
     ['the address rule', { block_ip_addresses: true }],
-    ['an allow list with a prohibited host in it', { allowed_domains: ['*.good.example', 'evil.example'], prohibited_domains: ['evil.example'] }],
+    [
+      'an allow list with a prohibited host in it',
+      { allowed_domains: ['*.good.example', 'evil.example'], prohibited_domains: ['evil.example'] },
+    ],
     ['an allow list of a URL pattern', { allowed_domains: ['https://chat.app.example/room'] }],
     ['a scheme glob', { prohibited_domains: ['http*://evil.example'] }],
-    ['an allow list with addresses refused', { allowed_domains: ['127.0.0.1', 'good.example'], block_ip_addresses: true }],
+    [
+      'an allow list with addresses refused',
+      { allowed_domains: ['127.0.0.1', 'good.example'], block_ip_addresses: true },
+    ],
   ];
   for (const [name, fields] of configs) {
     it(`decides as the URL policy does for ${name}`, () => {

@@ -24,7 +24,12 @@ const END = '\\.?(?::[0-9]+)?(?:[/?#]|$)';
 const HOSTS_PER_RULE = 20;
 
 /** The schemes a scheme-bound pattern's URL stands for when the request is a WebSocket. */
-const TWIN_SCHEMES: Record<string, string> = { 'http:': '(?:ws|http)', 'https:': '(?:wss|https)', 'ws:': 'ws', 'wss:': 'wss' };
+const TWIN_SCHEMES: Record<string, string> = {
+  'http:': '(?:ws|http)',
+  'https:': '(?:wss|https)',
+  'ws:': 'ws',
+  'wss:': 'wss',
+};
 
 const PRIORITY_REFUSED = 3;
 const PRIORITY_ALLOWED = 2;
@@ -48,7 +53,10 @@ function twinSchemeGlob(text: string, skipUserinfo: boolean): string {
   const schemeGlob = text.slice(0, end);
   const schemeRegex = new RegExp(`^${globSource(schemeGlob, '.')}$`);
   const schemes = [globSource(schemeGlob, '.')];
-  for (const [http, ws] of [['http', 'ws'], ['https', 'wss']] as const) {
+  for (const [http, ws] of [
+    ['http', 'ws'],
+    ['https', 'wss'],
+  ] as const) {
     if (schemeRegex.test(http)) {
       schemes.push(ws);
     }

@@ -40,7 +40,8 @@ export function defineRequestPolicyContract(
     /** Whether the `kind` request tagged `tag` reached the server under `host`. */
     const arrivedAt = (host: string, kind: SubresourceKind, tag: number): boolean =>
       rig.server.requests.some(
-        (r) => r.path === `/sub/${kind}` && r.host.startsWith(host) && new URLSearchParams(r.query).get('c') === String(tag),
+        (r) =>
+          r.path === `/sub/${kind}` && r.host.startsWith(host) && new URLSearchParams(r.query).get('c') === String(tag),
       );
 
     /** Loads the page on good.example that sends every kind to `host`; resolves with its outcomes once all settled. */
@@ -74,7 +75,9 @@ export function defineRequestPolicyContract(
         timeoutMs: 10_000,
         intervalMs: 25,
         onTimeout: () =>
-          new Error(`not witnessed at ${host}: ${SUBRESOURCE_KINDS.filter((k) => !arrivedAt(host, k, tag)).join(', ')}`),
+          new Error(
+            `not witnessed at ${host}: ${SUBRESOURCE_KINDS.filter((k) => !arrivedAt(host, k, tag)).join(', ')}`,
+          ),
       });
     };
 
@@ -139,9 +142,14 @@ export function defineRequestPolicyContract(
       ];
       const dataUrl = (body: string): string => `data:text/html,${encodeURIComponent(body)}`;
       rig.events = [];
-      const framed = documents('framed').map((body) => `<iframe src="${dataUrl(body).replace(/"/g, '&quot;')}"></iframe>`);
+      const framed = documents('framed').map(
+        (body) => `<iframe src="${dataUrl(body).replace(/"/g, '&quot;')}"></iframe>`,
+      );
       await rig.driver.ok('navigate', { url: rig.at('good.example', '/sec/empty.html') });
-      await rig.driver.evaluateInTab(rig.tab, `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(framed.join(''))})`);
+      await rig.driver.evaluateInTab(
+        rig.tab,
+        `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(framed.join(''))})`,
+      );
       const paths = ['meta', 'img', 'fetch', 'location'].map((kind) => `/framed-${kind}`);
       await rig.nextBlock((b) => b.url.includes('/framed-location'), 'the location set from a framed data: page');
       await rig.nextBlock((b) => b.url.includes('/framed-meta'), 'the meta refresh of a framed data: page');
@@ -184,7 +192,10 @@ export function defineRequestPolicyContract(
         const response = await rig.driver.send('navigate', { url: rig.at(name, '/sec/empty.html?named') });
         expect(response).toMatchObject({
           ok: false,
-          error: { code: 'URL_BLOCKED', details: { rule: 'block_ip_addresses', pattern: addresses.find(isPrivateAddress) } },
+          error: {
+            code: 'URL_BLOCKED',
+            details: { rule: 'block_ip_addresses', pattern: addresses.find(isPrivateAddress) },
+          },
         });
         expect(rig.server.requests.some((r) => r.query === '?named')).toBe(false);
       },
