@@ -33,19 +33,21 @@ export function sendsRequests(target: TargetRecord): boolean {
 }
 
 /**
- * Holds every document request of every controlled page and frame at the Fetch domain's request stage
- * and lets it go only when the URL policy allows it; a refused one fails with net::ERR_ABORTED, so
- * nothing reaches the server and no error page commits (the tab stays where it was). Measured on
+ * Holds every request of every controlled page, frame and dedicated worker at the Fetch domain's request
+ * stage and lets it go only when the URL policy allows it, so nothing refused reaches the server. A refused
+ * document fails with net::ERR_ABORTED (no error page commits, the tab stays where it was); a refused
+ * subresource with net::ERR_BLOCKED_BY_CLIENT (the page sees a network error and goes on). Measured on
  * Chromium 156, over the WebSocket and over chrome.debugger alike: typed navigations, links, scripted
- * location changes, meta refresh, form posts, each redirect hop, new frames and out-of-process frames
- * navigating themselves all pause here; a popup pauses in its own new session, which Node's auto-attach
- * holds until the setup ran.
+ * location changes, meta refresh (from data: documents too), form posts, each redirect hop, new frames and
+ * out-of-process frames navigating themselves, images, scripts, fetch, XHR, EventSource, sendBeacon and a
+ * worker's fetch all pause here; a popup pauses in its own new session, which Node's auto-attach holds
+ * until the setup ran. WebSocket handshakes never pause here (see websocket-rules.ts).
  *
- * Holding costs what Chromium charges for it (measured by `npm run bench -- --only security`: about
- * 25 ms per document on a loaded 2-core machine, with a bare CDP client as much as with tabpilot), so only
+ * Holding costs what Chromium charges for it (measured by `npm run bench -- --only security`), so only
  * what the policy could refuse is held: nothing without a host rule, only URLs that contain a prohibited
- * host (or start with an address) for a prohibited list and the address rule, every document only for an
- * allow list (UrlPolicy.holdPatterns). It follows policy changes on every session at once.
+ * host (or start with an address, or name localhost) for a prohibited list and the address rule, every
+ * request for an allow list, and for the address rule where names are resolved (UrlPolicy.holdPatternsFor).
+ * It follows policy changes on every session at once.
  */
 export class RequestGate {
   readonly #targets: SessionManager;

@@ -25,8 +25,10 @@ type Stage = (typeof BLOCK_STAGES)[number];
  * loaded (the request has reached the server by then), nothing it blocks is sent:
  * - navigate, history moves, reloads and the actor's goto are refused before sending (the navigation
  *   routines ask the session's NavigationGuard, and this watchdog checks NavigationStartedEvent too);
- * - every other document request of a controlled tab (links, scripts, meta refresh, forms, redirects,
- *   frames, popups) is held at the network by the RequestGate and failed when the policy refuses it;
+ * - every other request of a controlled tab, documents (links, scripts, meta refresh, forms, redirects,
+ *   frames, popups) and subresources (images, fetch, beacons, workers' requests), is held at the network
+ *   by the RequestGate and failed when the policy refuses it; a refused subresource is recorded with the
+ *   guard and announced (stage `subresource`) but leaves the page where it is;
  * - a page that committed without a request the gate saw (the back/forward cache, a tab that came under
  *   control after it loaded) is left for about:blank, and a popup opened for a blocked URL is closed.
  * Each block is announced as NavigationBlockedEvent with the rule and the pattern; policy changes apply
