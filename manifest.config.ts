@@ -40,6 +40,9 @@ export default defineManifest({
     'contentSettings',
     'tabGroups',
     'offscreen',
+    // Blocks the WebSocket handshakes of controlled tabs that the URL policy refuses (websocket-guard.ts):
+    // block rules need no host permission.
+    'declarativeNetRequest',
   ],
   // No host permission up front: the agent's model servers answer the worker's requests through CORS
   // (OpenAI, Anthropic with its browser header, Ollama, OpenRouter); a server that does not can be granted,

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     }
     if (only.has('security')) {
       process.stdout.write(
-        `URL policy: the decision per URL, and navigate / state with the policy off, a prohibited list and an allow list (which holds every document request), median of ${values['security-rounds']} rounds\n`,
+        `URL policy: the decision per URL, and navigate / state with the policy off, a prohibited list and an allow list (which holds every request), median and p90 of paired costs over ${values['security-rounds']} rounds\n`,
       );
       const security = await benchSecurity(pages, { rounds: Number(values['security-rounds']) });
       console.table(security.decisions);

@@ -93,6 +93,12 @@ export interface VideoRecorderPort {
   open(options: { dir: string; fileName: string; width: number; height: number }): Promise<VideoSink>;
 }
 
+/** Resolving host names the way the machine does, for block_ip_addresses at request time (Node). */
+export interface HostResolver {
+  /** Every address the name resolves to now; rejects when it does not resolve. */
+  addresses(hostname: string): Promise<readonly string[]>;
+}
+
 export interface BrowserHost {
   readonly tabControl: TabControl | undefined;
   /** Absent where the platform cannot save files; saving then fails with UNSUPPORTED. */
@@ -105,6 +111,11 @@ export interface BrowserHost {
   readonly downloads?: DownloadHost;
   /** Absent where the platform cannot encode video; recording is then refused with UNSUPPORTED. */
   readonly video?: VideoRecorderPort;
+  /**
+   * Resolves host names, so block_ip_addresses also refuses a name that resolves to a private or
+   * loopback address; absent where the platform has no DNS API (the extension).
+   */
+  readonly resolver?: HostResolver;
 }
 
 export function requireArtifacts(host: BrowserHost): ArtifactFiles {

@@ -24,13 +24,14 @@ const SchemeName = z
   );
 
 /**
- * The URL policy: which pages controlled tabs may load. It is enforced before any request leaves, for
- * every document request of a controlled tab (navigate, links, scripts, redirects, forms, frames), and
- * only the person (the panel's settings) or the Node config file may change it.
+ * The URL policy: which pages controlled tabs may load and reach. It is enforced before any request
+ * leaves, for every request of a controlled tab (navigate, links, scripts, redirects, forms, frames, and
+ * subresources: images, fetch, beacons, workers' requests), and only the person (the panel's settings) or
+ * the Node config file may change it.
  */
 export const SECURITY_CONFIG = {
   allowed_domains: DomainPatterns.default([]).describe(
-    `When not empty, controlled tabs load only pages on these hosts; everything else is blocked before the request leaves. Each entry is ${PATTERN_FORMS}. Exact names are a hash lookup, so long lists cost nothing.`,
+    `When not empty, controlled tabs load only pages on these hosts, and their pages reach only these hosts (images, scripts, fetch, beacons, workers, WebSockets in the extension); everything else is blocked before the request leaves. Each entry is ${PATTERN_FORMS}. Exact names are a hash lookup, so long lists cost nothing.`,
   ),
   prohibited_domains: DomainPatterns.default([]).describe(
     `Pages controlled tabs never load, in the same forms as allowed_domains: ${PATTERN_FORMS}. Applies even when allowed_domains is set (browser-use ignores it then), so "*.example.com" allowed with "mail.example.com" prohibited leaves the mail site out.`,
@@ -39,7 +40,7 @@ export const SECURITY_CONFIG = {
     .boolean()
     .default(false)
     .describe(
-      'Block pages addressed by an IP literal (IPv4 or IPv6, in any spelling the browser accepts: 2130706433, 0x7f.1, 127.1, [::ffff:127.0.0.1], full-width digits, ...), the way to reach a router or an intranet host by number. Checked before the domain lists, so an allowed_domains entry does not lift it. Host names (localhost included) are not IP literals: list them in prohibited_domains.',
+      'Block requests addressed by an IP literal (IPv4 or IPv6, in any spelling the browser accepts: 2130706433, 0x7f.1, 127.1, [::ffff:127.0.0.1], full-width digits, ...), the way to reach a router or an intranet host by number, and to localhost and *.localhost. In Node also to any host name that resolves to a loopback, private or link-local address, resolved at each request (a rebinding name is caught); the extension has no DNS API. Checked before the domain lists, so an allowed_domains entry does not lift it.',
     ),
   allowed_schemes: z
     .array(SchemeName)

@@ -8,6 +8,8 @@ export const BLOCK_STAGES = [
   'navigate',
   /** a document request the browser was about to send (a link, a script, a redirect, a frame) was held and failed */
   'request',
+  /** a subresource request (an image, a script, fetch, XHR, EventSource, a beacon, a worker's request) was held and failed */
+  'subresource',
   /** a document committed without a request the policy saw (the back/forward cache, a tab attached late) */
   'commit',
   /** a tab the page opened showed a blocked URL when it came under control */

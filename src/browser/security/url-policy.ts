@@ -2,6 +2,7 @@ import { isBrowserPage } from '../../shared/browser-pages';
 import type { TabpilotConfig } from '../config';
 import { DomainList, parseDomainPattern, type DomainPattern } from './domain-pattern';
 import { isIpLiteral, matchableHost } from './host-name';
+import { isLoopbackName, isPrivateAddress } from './private-address';
 
 /** The rule that refused a URL; each but the first three is the config field that holds it. */
 export const BLOCK_RULES = [
@@ -36,7 +37,11 @@ const ALWAYS_ALLOWED_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:']);
  * Fetch patterns that cover every URL with an IP-literal host: it starts with a digit (IPv4 in its
  * canonical form) or a bracket (IPv6), after the scheme or after userinfo.
  */
-const IP_HOLD_PATTERNS = [...'0123456789['].flatMap((first) => [`*://${first}*`, `*@${first}*`]);
+const IP_HOLD_PATTERNS = [
+  ...[...'0123456789['].flatMap((first) => [`*://${first}*`, `*@${first}*`]),
+  // localhost and *.localhost: Chromium answers them with loopback itself.
+  '*localhost*',
+];
 /** Past this many hold patterns every document is held (one pattern) rather than matched against a long list. */
 const MAX_HOLD_PATTERNS = 200;
 
@@ -97,8 +102,19 @@ export class UrlPolicy {
    * prohibited host (or its glob) or start with an address. Empty when nothing is to be held.
    */
   get holdPatterns(): readonly string[] {
+    return this.holdPatternsFor({ resolvesNames: false });
+  }
+
+  /**
+   * The hold patterns when the platform can resolve host names at request time (Node): then the address
+   * rule has to see every request, since any name may resolve to a private address.
+   */
+  holdPatternsFor(options: { resolvesNames: boolean }): readonly string[] {
     if (!this.restrictsHosts) {
       return [];
+    }
+    if (options.resolvesNames && this.#blockIp) {
+      return ['*'];
     }
     const prohibited = this.#prohibited.hostTexts();
     if (this.#allowed.size > 0 || prohibited === undefined) {
@@ -111,6 +127,41 @@ export class UrlPolicy {
       }
     }
     return patterns.size > MAX_HOLD_PATTERNS ? ['*'] : [...patterns];
+  }
+
+  /**
+   * The host name to resolve before letting an allowed request go, when block_ip_addresses is on and the
+   * URL names its host (an IP literal or a loopback name was already judged by `decide`).
+   */
+  nameToResolve(url: string): string | undefined {
+    if (!this.#blockIp) {
+      return undefined;
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // decide refused it already; nothing to resolve.
+      return undefined;
+    }
+    const host = matchableHost(parsed.hostname);
+    if (!HOST_SCHEMES.has(parsed.protocol) || host === '' || isIpLiteral(host)) {
+      return undefined;
+    }
+    return host;
+  }
+
+  /** The decision for a host name that resolved to `addresses`: refused when one is private or loopback. */
+  decideAddresses(url: string, host: string, addresses: readonly string[]): UrlDecision {
+    const inside = addresses.find((address) => isPrivateAddress(address));
+    if (!this.#blockIp || inside === undefined) {
+      return { allowed: true };
+    }
+    return blocked(
+      'block_ip_addresses',
+      `${host} resolves to ${inside}, a private or loopback address, which block_ip_addresses refuses (${shortUrl(url)})`,
+      inside,
+    );
   }
 
   decide(url: string, options: DecideOptions): UrlDecision {
@@ -162,6 +213,13 @@ export class UrlPolicy {
       return blocked(
         'block_ip_addresses',
         `${shortUrl(url.href)} is addressed by an IP literal (${host}), which block_ip_addresses refuses`,
+        host,
+      );
+    }
+    if (this.#blockIp && isLoopbackName(host)) {
+      return blocked(
+        'block_ip_addresses',
+        `${host} always resolves to a loopback address (Chromium answers *.localhost itself), which block_ip_addresses refuses`,
         host,
       );
     }

@@ -42,12 +42,17 @@ async function blocks(session: BrowserSession): Promise<Array<Record<string, unk
     .map((view) => view.payload as Record<string, unknown>);
 }
 
-function paused(url: string, frameId: string, requestId = `R-${url}`): Record<string, unknown> {
+function paused(
+  url: string,
+  frameId: string,
+  requestId = `R-${url}`,
+  resourceType = 'Document',
+): Record<string, unknown> {
   return {
     requestId,
     request: { url, method: 'GET', headers: {}, initialPriority: 'VeryHigh', referrerPolicy: 'no-referrer' },
     frameId,
-    resourceType: 'Document',
+    resourceType,
   };
 }
 
@@ -62,16 +67,17 @@ describe('SecurityWatchdog', () => {
     expect(browser.sentMethods()).not.toContain('Fetch.enable');
   });
 
-  it('holds document requests on every page and frame session, sent before a paused target resumes', async () => {
+  it('holds every request on every page and frame session, sent before a paused target resumes', async () => {
     const browser = new FakeBrowser();
     const page = browser.addPage('http://start.test/');
     const { session } = await started(PROHIBIT, browser);
-    // Only what could be refused is held: URLs with a prohibited host in them.
+    // Only what could be refused is held: URLs with a prohibited host in them, of every resource type
+    // (issue 24: subresources too, no longer documents only).
     expect(sentOn(browser, 'Fetch.enable', page.targetId)).toEqual([
       {
         patterns: [
-          { urlPattern: '*evil.test*', resourceType: 'Document', requestStage: 'Request' },
-          { urlPattern: '*tracker.test*', resourceType: 'Document', requestStage: 'Request' },
+          { urlPattern: '*evil.test*', requestStage: 'Request' },
+          { urlPattern: '*tracker.test*', requestStage: 'Request' },
         ],
       },
     ]);
@@ -102,6 +108,84 @@ describe('SecurityWatchdog', () => {
       frame: 'main',
       tab_closed: false,
     });
+  });
+
+  it('fails a refused subresource as a network error the page sees, announces it once, and leaves the page', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/pixel.gif', page.targetId, 'I1', 'Image'));
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://evil.test/pixel.gif', page.targetId, 'I2', 'Image'));
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://fine.test/app.js', page.targetId, 'S1', 'Script'));
+    await until(() => sentOn(browser, 'Fetch.failRequest')[1], 'both failed requests');
+    expect(sentOn(browser, 'Fetch.failRequest')).toEqual([
+      { requestId: 'I1', errorReason: 'BlockedByClient' },
+      { requestId: 'I2', errorReason: 'BlockedByClient' },
+    ]);
+    expect(sentOn(browser, 'Fetch.continueRequest')).toEqual([{ requestId: 'S1' }]);
+    expect(await blocks(session)).toEqual([
+      expect.objectContaining({ url: 'http://evil.test/pixel.gif', stage: 'subresource', frame: 'subframe' }),
+    ]);
+    expect(sentOn(browser, 'Page.navigate')).toEqual([]);
+    expect(session.guard.mainFrameBlockSince(page.targetId, 0)).toBeUndefined();
+  });
+
+  it("holds a dedicated worker's own requests on its session", async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const { session } = await started(PROHIBIT, browser);
+    const worker = browser.addChild(page, 'worker', 'http://start.test/worker.js');
+    await until(() => sentOn(browser, 'Fetch.enable', worker.targetId)[0], 'the worker interception');
+    browser.emitOn(worker, 'Fetch.requestPaused', paused('http://evil.test/w', 'no-frame', 'W1', 'Fetch'));
+    await until(() => sentOn(browser, 'Fetch.failRequest')[0], 'the worker request failed');
+    expect(sentOn(browser, 'Fetch.failRequest')).toEqual([{ requestId: 'W1', errorReason: 'BlockedByClient' }]);
+    expect(await blocks(session)).toEqual([
+      expect.objectContaining({ target_id: page.targetId, stage: 'subresource' }),
+    ]);
+  });
+
+  it('resolves a host name at each request under block_ip_addresses and refuses one that leads to a private address', async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://start.test/');
+    const answers = new Map([
+      ['public.test', ['93.184.215.14']],
+      ['rebind.test', ['10.0.0.7']],
+    ]);
+    const asked: string[] = [];
+    const { session } = await startedFakeSession({
+      browser,
+      config: { block_ip_addresses: true },
+      watchdogs: [securityWatchdog, navigationWatchdog, tabsWatchdog],
+      host: {
+        tabControl: undefined,
+        resolver: {
+          addresses: (name) => {
+            asked.push(name);
+            const found = answers.get(name);
+            return found === undefined ? Promise.reject(new Error('ENOTFOUND')) : Promise.resolve(found);
+          },
+        },
+      },
+    });
+    // With a resolver every request is held: any name may lead inside.
+    expect(sentOn(browser, 'Fetch.enable', page.targetId)).toEqual([
+      { patterns: [{ urlPattern: '*', requestStage: 'Request' }] },
+    ]);
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://public.test/', page.targetId, 'P1'));
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://rebind.test/x', page.targetId, 'P2', 'XHR'));
+    browser.emitOn(page, 'Fetch.requestPaused', paused('http://unknown.test/', page.targetId, 'P3'));
+    await until(() => sentOn(browser, 'Fetch.continueRequest')[1], 'the two let through');
+    await until(() => sentOn(browser, 'Fetch.failRequest')[0], 'the private one failed');
+    expect(sentOn(browser, 'Fetch.failRequest')).toEqual([{ requestId: 'P2', errorReason: 'BlockedByClient' }]);
+    expect(
+      sentOn(browser, 'Fetch.continueRequest')
+        .map((p) => p['requestId'])
+        .sort(),
+    ).toEqual(['P1', 'P3']);
+    expect(asked.sort()).toEqual(['public.test', 'rebind.test', 'unknown.test']);
+    expect(await blocks(session)).toEqual([
+      expect.objectContaining({ rule: 'block_ip_addresses', pattern: '10.0.0.7', stage: 'subresource' }),
+    ]);
   });
 
   it('refuses navigate to a blocked URL before sending anything, naming the rule, and announces it', async () => {

@@ -7,9 +7,13 @@ import { ConfigChangedEvent } from '../events/config.events';
 import { NavigationStartedEvent } from '../events/navigation.events';
 import { NavigationBlockedEvent, type BLOCK_STAGES } from '../events/security.events';
 import { TabCreatedEvent } from '../events/tabs.events';
-import { DocumentGate, type GateBlock } from '../security/document-gate';
+import { RequestGate, type GateBlock } from '../security/request-gate';
+import { RecentKeys } from '../security/recent-keys';
 import { closeIfBlockedPopup, leaveBlockedPage } from '../security/leave-blocked-page';
 import type { BlockedDecision } from '../security/navigation-guard';
+
+/** A subresource URL blocked again within this time is not announced again (a page polling one URL). */
+const SUBRESOURCE_REPEAT_MS = 5_000;
 
 /** The config fields that make up the URL policy. */
 const POLICY_FIELDS = ['allowed_domains', 'prohibited_domains', 'block_ip_addresses', 'allowed_schemes'];
@@ -21,8 +25,10 @@ type Stage = (typeof BLOCK_STAGES)[number];
  * loaded (the request has reached the server by then), nothing it blocks is sent:
  * - navigate, history moves, reloads and the actor's goto are refused before sending (the navigation
  *   routines ask the session's NavigationGuard, and this watchdog checks NavigationStartedEvent too);
- * - every other document request of a controlled tab (links, scripts, meta refresh, forms, redirects,
- *   frames, popups) is held at the network by the DocumentGate and failed when the policy refuses it;
+ * - every other request of a controlled tab, documents (links, scripts, meta refresh, forms, redirects,
+ *   frames, popups) and subresources (images, fetch, beacons, workers' requests), is held at the network
+ *   by the RequestGate and failed when the policy refuses it; a refused subresource is recorded with the
+ *   guard and announced (stage `subresource`) but leaves the page where it is;
  * - a page that committed without a request the gate saw (the back/forward cache, a tab that came under
  *   control after it loaded) is left for about:blank, and a popup opened for a blocked URL is closed.
  * Each block is announced as NavigationBlockedEvent with the rule and the pattern; policy changes apply
@@ -102,6 +108,13 @@ export const securityWatchdog = defineWatchdog({
         decision: block.decision,
         mainFrame: block.mainFrame,
       });
+      if (!block.document) {
+        // The page stays; only the request failed. A page retrying one URL is announced once a while.
+        if (subresourceAnnouncements.first(`${block.pageTargetId} ${block.url}`)) {
+          announce(block.pageTargetId, block.url, block.decision, 'subresource', { frame: 'subframe' });
+        }
+        return;
+      }
       // A held request is a block of its own: announced even when a leave of its tab is under way.
       const closing = block.mainFrame
         ? leaveOnce(`${block.target.targetId}/main`, () =>
@@ -138,7 +151,8 @@ export const securityWatchdog = defineWatchdog({
       void leave(target, session, url, decision, 'commit', isMain ? undefined : frame.id);
     };
 
-    const gate = new DocumentGate(targets, guard, ctx.log, onGateBlock);
+    const subresourceAnnouncements = new RecentKeys(SUBRESOURCE_REPEAT_MS);
+    const gate = new RequestGate(targets, guard, ctx.log, onGateBlock, ctx.session.host.resolver);
     const disposers = [
       gate.install(),
       targets.on('Page.frameNavigated', (params, source) => onCommitted(params, source.session, source.target)),

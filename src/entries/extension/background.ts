@@ -26,6 +26,7 @@ import { realChromeApi, storageArea } from '../../platform/extension/real-chrome
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { SettingsStore } from '../../platform/extension/settings-store';
 import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-router';
+import { WebSocketGuard } from '../../platform/extension/websocket-guard';
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
@@ -49,6 +50,8 @@ const EMERGENCY_STOP_COMMAND = 'emergency-stop';
 // The router's hooks need the session, and the session needs the router: the hooks are bound below.
 const routerHooks: TabRouterHooks = {};
 const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
+// WebSockets of controlled tabs answer to the URL policy in Chrome's network stack (CDP Fetch never sees them).
+const webSockets = new WebSocketGuard(chrome.declarativeNetRequest, log.child('websockets'));
 router.install();
 
 const permissions = contentSettingsGranter(chrome.contentSettings);
@@ -81,6 +84,10 @@ const settings = new SettingsStore(
     try {
       await session.applyConfig(config);
     } finally {
+      await webSockets.sync(
+        config,
+        router.controlled().map((tab) => tab.tabId),
+      );
       // The settings are in force even when a watchdog refused part of them: native clients follow them too.
       native.applySettings();
     }
@@ -140,6 +147,10 @@ const saveSession = createSessionSaver(
 routerHooks.onChange = () => {
   saveSession();
   hub.statusChanged();
+  void webSockets.sync(
+    settings.config,
+    router.controlled().map((tab) => tab.tabId),
+  );
 };
 routerHooks.onUserCancel = () => {
   timeline.note(

@@ -1,6 +1,7 @@
 import type { BrowserHost } from '../../browser/host';
 import { cdpPermissionGranter } from '../../browser/permissions/cdp-permission-granter';
 import { createNodeArtifactFiles } from './artifact-files';
+import { systemResolver } from './dns-resolver';
 import { createNodeFileSaver } from './file-saver';
 import { createFfmpegVideoPort } from './video/ffmpeg-video';
 
@@ -16,5 +17,6 @@ export function createNodeHost(outputDir: () => string): BrowserHost {
     permissions: cdpPermissionGranter,
     artifacts: createNodeArtifactFiles(outputDir),
     video: createFfmpegVideoPort(outputDir),
+    resolver: systemResolver,
   };
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize } from 'node:path';
 import { pollUntil } from '../../../src/shared/time';
 
@@ -53,6 +54,11 @@ export class FixtureServer {
   constructor(options: { listenHost?: string } = {}) {
     this.#listenHost = options.listenHost ?? '127.0.0.1';
     this.#server = createServer((req, res) => this.#handle(req, res));
+    // A WebSocket handshake is a request too: recorded (so a test can see it arrived), then refused.
+    this.#server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+      this.#record(req);
+      socket.destroy();
+    });
     this.#defaultRoutes();
   }
 
@@ -143,7 +149,7 @@ export class FixtureServer {
     this.#holding.set(key, [...(this.#holding.get(key) ?? []), respond]);
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse): void {
+  #record(req: IncomingMessage): { url: URL; record: RequestRecord } {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     const record: RequestRecord = {
       path: url.pathname,
@@ -154,6 +160,11 @@ export class FixtureServer {
       finishedAt: undefined,
     };
     this.requests.push(record);
+    return { url, record };
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    const { url, record } = this.#record(req);
     res.on('finish', () => {
       record.finishedAt = Date.now();
     });
