@@ -84,7 +84,7 @@ export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
       .nullable()
       .default(null)
       .describe(
-        "Only the cookies the browser sends to these hosts and the storage of their origins; null: every cookie of the profile. A program (a native or MCP client) is held to the hosts of its own tabs",
+        'Only the cookies the browser sends to these hosts and the storage of their origins; null: every cookie of the profile. A program (a native or MCP client) is held to the hosts of its own tabs',
       ),
   },
   result: StorageStateCounts,

@@ -13,7 +13,10 @@ export function cookieSentTo(cookie: Pick<StorageCookie, 'domain'>, host: string
   return lower === bare || (domain.startsWith('.') && lower.endsWith(`.${bare}`));
 }
 
-export function cookiesFor<C extends Pick<StorageCookie, 'domain'>>(cookies: readonly C[], hosts: readonly string[]): C[] {
+export function cookiesFor<C extends Pick<StorageCookie, 'domain'>>(
+  cookies: readonly C[],
+  hosts: readonly string[],
+): C[] {
   return cookies.filter((cookie) => hosts.some((host) => cookieSentTo(cookie, host)));
 }
 

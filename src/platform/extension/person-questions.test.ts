@@ -8,7 +8,12 @@ function setup(openPanels: number) {
   const panels = { size: openPanels, shown: [] as PersonQuestion[][] };
   const notes: string[] = [];
   const questions = new PersonQuestions({
-    panels: { get size() { return panels.size; }, show: (pending) => panels.shown.push(pending) },
+    panels: {
+      get size() {
+        return panels.size;
+      },
+      show: (pending) => panels.shown.push(pending),
+    },
     note: (_level, text) => notes.push(text),
     waitMs: 10_000,
   });

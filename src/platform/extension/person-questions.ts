@@ -50,7 +50,8 @@ export class PersonQuestions implements PersonAsker {
   }
 
   async ask(text: PersonQuestionText): Promise<void> {
-    const { panels, note } = this.#options;
+    const { panels } = this.#options;
+    const note = (level: 'info' | 'warn', line: string, from: string): void => this.#options.note(level, line, from);
     const source = `native:${text.client}`;
     if (panels.size === 0) {
       note('warn', `${text.client} asked to ${text.what}; refused: no tabpilot panel was open to ask you`, source);

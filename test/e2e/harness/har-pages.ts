@@ -100,11 +100,13 @@ export function addLoginPages(server: FixtureServer): void {
       '<!doctype html><title>sign in</title><form method="post" action="/har/login"><input type="hidden" name="user" value="ada"><input type="password" name="password" autofocus><button>Sign in</button></form>',
     ),
   );
-  server.route('/har/login', async (req, res) => {
-    const password = new URLSearchParams(await readBody(req)).get('password') ?? '';
-    send(res, 302, 'text/plain', `signing in with ${password}`, {
-      location: `/har/welcome?token=${encodeURIComponent(password)}`,
-      'set-cookie': `auth=${encodeURIComponent(password)}; Path=/`,
+  server.route('/har/login', (req, res) => {
+    void readBody(req).then((body) => {
+      const password = new URLSearchParams(body).get('password') ?? '';
+      send(res, 302, 'text/plain', `signing in with ${password}`, {
+        location: `/har/welcome?token=${encodeURIComponent(password)}`,
+        'set-cookie': `auth=${encodeURIComponent(password)}; Path=/`,
+      });
     });
   });
   server.route('/har/welcome', (req, res) => {

@@ -21,16 +21,10 @@ export function PersonQuestions(props: {
             <span class="question-what">{question.what}</span>.
           </p>
           <p class="muted">
-            Only you may allow this; unanswered, it is refused at{' '}
-            {new Date(question.expires_at).toLocaleTimeString()}.
+            Only you may allow this; unanswered, it is refused at {new Date(question.expires_at).toLocaleTimeString()}.
           </p>
           <div class="row">
-            <button
-              type="button"
-              class="primary"
-              data-answer="allow"
-              onClick={() => props.onAnswer(question.id, true)}
-            >
+            <button type="button" class="primary" data-answer="allow" onClick={() => props.onAnswer(question.id, true)}>
               Allow once
             </button>
             <button type="button" data-answer="refuse" onClick={() => props.onAnswer(question.id, false)}>
