@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandRequest, CommandResponseSchema, EventMessageSchema } from './commands';
 import { NativeStatus } from './native-panel';
+import { PersonQuestion } from './person-questions';
 
 /**
  * What the side panel and the service worker say to each other over their runtime port. Both directions are zod discriminated unions, validated on receipt: the panel sends protocol
@@ -107,6 +108,8 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('native_disconnect'), client: z.string() }),
   /** The person's answer to a client waiting for approval. */
   z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
+  /** The person's answer to a question a program put to them (person-questions.ts): allow once, or refuse. */
+  z.strictObject({ type: z.literal('person_answer'), question_id: z.string(), allow: z.boolean() }),
   /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */
   z.strictObject({ type: z.literal('show_tab'), tab_id: z.string() }),
   /**
@@ -131,6 +134,8 @@ export const WorkerToPanel = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('status'), status: PanelStatus }),
   z.strictObject({ type: z.literal('native'), native: NativeStatus }),
   z.strictObject({ type: z.literal('agent_keys'), keys: AgentKeysPresent }),
+  /** Every question waiting for the person's answer (all of them, each time one comes or goes). */
+  z.strictObject({ type: z.literal('person_questions'), questions: z.array(PersonQuestion) }),
   /**
    * `reset`: replace everything the panel has (on connect, after a clear); else add or update by id.
    * `dropped`: ids the worker let go of (its timeline is bounded), which the panel drops too.

@@ -5,6 +5,7 @@ import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import type { ClientLeases } from './client-leases';
+import { PersonPowers, type PersonAsker } from './person-powers';
 import type { Public } from './public-result';
 import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
@@ -28,6 +29,8 @@ export interface ClientGateOptions {
    */
   ownWindows?: boolean;
   log?: Logger;
+  /** The person to ask before a program uses one of the person's powers (person-powers.ts); none in Node. */
+  person?: PersonAsker;
 }
 
 /**
@@ -44,6 +47,7 @@ export class ClientGate {
   readonly #leases: ClientLeases;
   readonly #options: ClientGateOptions;
   readonly #log: Logger;
+  readonly #powers: PersonPowers;
   #tabActions: Set<string> | undefined;
 
   constructor(session: BrowserSession, registry: ActionRegistry, options: ClientGateOptions) {
@@ -52,6 +56,7 @@ export class ClientGate {
     this.#leases = options.leases;
     this.#options = options;
     this.#log = options.log ?? silentLogger;
+    this.#powers = new PersonPowers(session, options.leases, options.person);
   }
 
   get leases(): ClientLeases {
@@ -103,7 +108,7 @@ export class ClientGate {
       return action === 'tabs' ? this.#annotateTabs(result, undefined) : result;
     }
     const client = ctx.client.id;
-    const given = { ...(isRecord(params) ? params : {}) };
+    const given = await this.#powers.vet(action, { ...(isRecord(params) ? params : {}) }, client);
     switch (action) {
       case 'tabs':
         return this.#annotateTabs(await next(given), client);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,8 @@ describe('tabpilot mcp --launch', () => {
     await challenges.start();
     addChallengePages(server, challenges);
     await server.start();
+    // Open to everyone, as a shared folder may be: the server makes its output folder private at start.
+    chmodSync(config.dir, 0o755);
     mcp = await new McpTestClient([
       '--launch',
       '--headless',
@@ -263,6 +266,18 @@ describe('tabpilot mcp --launch', () => {
     expect(stopped.text).toMatch(/^HAR recorded: \d+ entries in .*traffic\.har/);
     // The traffic is in the file, not in the answer.
     expect(stopped.text.length).toBeLessThan(500);
+  });
+
+  it('keeps what it writes private on a shared machine: its output folder and the folders it makes 0700, files 0600', async () => {
+    expect(statSync(config.dir).mode & 0o777).toBe(0o700);
+    await mcp.ok('start_har', { file_name: 'private/kept.har' });
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const stopped = await mcp.ok('stop_har', {});
+    const link = stopped.result.content.find((block): block is ResourceLink => block.type === 'resource_link');
+    const file = fileURLToPath(link?.uri ?? '');
+    expect(file).toBe(join(config.dir, 'private', 'kept.har'));
+    expect(statSync(join(config.dir, 'private')).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('reports progress on a long call when the client sent a progress token', async () => {

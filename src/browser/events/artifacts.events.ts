@@ -79,6 +79,13 @@ export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
       .describe(
         "Also save the IndexedDB databases of those origins, as Playwright's storageState({ indexedDB: true }) does",
       ),
+    hosts: z
+      .array(z.string().min(1))
+      .nullable()
+      .default(null)
+      .describe(
+        'Only the cookies the browser sends to these hosts and the storage of their origins; null: every cookie of the profile. A program (a native or MCP client) is held to the hosts of its own tabs',
+      ),
   },
   result: StorageStateCounts,
   timeoutMs: 45_000,

@@ -8,6 +8,7 @@ import type { BrowserSessionView } from '../session-view';
 import { extensionFor } from './har-entry';
 import { HarFileLayout, type FileWrite } from './har-layout';
 import { HarRecorder } from './har-recorder';
+import { harSecrets } from './har-secrets';
 import type { HarCreator } from './har-types';
 
 /** What one recording writes where: from the config's record_har_* fields, or a start_har's params. */
@@ -84,13 +85,14 @@ export class HarFile {
     this.#file = file;
     this.#log = log;
     const parts = partsFolderOf(settings.path);
+    const secrets = harSecrets(() => session.config.sensitive_data);
     this.#recorder = new HarRecorder({
       content: settings.content,
       mode: settings.mode,
       maxBodyBytes: settings.maxBodyBytes,
       redactHeaders: settings.redactHeaders,
       attach: async (base64, mimeType) => {
-        const bytes = base64ToBytes(base64);
+        const bytes = secrets.body(base64ToBytes(base64), mimeType);
         const name = `${await sha1Hex(bytes)}.${extensionFor(mimeType)}`;
         if (!this.#attached.has(name)) {
           this.#attached.add(name);
@@ -102,8 +104,8 @@ export class HarFile {
         }
         return `${parts.relative}/${name}`;
       },
-      onEntry: (entry) => this.#write(this.#layout.addEntry(entry)),
-      onPages: (pages) => this.#write(this.#layout.setPages(pages)),
+      onEntry: (entry) => this.#write(this.#layout.addEntry(secrets.entry(entry))),
+      onPages: (pages) => this.#write(this.#layout.setPages(secrets.value(pages))),
       log,
     });
     const targets = session.targets;

@@ -22,6 +22,7 @@ import {
   type StorageOrigin,
   type StorageState,
 } from '../storage/storage-state';
+import { scopeState } from '../storage/cookie-scope';
 import { IndexedDbRestorer } from '../storage/indexed-db-restore';
 import type { SavedDatabase } from '../actions/in-page-api';
 import { callInFrame } from '../actions/in-page-call';
@@ -199,7 +200,7 @@ export const storageStateWatchdog = defineWatchdog({
       SaveStorageStateEvent: async (event, hctx) => {
         const { path, field } = pathOf(event.payload.path);
         const { live, skipped } = pagesOf(ctx.session);
-        const state = await read(live, event.payload.indexed_db);
+        const state = scopeState(await read(live, event.payload.indexed_db), event.payload.hosts);
         const location = await requireArtifacts(ctx.session.host).writeFile(
           path,
           utf8(`${JSON.stringify(state, null, 2)}\n`),

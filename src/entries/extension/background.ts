@@ -17,6 +17,7 @@ import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { answerInPageStop } from '../../tools/in-page-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
+import { PersonQuestions } from '../../platform/extension/person-questions';
 import { servePanelPorts } from '../../platform/extension/panel-port';
 import { readPanelStatus } from '../../platform/extension/panel-status';
 import { showBadge } from '../../platform/extension/toolbar-badge';
@@ -135,8 +136,18 @@ session.bus.on(
   },
   { name: 'background.on_BrowserStoppedEvent' },
 );
+// What a program asks of the person's powers (their cookies, the traffic) is put to them in the panel.
+const questions = new PersonQuestions({
+  panels: {
+    get size() {
+      return hub.size;
+    },
+    show: (pending) => hub.broadcast(server.redact({ type: 'person_questions', questions: pending })),
+  },
+  note: (level, text, source) => timeline.note(level, text, source),
+});
 // Native clients: the tab leases in front of the CommandServer, the port to the native host.
-const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, log });
+const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, questions, log });
 composeAgent({ server, keys: agentKeys, log: log.child('agent') });
 
 const saveSession = createSessionSaver(
@@ -218,6 +229,7 @@ servePanelPorts(browser.runtime, {
     disconnect: (client) => native.clients.disconnect(client),
     answer: (client, allow) => native.clients.answer(client, allow),
   },
+  questions,
   showTab: async (tabId) => {
     const targetId = session.tabIds.targetFor(tabId);
     const tab = router.controlled().find((entry) => entry.targetId === targetId);

@@ -19,6 +19,7 @@ import type { TimelineRecorder } from '../../platform/extension/timeline-recorde
 import type { Logger } from '../../shared/logger';
 import { ClientGate } from '../../tools/client-gate';
 import { ClientLeases } from '../../tools/client-leases';
+import type { PersonAsker } from '../../tools/person-powers';
 import type { CommandServer } from '../../tools/command-server';
 
 export interface NativeSide {
@@ -44,6 +45,8 @@ export function composeNativeSide(options: {
   timeline: TimelineRecorder;
   hub: PanelHub;
   secrets: () => readonly Secret[];
+  /** Asks the person before a program uses one of their powers (export cookies, record traffic). */
+  questions: PersonAsker;
   log: Logger;
 }): NativeSide {
   const { session, server, router, settings, timeline, log } = options;
@@ -56,6 +59,7 @@ export function composeNativeSide(options: {
         ? 'You pressed Cancel on the debugging bar, so no tab opens for a client until you attach one again from the panel'
         : undefined,
     log: log.child('gate'),
+    person: options.questions,
   });
   gate.install();
   server.useGate(gate);

@@ -7,6 +7,8 @@ import type { TabpilotConfig } from '../../browser/config';
 import { loadConfig } from '../../platform/node/config-file';
 import { nativeClientName, openNativeChannel } from '../../platform/node/mcp/native-channel';
 import { stateDir } from '../../platform/node/native/state-dir';
+import { ensurePrivateFolder } from '../../platform/node/private-folder';
+import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { OutputFolder } from '../../platform/node/mcp/output-files';
 import { McpAdapter } from '../../platform/node/mcp/sdk-adapter';
 import { stderrSink } from '../../platform/node/stderr-sink';
@@ -123,7 +125,8 @@ export function parseMcpArgs(argv: string[]): McpCliOptions | 'help' {
     config: values.config,
     categories,
     slim: values.slim === true,
-    outputDir: resolve(values['output-dir'] ?? join(tmpdir(), 'tabpilot-mcp')),
+    // One folder per user: on a shared /tmp, another account's would be refused (private-folder.ts).
+    outputDir: resolve(values['output-dir'] ?? join(tmpdir(), `tabpilot-mcp-${process.getuid?.() ?? 'user'}`)),
     answerChars: chars,
     printConfig,
     serverArgs: serverArgs(argv),
@@ -195,7 +198,12 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     return 0;
   }
   const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
-  const log = createLogger(stderrSink, { level, namespace: 'tabpilot-mcp' });
+  // Secrets are known once the config is read (launch and connect modes); until then there are none to hide.
+  let logSecrets: readonly Secret[] = [];
+  const log = createLogger(
+    redactingSink(stderrSink, () => logSecrets),
+    { level, namespace: 'tabpilot-mcp' },
+  );
   const cli = options;
   let config: TabpilotConfig;
   try {
@@ -213,6 +221,13 @@ export async function runMcpCli(argv: string[]): Promise<number> {
         },
       }),
     });
+  } catch (error) {
+    process.stderr.write(`tabpilot mcp: ${errorMessageOf(error)}\n`);
+    return 2;
+  }
+  logSecrets = secretsOf(config.sensitive_data);
+  try {
+    ensurePrivateFolder(cli.outputDir, '--output-dir');
   } catch (error) {
     process.stderr.write(`tabpilot mcp: ${errorMessageOf(error)}\n`);
     return 2;

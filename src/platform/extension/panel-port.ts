@@ -1,6 +1,7 @@
 import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import type { NativeStatus } from '../../protocol/native-panel';
+import type { PersonQuestion } from '../../protocol/person-questions';
 import { PanelToWorker, type AgentKeysPresent, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
@@ -42,6 +43,11 @@ export interface PanelServices {
     status(): NativeStatus;
     disconnect(client: string): Promise<void>;
     answer(client: string, allow: boolean): Promise<void>;
+  };
+  /** Questions a program put to the person (person-questions.ts): the panel shows them and answers. */
+  readonly questions?: {
+    pending(): PersonQuestion[];
+    answer(questionId: string, allow: boolean): void;
   };
   readonly log: Logger;
 }
@@ -129,6 +135,9 @@ async function greet(link: PanelLink, services: PanelServices): Promise<void> {
   if (services.agentKeys !== undefined) {
     link.post({ type: 'agent_keys', keys: services.agentKeys.present() });
   }
+  if (services.questions !== undefined) {
+    link.post(services.server.redact({ type: 'person_questions', questions: services.questions.pending() }));
+  }
   await services.hub.sendStatus(link);
 }
 
@@ -214,6 +223,9 @@ async function dispatch(
       return;
     case 'native_approval':
       await services.native?.answer(message.client, message.allow);
+      return;
+    case 'person_answer':
+      services.questions?.answer(message.question_id, message.allow);
       return;
     case 'show_tab':
       await services.showTab(message.tab_id);

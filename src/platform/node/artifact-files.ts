@@ -3,7 +3,6 @@ import {
   closeSync,
   constants,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   realpathSync,
@@ -14,6 +13,7 @@ import {
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ArtifactFiles, RandomAccessFile } from '../../browser/artifacts/artifact-files';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
+import { PRIVATE_FILE_MODE, makePrivateDirs } from './private-folder';
 
 function refuse(field: string, message: string): TabpilotError {
   return new TabpilotError('INVALID_PARAMS', `${field}: ${message}`, { details: { field } });
@@ -51,7 +51,7 @@ export function createNodeArtifactFiles(outputDir: () => string): ArtifactFiles 
   const prepare = (path: string, field: string): string => {
     const target = locate(path, field);
     try {
-      mkdirSync(dirname(target), { recursive: true });
+      makePrivateDirs(dirname(target));
       accessSync(dirname(target), constants.W_OK);
     } catch (error) {
       throw refuse(field, `cannot write in ${dirname(target)}: ${errorMessageOf(error)}`);
@@ -64,7 +64,7 @@ export function createNodeArtifactFiles(outputDir: () => string): ArtifactFiles 
     folder: (path, field) => {
       const target = locate(path, field);
       try {
-        mkdirSync(target, { recursive: true });
+        makePrivateDirs(target);
         accessSync(target, constants.W_OK);
       } catch (error) {
         return Promise.reject(refuse(field, `cannot write in ${target}: ${errorMessageOf(error)}`));
@@ -76,7 +76,7 @@ export function createNodeArtifactFiles(outputDir: () => string): ArtifactFiles 
       const location = prepare(path, field);
       let fd: number;
       try {
-        fd = openSync(location, 'w');
+        fd = openSync(location, 'w', PRIVATE_FILE_MODE);
       } catch (error) {
         return Promise.reject(refuse(field, `cannot write ${location}: ${errorMessageOf(error)}`));
       }
@@ -104,12 +104,12 @@ export function createNodeArtifactFiles(outputDir: () => string): ArtifactFiles 
     writeFile: (path, bytes, options) => {
       const location = prepare(path, options.field);
       if (!options.atomic) {
-        writeFileSync(location, bytes);
+        writeFileSync(location, bytes, { mode: PRIVATE_FILE_MODE });
         return Promise.resolve(location);
       }
       // A kill between the two steps leaves the old file whole and a stray temporary file, never half a file.
       const temporary = `${location}.${process.pid}.tmp`;
-      writeFileSync(temporary, bytes);
+      writeFileSync(temporary, bytes, { mode: PRIVATE_FILE_MODE });
       renameSync(temporary, location);
       return Promise.resolve(location);
     },

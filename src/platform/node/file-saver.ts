@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { FileSaver } from '../../browser/host';
+import { PRIVATE_FILE_MODE, makePrivateDirs } from './private-folder';
 
 const MAX_NUMBERED = 10_000;
 
@@ -13,7 +14,7 @@ export function createNodeFileSaver(outputDir: () => string): FileSaver {
   return {
     save: (fileName, base64) => {
       const path = isAbsolute(fileName) ? fileName : resolve(outputDir(), fileName);
-      mkdirSync(dirname(path), { recursive: true });
+      makePrivateDirs(dirname(path));
       return Promise.resolve(writeNew(path, Buffer.from(base64, 'base64')));
     },
   };
@@ -27,7 +28,7 @@ function writeNew(path: string, bytes: Buffer): string {
     const candidate = n === 0 ? path : `${stem} (${n})${extension}`;
     try {
       // 'wx' fails when the file exists, so two savers racing for one name never share it.
-      writeFileSync(candidate, bytes, { flag: 'wx' });
+      writeFileSync(candidate, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return candidate;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {

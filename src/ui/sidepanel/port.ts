@@ -17,7 +17,7 @@ export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 /** A pushed message: everything the worker sends that is not the answer to a request. */
 export type PushedMessage = Extract<
   WorkerMessage,
-  { type: 'status' | 'timeline' | 'settings' | 'event' | 'native' | 'agent_keys' }
+  { type: 'status' | 'timeline' | 'settings' | 'event' | 'native' | 'agent_keys' | 'person_questions' }
 >;
 
 export type SettingsOutcome = { ok: true } | { ok: false; error: SettingsError };
@@ -135,6 +135,11 @@ export class WorkerPort {
   /** Allows or refuses a native client that waits for the person's approval. */
   answerClient(client: string, allow: boolean): void {
     this.#post({ type: 'native_approval', client, allow });
+  }
+
+  /** The person's answer to a program's question: allow it once, or refuse it. */
+  answerQuestion(questionId: string, allow: boolean): void {
+    this.#post({ type: 'person_answer', question_id: questionId, allow });
   }
 
   /** Brings a controlled tab (and its window) to the front, for a person to step in. */

@@ -1,3 +1,4 @@
+import type { PersonQuestion } from '../../protocol/person-questions';
 import type { NativeStatus } from '../../protocol/native-panel';
 import type { AgentKeysPresent, PanelStatus, TimelineEntry } from '../../protocol/panel-messages';
 import type { Described } from './describe';
@@ -15,6 +16,8 @@ export interface PanelState {
   native: NativeStatus | undefined;
   /** Which providers the agent has an API key for. */
   agentKeys: AgentKeysPresent | undefined;
+  /** Questions programs put to the person, waiting for Allow once or Refuse. */
+  questions: readonly PersonQuestion[];
 }
 
 export type PanelAction =
@@ -30,6 +33,7 @@ export const INITIAL_STATE: PanelState = {
   described: undefined,
   native: undefined,
   agentKeys: undefined,
+  questions: [],
 };
 
 export function reduce(state: PanelState, action: PanelAction): PanelState {
@@ -63,6 +67,8 @@ function reducePush(state: PanelState, message: PushedMessage): PanelState {
       return { ...state, native: message.native };
     case 'agent_keys':
       return { ...state, agentKeys: message.keys };
+    case 'person_questions':
+      return { ...state, questions: message.questions };
     case 'event':
       // Protocol events a `subscribe` asked for: the timeline already shows every bus event.
       return state;

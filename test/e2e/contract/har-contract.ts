@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
-import { addHarPages, HAR_AUTHORIZATION, HAR_COOKIE_VALUE, HAR_POST_BODY, HAR_READY_TITLE } from '../harness/har-pages';
+import {
+  addHarPages,
+  addLoginPages,
+  HAR_AUTHORIZATION,
+  HAR_COOKIE_VALUE,
+  HAR_POST_BODY,
+  HAR_READY_TITLE,
+  LOGIN_DONE_TITLE,
+  LOGIN_SECRET,
+} from '../harness/har-pages';
 import { validateHar } from '../harness/har-validator';
 
 interface HarJson {
@@ -68,6 +77,7 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
     // The recorded site has a server of its own, stopped before the replays so they are truly offline.
     const site = new FixtureServer();
     addHarPages(site);
+    addLoginPages(site);
     let driver: Driver;
     let tab: string;
 
@@ -226,6 +236,60 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
         { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR page never finished its requests') },
       );
       expect(readHar(hooks.fileOf('asked/on-request.har')).log.entries).toHaveLength(stopped.entries);
+    });
+
+    it('a login typed with a sensitive_data placeholder: the HAR holds the placeholder, never the password, wherever it travelled', async () => {
+      // Header redaction off: only sensitive_data keeps the cookie and the header out.
+      await hooks.configure(driver, {
+        sensitive_data: { localhost: { password: LOGIN_SECRET } },
+        record_har_redact_headers: [],
+      });
+      try {
+        await driver.ok('navigate', { url: site.url('/har/login.html') });
+        const started = await driver.ok<{ path: string }>('start_har', { file_name: 'login.har', content: 'embed' });
+        expect(started.path).toMatch(/login\.har$/);
+        const state = await driver.ok<{ text: string }>('state');
+        const field = /\[(\d+)\][^\n]*password/.exec(state.text)?.[1];
+        expect(field, state.text).toBeDefined();
+        await driver.ok('input', { index: Number(field), text: '<secret>password</secret>' });
+        await driver.ok('send_keys', { keys: 'Enter' });
+        await pollUntil(
+          async () =>
+            (await driver.evaluateInTab<string>(tab, 'document.title')) === LOGIN_DONE_TITLE ? true : undefined,
+          { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the login never finished') },
+        );
+        // The page really had the password: the secret was typed, not its placeholder.
+        expect(await driver.evaluateInTab<string>(tab, 'document.getElementById("token").textContent')).toBe(
+          LOGIN_SECRET,
+        );
+        await driver.ok('stop_har', {});
+        const har = await pollUntil(
+          () => {
+            const path = hooks.fileOf('login.har');
+            return existsSync(path) ? readHar(path) : undefined;
+          },
+          { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('login.har was not written') },
+        );
+        expect(validateHar(har)).toEqual([]);
+        const text = JSON.stringify(har);
+        const encoded = encodeURIComponent(LOGIN_SECRET);
+        expect(text).not.toContain(LOGIN_SECRET);
+        expect(text.toLowerCase()).not.toContain(LOGIN_SECRET.toLowerCase());
+        expect(text).not.toContain(encoded);
+        const placeholder = '<secret>password</secret>';
+        const byPath = (path: string) => har.log.entries.find((entry) => entry.request.url.includes(path));
+        const login = har.log.entries.find((entry) => entry.request.url.endsWith('/har/login'));
+        expect(login?.request.postData?.text).toContain(`password=${placeholder}`);
+        const welcome = byPath('/har/welcome');
+        // In a URL the placeholder is percent-encoded, so the HAR's URLs stay URIs.
+        expect(welcome?.request.url).toBe(site.url(`/har/welcome?token=${encodeURI(placeholder)}`));
+        expect(welcome?.response.content.text).toContain(`<p id="token">${placeholder}</p>`);
+        const whoami = byPath('/har/whoami');
+        expect(header(whoami?.request.headers ?? [], 'x-password')).toBe(placeholder);
+        expect(whoami?.response.content.text).toBe(JSON.stringify({ password: placeholder }));
+      } finally {
+        await hooks.configure(driver, { sensitive_data: {} });
+      }
     });
 
     it("replays offline in Playwright's routeFromHAR, embedded and attached alike", async () => {

@@ -81,3 +81,47 @@ export function addHarPages(server: FixtureServer): void {
     );
   });
 }
+
+/** The password the login page is signed in with, as `sensitive_data` holds it. */
+export const LOGIN_SECRET = 'Hunter2-correct-horse';
+export const LOGIN_DONE_TITLE = 'signed in';
+
+/**
+ * A login form where the password travels every way a HAR records: the form body (the password field
+ * has focus, so typing fills it and Enter submits), the Set-Cookie of the answer and the Cookie of the
+ * requests after, the query string of the redirect, a request header, and the text of the responses.
+ */
+export function addLoginPages(server: FixtureServer): void {
+  server.route('/har/login.html', (_req, res) =>
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      '<!doctype html><title>sign in</title><form method="post" action="/har/login"><input type="hidden" name="user" value="ada"><input type="password" name="password" autofocus><button>Sign in</button></form>',
+    ),
+  );
+  server.route('/har/login', (req, res) => {
+    void readBody(req).then((body) => {
+      const password = new URLSearchParams(body).get('password') ?? '';
+      send(res, 302, 'text/plain', `signing in with ${password}`, {
+        location: `/har/welcome?token=${encodeURIComponent(password)}`,
+        'set-cookie': `auth=${encodeURIComponent(password)}; Path=/`,
+      });
+    });
+  });
+  server.route('/har/welcome', (req, res) => {
+    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      `<!doctype html><title>welcome</title><p id="token">${token}</p><script>
+        fetch('/har/whoami', { headers: { 'x-password': document.getElementById('token').textContent } })
+          .then((r) => r.text()).then(() => { document.title = ${JSON.stringify(LOGIN_DONE_TITLE)}; });
+      </script>`,
+    );
+  });
+  server.route('/har/whoami', (req, res) =>
+    send(res, 200, 'application/json', JSON.stringify({ password: req.headers['x-password'] ?? null })),
+  );
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
@@ -63,10 +63,22 @@ export class NativeChain {
     this.stateDir = join(root, 'state');
   }
 
-  static async start(options: { install?: boolean; extension?: boolean } = {}): Promise<NativeChain> {
+  /** `downloadsDir`: the profile's downloads folder (where the extension's saves land, under tabpilot/). */
+  static async start(
+    options: { install?: boolean; extension?: boolean; downloadsDir?: string } = {},
+  ): Promise<NativeChain> {
     const root = mkdtempSync(join(tmpdir(), 'tabpilot-native-'));
     const userDataDir = join(root, 'profile');
     const stateDir = join(root, 'state');
+    if (options.downloadsDir !== undefined) {
+      mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+      writeFileSync(
+        join(userDataDir, 'Default/Preferences'),
+        JSON.stringify({
+          download: { default_directory: options.downloadsDir, prompt_for_download: false, directory_upgrade: true },
+        }),
+      );
+    }
     if (options.install !== false) {
       const installed = await runCli(['install-host', '--user-data-dir', userDataDir, '--state-dir', stateDir], {
         stateDir,

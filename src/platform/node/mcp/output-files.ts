@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { OutputFiles } from '../../../tools/mcp/answer-budget';
 import type { McpResourceLink } from '../../../tools/mcp/mcp-shapes';
+import { PRIVATE_FILE_MODE, ensurePrivateFolder } from '../private-folder';
 
 export interface StoredResource {
   uri: string;
@@ -25,11 +26,11 @@ export class OutputFolder implements OutputFiles {
   }
 
   write(name: string, content: { text: string } | { base64: string }, mimeType: string): Promise<McpResourceLink> {
-    mkdirSync(this.dir, { recursive: true });
+    ensurePrivateFolder(this.dir, '--output-dir');
     const bytes = 'text' in content ? Buffer.from(content.text, 'utf8') : Buffer.from(content.base64, 'base64');
     // A time and a counter in front: every answer gets a file of its own, and names sort by age.
     const path = join(this.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${++this.#count}-${name}`);
-    writeFileSync(path, bytes, { flag: 'wx' });
+    writeFileSync(path, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     return Promise.resolve(this.linkTo(path, mimeType));
   }
 

@@ -10,6 +10,7 @@ import { ControlBar } from './control-bar';
 import { Header, type StopPhase, type TabControl } from './header';
 import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
+import { PersonQuestions } from './person-questions';
 import { ResponseView } from './response-view';
 import { SettingsView } from './settings-view';
 import { TabAlerts } from './tab-alerts';
@@ -66,6 +67,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         stop={stop}
       />
       <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
+      <PersonQuestions questions={state.questions} onAnswer={(id, allow) => port.answerQuestion(id, allow)} />
       <ResponseView id="output" response={last?.response} summary={last?.summary} onRetry={last?.retry} />
       <NativeClients
         native={state.native}
