@@ -109,6 +109,7 @@ const hub = new PanelHub(
         controlled: () => router.controlled(),
         userCancelled: () => router.userCancelled,
         stopped: () => stops.stopped(router.controlled().length),
+        hold: () => router.hold,
         focusedTargetId: () => session.targets.focusedTargetId,
         tabIdOf: (targetId) => session.tabIdOf(targetId),
         page: (targetId) => session.targets.target(targetId),
@@ -134,10 +135,19 @@ composeAgent({ server, keys: agentKeys, log: log.child('agent') });
 
 const saveSession = createSessionSaver(
   chromeApi,
-  () => ({ tabs: router.snapshot(), focus_target_id: session.targets.focusedTargetId ?? null }),
+  () => ({
+    tabs: router.snapshot(),
+    focus_target_id: session.targets.focusedTargetId ?? null,
+    hold: router.hold ?? null,
+  }),
   (error) => log.warn('could not persist the session', { error: String(error) }),
 );
 routerHooks.onChange = () => {
+  saveSession();
+  hub.statusChanged();
+};
+// The hold outlives the worker: with nothing attached after a Stop, Chrome may stop the worker at any time.
+routerHooks.onHoldChange = () => {
   saveSession();
   hub.statusChanged();
 };
@@ -179,6 +189,10 @@ const ready = (async () => {
   }
   const saved = await loadSession(chromeApi);
   if (saved !== undefined) {
+    // Before the native port opens, so no client slips in between a restart and its hold.
+    if (typeof saved.hold === 'string') {
+      router.holdClients(saved.hold);
+    }
     await router.resume(saved.tabs);
   }
   await session.start();
@@ -202,6 +216,7 @@ servePanelPorts(browser.runtime, {
   agentKeys,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
+  hold: router,
   native: {
     status: () => native.status(),
     disconnect: (client) => native.clients.disconnect(client),
@@ -232,6 +247,7 @@ answerInPageStop({
       timeline,
       origin: `Stop in tab ${session.tabIdOf(targetId)}`,
       controlledCount: () => router.controlled().length,
+      holdClients: (reason) => router.holdClients(reason),
       id,
     }),
 });
@@ -251,6 +267,7 @@ chrome.commands.onCommand.addListener((command) => {
         timeline,
         origin: 'keyboard shortcut',
         controlledCount: () => router.controlled().length,
+        holdClients: (reason) => router.holdClients(reason),
         id: `keyboard-${Date.now()}`,
       }),
     );
