@@ -63,6 +63,10 @@ export class ClientGate {
     return this.#leases;
   }
 
+  ownerOf(targetId: string): string | undefined {
+    return this.#leases.owner(targetId);
+  }
+
   /** Follows the tabs: a tab opened from a client's tab is that client's; a closed tab's lease ends. */
   install(): () => void {
     return this.#session.bus.observe(({ phase, record }) => {
