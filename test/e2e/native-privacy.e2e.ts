@@ -101,7 +101,9 @@ describe('the person’s Stop holds every program until Resume in the panel', ()
       expect(await chain.inWorker('globalThis.tabpilot.router.controlled().length')).toBe(0);
       // Resume, reached by keyboard and named for assistive technology as the other controls are.
       const { nodes } = await panel.session.send('Accessibility.getFullAXTree', {});
-      const resume = nodes.find((node) => !node.ignored && node.role?.value === 'button' && node.name?.value === 'Resume');
+      const resume = nodes.find(
+        (node) => !node.ignored && node.role?.value === 'button' && node.name?.value === 'Resume',
+      );
       expect(resume, 'a button named Resume in the accessibility tree').toBeDefined();
       await panel.session.send('Page.bringToFront');
       await panel.eval(`document.getElementById('resume').focus()`);
@@ -119,7 +121,12 @@ describe('the person’s Stop holds every program until Resume in the panel', ()
         text: '\r',
         windowsVirtualKeyCode: 13,
       });
-      await panel.session.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
+      await panel.session.send('Input.dispatchKeyEvent', {
+        type: 'keyUp',
+        key: 'Enter',
+        code: 'Enter',
+        windowsVirtualKeyCode: 13,
+      });
       await panel.waitFor(`!document.getElementById('resume')`, 'Resume to go once pressed');
       expect(await chain.inWorker('globalThis.tabpilot.router.hold ?? null')).toBeNull();
       const back = ok<{ tab_id: string }>(await alpha.request('navigate', { url: pages.url('/b.html') }));
@@ -276,7 +283,10 @@ describe('what one program does stays its own', () => {
       ok: false,
       error: { code: 'FORBIDDEN', details: { run_id: runId } },
     });
-    expect(await watcher.request('rerun', { run_id: runId })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await watcher.request('rerun', { run_id: runId })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    });
     expect(await watcher.request('run_screenshot', { run_id: runId, step: 1 })).toMatchObject({
       ok: false,
       error: { code: 'FORBIDDEN' },
