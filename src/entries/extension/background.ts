@@ -14,6 +14,7 @@ import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { EncoderDocument } from '../../platform/extension/video/encoder-document';
 import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
+import { liftClientHold } from '../../platform/extension/client-hold';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { answerInPageStop } from '../../tools/in-page-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
@@ -216,7 +217,10 @@ servePanelPorts(browser.runtime, {
   agentKeys,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
-  hold: router,
+  hold: {
+    holdClients: (reason) => router.holdClients(reason),
+    liftHold: () => liftClientHold({ router, session, leases: native.gate.leases }),
+  },
   native: {
     status: () => native.status(),
     disconnect: (client) => native.clients.disconnect(client),

@@ -81,7 +81,7 @@ async function serve(
     settings,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
-    hold: { holdClients: () => undefined, liftHold: () => undefined },
+    hold: { holdClients: () => undefined, liftHold: () => Promise.resolve() },
     showTab: () => Promise.resolve(),
     log: silentLogger,
   });

@@ -38,7 +38,7 @@ export interface PanelServices {
   showTab(tabId: string): Promise<void>;
   controlledCount(): number;
   /** The person's hold on the clients (client-hold.ts): put on by their Stop, lifted by their Resume. */
-  readonly hold: { holdClients(reason: string): void; liftHold(): void };
+  readonly hold: { holdClients(reason: string): void; liftHold(): Promise<void> };
   /** The native clients, when the worker serves them (the panel shows them and may disconnect them). */
   readonly native?: {
     status(): NativeStatus;
@@ -156,8 +156,8 @@ function noteIfRefused(
 }
 
 /** The person's Resume: programs may attach, navigate and open tabs again. */
-function resumeClients(id: number, services: PanelServices): CommandResponse {
-  services.hold.liftHold();
+async function resumeClients(id: number, services: PanelServices): Promise<CommandResponse> {
+  await services.hold.liftHold();
   services.timeline.note('info', 'You pressed Resume: programs may attach, navigate and open tabs again.', 'panel');
   services.hub.statusChanged();
   return { id, ok: true, result: { resumed: true } };
@@ -206,7 +206,7 @@ async function dispatch(
       );
       return;
     case 'resume_clients':
-      respond(resumeClients(message.id, services));
+      respond(await resumeClients(message.id, services));
       return;
     case 'save_settings': {
       const outcome = await services.settings.save(message.config);
