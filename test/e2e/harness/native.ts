@@ -63,7 +63,10 @@ export class NativeChain {
     this.stateDir = join(root, 'state');
   }
 
-  static async start(options: { install?: boolean; extension?: boolean } = {}): Promise<NativeChain> {
+  /** `headless: false, infobar: true`: a headed window that shows Chrome's debugging bar (headed tests of its Cancel). */
+  static async start(
+    options: { install?: boolean; extension?: boolean; headless?: boolean; infobar?: boolean; args?: string[] } = {},
+  ): Promise<NativeChain> {
     const root = mkdtempSync(join(tmpdir(), 'tabpilot-native-'));
     const userDataDir = join(root, 'profile');
     const stateDir = join(root, 'state');
@@ -76,11 +79,15 @@ export class NativeChain {
       }
     }
     const browser = await new ChromiumLauncher().launch({
-      headless: true,
+      headless: options.headless ?? true,
       executablePath: null,
       userDataDir,
       remoteDebuggingPort: 0,
-      args: [...TEST_FLAGS, ...(options.extension === false ? [] : extensionFlags(EXTENSION_DIR))],
+      args: [
+        ...TEST_FLAGS,
+        ...(options.extension === false ? [] : extensionFlags(EXTENSION_DIR, [], options.infobar !== true)),
+        ...(options.args ?? []),
+      ],
     });
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = options.extension === false ? (undefined as unknown as CdpSession) : await client.serviceWorker();
