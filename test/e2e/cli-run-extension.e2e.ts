@@ -368,7 +368,8 @@ function onTerminal(args: readonly string[]): {
 
 /** The runs the extension kept, newest first (through a native client of the test's own). */
 async function keptRuns(): Promise<Array<{ task: string; reason: string }>> {
-  const client = await chain.connect('tabpilot:history');
+  // Under the CLI's own name: a client lists only its own runs (issue 24), and the CLI's runs are `tabpilot`'s.
+  const client = await chain.connect('tabpilot');
   try {
     const response = await client.request('runs', {});
     if (!response.ok) {

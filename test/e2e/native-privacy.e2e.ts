@@ -224,12 +224,21 @@ describe('what one program does stays its own', () => {
 
     // The person's agent run, started in the panel's Task view, in a tab the person attached.
     await chain.client.createTab(pages.url('/agent/start?who=person'));
-    const attached = await chain.inWorker<CommandResponse>(`(async () => {
-      const person = globalThis.tabpilot.server.connect({ id: 'person-attach', kind: 'panel' }, { send: () => undefined });
-      const listed = await person.handle({ id: 1, action: 'tabs', params: { all: true } });
-      const tab = listed.result.tabs.find((candidate) => candidate.url.includes('who=person'));
-      return person.handle({ id: 2, action: 'attach', params: { tab_id: tab.tab_id } });
-    })()`);
+    // The tab lists its URL once its load has begun: look until it does.
+    const attached = await pollUntil(
+      () =>
+        chain
+          .inWorker<CommandResponse | null>(
+            `(async () => {
+          const person = globalThis.tabpilot.server.connect({ id: 'person-attach', kind: 'panel' }, { send: () => undefined });
+          const listed = await person.handle({ id: 1, action: 'tabs', params: { all: true } });
+          const tab = listed.result.tabs.find((candidate) => candidate.url.includes('who=person'));
+          return tab === undefined ? null : person.handle({ id: 2, action: 'attach', params: { tab_id: tab.tab_id } });
+        })()`,
+          )
+          .then((answer) => answer ?? undefined),
+      { timeoutMs: 10_000, intervalMs: 200, onTimeout: () => new Error('the person’s tab was never listed') },
+    );
     const personTab = ok<{ tab_id: string }>(attached).tab_id;
     expect(ok<{ focused_tab_id: string }>(await worker.request('tabs')).focused_tab_id).not.toBe(personTab);
     model.useScript(toOtherSite);
