@@ -11,6 +11,7 @@ import { historyActions, RERUN_ACTION, RUN_HISTORY_ACTION, RUNS_ACTION } from '.
 import { RUN_SCREENSHOT_ACTION, runScreenshotAction } from './run-screenshot-action';
 import { RUN_ACTION, runAction, type RunActionOptions } from './run-action';
 import { RunControl } from './run-control';
+import { RunOwners } from './run-owners';
 import type { RunStore } from './run-store';
 import type { StepShotStore } from './step-shots';
 
@@ -41,12 +42,13 @@ export function installAgentActions(
     control: new RunControl(options.log.child('approvals')),
     store: options.store,
     shots: options.shots,
+    owners: new RunOwners(options.store),
   };
   server.addServerAction(runAction(server, options, shared));
   for (const action of [
     ...controlActions(shared.control),
     ...historyActions(server, shared, options.log),
-    runScreenshotAction(shared.shots),
+    runScreenshotAction(shared.shots, shared.owners),
   ]) {
     server.addServerAction(action);
   }

@@ -51,7 +51,7 @@ export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 export const APPROVE_ACTION: ServerActionSpec<typeof ApproveParams> = {
   name: 'approve',
   description:
-    'Answer an approval the agent waits for (AgentApprovalRequestedEvent): approved true runs the action, false refuses it. Answers {approval_id, approved}. INVALID_PARAMS for an approval_id nothing waits on.',
+    'Answer an approval the agent waits for (AgentApprovalRequestedEvent): approved true runs the action, false refuses it. Only the person, or the client whose own run asked, may answer: FORBIDDEN for any other client. Answers {approval_id, approved}. INVALID_PARAMS for an approval_id nothing waits on.',
   params: ApproveParams,
   category: 'session',
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -88,8 +88,8 @@ export function controlActions(control: RunControl): ServerAction[] {
   };
   const approve: ServerAction<typeof ApproveParams> = {
     ...APPROVE_ACTION,
-    run: async (params) => {
-      await control.answer(params.approval_id, params.approved);
+    run: async (params, caller) => {
+      await control.answer(params.approval_id, params.approved, caller.client);
       return { approval_id: params.approval_id, approved: params.approved };
     },
   };

@@ -20,7 +20,7 @@ const READS = { readOnly: true, destructive: false, idempotent: true, openWorld:
 export const RUNS_ACTION: ServerActionSpec<typeof NoParams> = {
   name: 'runs',
   description:
-    'The past runs kept (agent.max_kept_runs of them), newest first: {runs: [{run_id, task, started_at, finished_at, reason, success, text, steps}]}.',
+    "The past runs kept (agent.max_kept_runs of them), newest first: {runs: [{run_id, owner, task, started_at, finished_at, reason, success, text, steps}]} (owner: the client whose run it was, absent for the person's). A native or MCP client lists its own runs only.",
   params: NoParams,
   category: 'session',
   hints: READS,
@@ -30,7 +30,7 @@ export const RUNS_ACTION: ServerActionSpec<typeof NoParams> = {
 export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'run_history',
   description:
-    'A past run in full: {run_id, task, started_at, finished_at, reason, success, text, steps: [{step, goal, actions: [{name, params, result | error, elements}]}]}. INVALID_PARAMS for a run not kept.',
+    "A past run in full: {run_id, owner, task, started_at, finished_at, reason, success, text, steps: [{step, goal, actions: [{name, params, result | error, elements}]}]}. INVALID_PARAMS for a run not kept; FORBIDDEN for a native or MCP client asking for another's run.",
   params: RunIdParams,
   category: 'session',
   hints: READS,
@@ -40,7 +40,7 @@ export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
 export const RERUN_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'rerun',
   description:
-    "Run a past run's actions again in order, without the model: each element is found in the page's state now by who it was (tag, role, name, attributes). Answers {run_id, replayed, results, stopped}; the first action that fails ends it with that action's error (ELEMENT_NOT_FOUND when an element is not on the page any more), its details holding the results so far. Stops with stop_run; risky actions wait for approval as in a run.",
+    "Run a past run's actions again in order, without the model: each element is found in the page's state now by who it was (tag, role, name, attributes). Answers {run_id, replayed, results, stopped}; the first action that fails ends it with that action's error (ELEMENT_NOT_FOUND when an element is not on the page any more), its details holding the results so far. Stops with stop_run; risky actions wait for approval as in a run. A native or MCP client reruns its own runs only (FORBIDDEN).",
   params: RunIdParams,
   category: 'session',
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
@@ -62,19 +62,24 @@ export function historyActions(
   shared: AgentRunShared & { store: RunStore },
   log: Logger,
 ): ServerAction[] {
-  const { store, control } = shared;
+  const { store, control, owners } = shared;
   const runs: ServerAction<typeof NoParams> = {
     ...RUNS_ACTION,
-    run: async () => ({ runs: await store.list() }),
+    run: async (_params, caller) => ({ runs: owners.visible(caller.client, await store.list()) }),
   };
   const history: ServerAction<typeof RunIdParams> = {
     ...RUN_HISTORY_ACTION,
-    run: async (params) => kept(store, params.run_id),
+    run: async (params, caller) => {
+      const record = await kept(store, params.run_id);
+      await owners.check(caller.client, params.run_id, 'run_history');
+      return record;
+    },
   };
   const rerun: ServerAction<typeof RunIdParams> = {
     ...RERUN_ACTION,
     run: async (params, caller): Promise<ReplayResult> => {
       const record = await kept(store, params.run_id);
+      await owners.check(caller.client, params.run_id, 'rerun');
       const settings = server.session.config.agent;
       const actAs = leasesTabs(caller.client) ? caller.client : undefined;
       const host = serverHost(server, record.run_id, actAs);
@@ -95,7 +100,7 @@ export function historyActions(
           approval: settings.approval,
           risky: settings.risky,
           runAction: (name, params) => host.runAction(name, params),
-          ask: control.asker(approvalAnnouncer(server, record.run_id, actAs)),
+          ask: control.asker(approvalAnnouncer(server, record.run_id, actAs), actAs),
           log: log.child(`approvals:${record.run_id}`),
         }),
       });

@@ -11,6 +11,7 @@ import { approvalGate } from './approval-gate';
 import type { AgentModel } from './model';
 import { modelFromConfig } from './model-from-config';
 import type { RunControl } from './run-control';
+import { ownerOf, type RunOwners } from './run-owners';
 import { RunRecorder } from './run-recorder';
 import type { RunRecord, RunStore } from './run-store';
 import { approvalAnnouncer, serverHost } from './server-host';
@@ -65,6 +66,8 @@ export interface AgentRunShared {
   readonly store: RunStore | undefined;
   /** Where each step's picture goes; none: no step takes one. */
   readonly shots: StepShotStore | undefined;
+  /** Whose each run is: a program reaches only its own (run-owners.ts). */
+  readonly owners: RunOwners;
 }
 
 /**
@@ -93,6 +96,7 @@ export function runAction(
         });
       }
       if (params.follow_up_of !== null) {
+        await shared.owners.check(caller.client, params.follow_up_of, 'run: follow_up_of');
         return followUp(params.follow_up_of, params.task, caller.signal);
       }
       const configured = { ...settings, model: settings.model };
@@ -100,7 +104,8 @@ export function runAction(
       const runId = shortId();
       const actAs = leasesTabs(caller.client) ? caller.client : undefined;
       const host = serverHost(server, runId, actAs);
-      const recorder = new RunRecorder(runId, params.task);
+      shared.owners.started(runId, ownerOf(actAs));
+      const recorder = new RunRecorder(runId, params.task, new Date(), ownerOf(actAs));
       const shots = shared.shots;
       const agent = new Agent({
         runId,
@@ -122,7 +127,7 @@ export function runAction(
           approval: settings.approval,
           risky: settings.risky,
           runAction: (name, params) => host.runAction(name, params),
-          ask: shared.control.asker(approvalAnnouncer(server, runId, actAs)),
+          ask: shared.control.asker(approvalAnnouncer(server, runId, actAs), actAs),
           log: options.log.child(`approvals:${runId}`),
         }),
         log: options.log.child(`run:${runId}`),

@@ -1,6 +1,8 @@
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf, TabpilotError } from '../shared/errors';
 import { silentLogger, type Logger } from '../shared/logger';
+import { leasesTabs } from '../tools/client-gate';
+import { sourceOf, type ClientInfo } from '../tools/registry';
 import type { ApprovalRequest, AskPerson } from './approval-gate';
 
 /** A run the person can hold, let go on, or end: an agent's, or a rerun of a past one. */
@@ -20,6 +22,8 @@ export interface ApprovalAnnouncer {
 
 interface PendingApproval {
   readonly runId: string;
+  /** The program whose run asked (its source), or undefined for the person's own run. */
+  readonly owner: string | undefined;
   readonly answer: Deferred<boolean>;
   readonly announce: ApprovalAnnouncer;
 }
@@ -69,17 +73,26 @@ export class RunControl {
     return current;
   }
 
-  /** The run's way to ask: announces each request and waits for `answer` (or the stop, which refuses). */
-  asker(announce: ApprovalAnnouncer): AskPerson {
-    return (request, signal) => this.#ask(request, signal, announce);
+  /**
+   * The run's way to ask: announces each request and waits for `answer` (or the stop, which refuses).
+   * `owner` is the program the run acts as (a native or MCP client's run); none for the person's run.
+   */
+  asker(announce: ApprovalAnnouncer, owner?: ClientInfo): AskPerson {
+    const ownerSource = owner === undefined ? undefined : sourceOf(owner);
+    return (request, signal) => this.#ask(request, signal, announce, ownerSource);
   }
 
-  async #ask(request: ApprovalRequest, signal: AbortSignal, announce: ApprovalAnnouncer): Promise<boolean | 'stopped'> {
+  async #ask(
+    request: ApprovalRequest,
+    signal: AbortSignal,
+    announce: ApprovalAnnouncer,
+    owner: string | undefined,
+  ): Promise<boolean | 'stopped'> {
     if (signal.aborted) {
       return 'stopped';
     }
     const answer = createDeferred<boolean>();
-    this.#approvals.set(request.approval_id, { runId: request.run_id, answer, announce });
+    this.#approvals.set(request.approval_id, { runId: request.run_id, owner, answer, announce });
     const stop = (): void => answer.resolve(false);
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -111,8 +124,12 @@ export class RunControl {
     }
   }
 
-  /** The person's answer to a waiting approval; INVALID_PARAMS for an id nothing waits on. */
-  async answer(approvalId: string, approved: boolean): Promise<void> {
+  /**
+   * The answer to a waiting approval, from `by`: the person (the panel, or any caller that is not a
+   * program) or the program whose own run asked; FORBIDDEN from any other program, INVALID_PARAMS for an
+   * id nothing waits on.
+   */
+  async answer(approvalId: string, approved: boolean, by: ClientInfo): Promise<void> {
     const pending = this.#approvals.get(approvalId);
     if (pending === undefined) {
       throw new TabpilotError(
@@ -121,6 +138,13 @@ export class RunControl {
         {
           details: { field: 'approval_id', approval_id: approvalId },
         },
+      );
+    }
+    if (leasesTabs(by) && sourceOf(by) !== pending.owner) {
+      throw new TabpilotError(
+        'FORBIDDEN',
+        `approval ${approvalId} is not yours to answer: run ${pending.runId} is ${pending.owner === undefined ? "the person's own" : `${pending.owner}'s`}, and only the person (in the panel) or the client whose run asked may answer it`,
+        { details: { approval_id: approvalId, run_id: pending.runId } },
       );
     }
     this.#approvals.delete(approvalId);

@@ -27,12 +27,15 @@ export class RunRecorder {
   readonly #runId: string;
   readonly #task: string;
   readonly #startedAt: string;
+  readonly #owner: string | undefined;
   readonly #steps: RecordedStep[] = [];
 
-  constructor(runId: string, task: string, now: Date = new Date()) {
+  /** `owner`: the program whose run it is (its source), none for the person's run. */
+  constructor(runId: string, task: string, now: Date = new Date(), owner?: string) {
     this.#runId = runId;
     this.#task = task;
     this.#startedAt = now.toISOString();
+    this.#owner = owner;
   }
 
   step(report: AgentStepReport, state: StateSummary | null): void {
@@ -58,6 +61,7 @@ export class RunRecorder {
   finish(result: AgentRunResult, now: Date = new Date()): RunRecord {
     return {
       run_id: this.#runId,
+      ...(this.#owner === undefined ? {} : { owner: this.#owner }),
       task: this.#task,
       started_at: this.#startedAt,
       finished_at: now.toISOString(),

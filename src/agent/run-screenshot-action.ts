@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
 import { TabpilotError } from '../shared/errors';
+import type { RunOwners } from './run-owners';
 import type { StepShot, StepShotStore } from './step-shots';
 
 const RunStepParams = z.strictObject({
@@ -11,18 +12,22 @@ const RunStepParams = z.strictObject({
 export const RUN_SCREENSHOT_ACTION: ServerActionSpec<typeof RunStepParams> = {
   name: 'run_screenshot',
   description:
-    "The picture of the page a run's step acted on (agent.step_screenshots): {run_id, step, format, data} with data the image as base64. A step's AgentStepEvent and run_history say whether it has one; the oldest pictures are dropped first past their byte budget, so an old run may have none left (INVALID_PARAMS).",
+    "The picture of the page a run's step acted on (agent.step_screenshots): {run_id, step, format, data} with data the image as base64. A step's AgentStepEvent and run_history say whether it has one; the oldest pictures are dropped first past their byte budget, so an old run may have none left (INVALID_PARAMS). A native or MCP client gets the pictures of its own runs only (FORBIDDEN).",
   params: RunStepParams,
   category: 'session',
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   immediate: true,
 };
 
-/** run_screenshot over `shots`: a step's picture from the run going or a past one, while it is kept. */
-export function runScreenshotAction(shots: StepShotStore): ServerAction<typeof RunStepParams> {
+/**
+ * run_screenshot over `shots`: a step's picture from the run going or a past one, while it is kept; a
+ * program gets the pictures of its own runs only (FORBIDDEN for another's).
+ */
+export function runScreenshotAction(shots: StepShotStore, owners: RunOwners): ServerAction<typeof RunStepParams> {
   return {
     ...RUN_SCREENSHOT_ACTION,
-    run: async (params): Promise<StepShot & { run_id: string; step: number }> => {
+    run: async (params, caller): Promise<StepShot & { run_id: string; step: number }> => {
+      await owners.check(caller.client, params.run_id, 'run_screenshot');
       const shot = await shots.get(params.run_id, params.step);
       if (shot === undefined) {
         throw new TabpilotError(

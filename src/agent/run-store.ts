@@ -37,6 +37,11 @@ export interface RecordedStep {
 /** A finished run, as plain JSON: chrome.storage.local keeps it as it is. */
 export interface RunRecord {
   readonly run_id: string;
+  /**
+   * The program (native or MCP client, as its source `native:name`) whose run it was; absent for the
+   * person's own runs. A program sees, reruns and gets the pictures of its own runs only (run-owners.ts).
+   */
+  readonly owner?: string;
   readonly task: string;
   /** ISO 8601 times. */
   readonly started_at: string;
@@ -49,6 +54,7 @@ export interface RunRecord {
 
 export interface RunSummary {
   readonly run_id: string;
+  readonly owner?: string;
   readonly task: string;
   readonly started_at: string;
   readonly finished_at: string;
@@ -70,6 +76,7 @@ export interface RunStore {
 export function summaryOf(record: RunRecord): RunSummary {
   return {
     run_id: record.run_id,
+    ...(record.owner === undefined ? {} : { owner: record.owner }),
     task: record.task,
     started_at: record.started_at,
     finished_at: record.finished_at,

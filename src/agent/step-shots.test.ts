@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RunOwners } from './run-owners';
 import { TabpilotError } from '../shared/errors';
 import { runScreenshotAction } from './run-screenshot-action';
 import { MemoryStepShots, ShotBudget, shotBytes } from './step-shots';
@@ -69,7 +70,7 @@ describe('run_screenshot', () => {
   it("answers a kept step's picture, and INVALID_PARAMS naming the step for one not kept", async () => {
     const store = new MemoryStepShots();
     await store.put('r1', 2, shot('/9j/abc'));
-    const action = runScreenshotAction(store);
+    const action = runScreenshotAction(store, new RunOwners(undefined));
     const caller = { client: { id: 'p', kind: 'panel' as const }, signal: new AbortController().signal };
     expect(action.params.safeParse({ run_id: 'r1', step: 0 }).success).toBe(false);
     await expect(action.run({ run_id: 'r1', step: 2 }, caller)).resolves.toEqual({
@@ -81,5 +82,28 @@ describe('run_screenshot', () => {
     const missing = action.run({ run_id: 'r1', step: 1 }, caller);
     await expect(missing).rejects.toBeInstanceOf(TabpilotError);
     await expect(missing).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'step', step: 1 } });
+  });
+
+  it('gives a program the pictures of its own runs only; the person gets every one', async () => {
+    const store = new MemoryStepShots();
+    await store.put('theirs', 1, shot('/9j/theirs'));
+    await store.put('mine', 1, shot('/9j/mine'));
+    const owners = new RunOwners(undefined);
+    owners.started('theirs', undefined);
+    owners.started('mine', 'native:alpha');
+    const action = runScreenshotAction(store, owners);
+    const as = (client: { id: string; kind: 'native' | 'panel' }) => ({ client, signal: new AbortController().signal });
+    const alpha = as({ id: 'alpha', kind: 'native' });
+    await expect(action.run({ run_id: 'mine', step: 1 }, alpha)).resolves.toMatchObject({ data: '/9j/mine' });
+    await expect(action.run({ run_id: 'theirs', step: 1 }, alpha)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      details: { run_id: 'theirs' },
+    });
+    await expect(action.run({ run_id: 'mine', step: 1 }, as({ id: 'beta', kind: 'native' }))).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(action.run({ run_id: 'theirs', step: 1 }, as({ id: 'p', kind: 'panel' }))).resolves.toMatchObject({
+      data: '/9j/theirs',
+    });
   });
 });

@@ -76,6 +76,11 @@ export const PanelStatus = z.strictObject({
   user_cancelled: z.boolean(),
   /** Someone pressed Stop (the panel's, the keyboard's, a tab's in-page one) and nothing is attached since. */
   stopped: z.boolean(),
+  /**
+   * Why every program (native, MCP client) is held back from attaching, navigating and opening tabs (the
+   * person's Stop, their Cancel on the debugging bar), until the person presses Resume; null: no hold.
+   */
+  hold: z.string().nullable(),
   tabs: z.array(PanelTab),
   focused_tab_id: z.string().nullable(),
 });
@@ -101,6 +106,8 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('attach_window'), id: z.number(), window_id: z.number() }),
   /** The emergency stop button; answered by a `response`. */
   z.strictObject({ type: z.literal('emergency_stop'), id: z.number() }),
+  /** The person's Resume after their Stop or Cancel: programs may attach and open tabs again; answered by a `response`. */
+  z.strictObject({ type: z.literal('resume_clients'), id: z.number() }),
   /** Validated and applied by the worker; answered by `settings_result`. */
   z.strictObject({ type: z.literal('save_settings'), id: z.number(), config: z.unknown() }),
   z.strictObject({ type: z.literal('clear_timeline') }),

@@ -11,7 +11,7 @@ interface TabsResult {
   focused_tab_id: string | null;
 }
 
-async function setup(options: { withTabControl?: boolean } = {}) {
+async function setup(options: { withTabControl?: boolean; hold?: () => string | undefined } = {}) {
   const host =
     options.withTabControl === true
       ? {
@@ -34,7 +34,11 @@ async function setup(options: { withTabControl?: boolean } = {}) {
     },
     ungroup: () => Promise.resolve(),
   };
-  const gate = new ClientGate(session, registry, { leases, grouper });
+  const gate = new ClientGate(session, registry, {
+    leases,
+    grouper,
+    ...(options.hold === undefined ? {} : { hold: options.hold }),
+  });
   gate.install();
   server.useGate(gate);
   let id = 0;
@@ -157,5 +161,41 @@ describe('ClientGate: several clients in one browser', () => {
   it('refuses stop from a native client where the browser is the person’s', async () => {
     const { connect } = await setup({ withTabControl: true });
     expect(await connect('mcp:alpha')('stop')).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+
+  it('under the person’s hold refuses a client’s attach, navigate, search and new tab FORBIDDEN with the reason; the person may act', async () => {
+    let hold: string | undefined;
+    const { connect, browser } = await setup({ hold: () => hold });
+    const alpha = connect('mcp:alpha');
+    const alphaTab = result<{ tab_id: string }>(await alpha('navigate', { url: 'https://a.test/' })).tab_id;
+    hold = 'the person pressed Stop in the panel';
+    const created = browser.sent.filter((message) => message.method === 'Target.createTarget').length;
+    for (const [action, params] of [
+      ['attach', { tab_id: alphaTab }],
+      ['navigate', { url: 'https://a.test/2' }],
+      ['navigate', { url: 'https://a.test/3', new_tab: true }],
+      ['search', { query: 'x' }],
+      ['refresh', {}],
+    ] as const) {
+      const refused = await alpha(action, params);
+      expect(refused, action).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', details: { hold: 'the person pressed Stop in the panel' } },
+      });
+      expect(refused.ok ? '' : refused.error.message).toContain('presses Resume in the panel');
+    }
+    // A client with no tab yet is refused before any tab opens for it.
+    expect(await connect('mcp:beta')('navigate', { url: 'https://b.test/' })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    });
+    expect(browser.sent.filter((message) => message.method === 'Target.createTarget')).toHaveLength(created);
+    // Reading is not held, and the person is never held by their own Stop.
+    expect(await alpha('tabs')).toMatchObject({ ok: true });
+    expect(await connect('person', 'test')('navigate', { url: 'https://p.test/', tab_id: alphaTab })).toMatchObject({
+      ok: true,
+    });
+    hold = undefined;
+    expect(await alpha('navigate', { url: 'https://a.test/4' })).toMatchObject({ ok: true });
   });
 });

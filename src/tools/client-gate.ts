@@ -23,6 +23,11 @@ export interface ClientGateOptions {
   /** Why no tab may be opened for a client right now (the person pressed Cancel), or undefined. */
   openRefusal?: () => string | undefined;
   /**
+   * Why the person holds every client back (their Stop, their Cancel on the debugging bar), or undefined:
+   * a client's attach, navigate, search or new tab is refused FORBIDDEN with it until the person resumes.
+   */
+  hold?: () => string | undefined;
+  /**
    * Open each client's new tab in a window of its own (still in the background). Over CDP there are no
    * tab groups, and a background tab in a shared window is hidden: it renders no frames, so a capture
    * waits for one that never comes, and pages waiting for an animation frame or for being seen stall.
@@ -61,6 +66,10 @@ export class ClientGate {
 
   get leases(): ClientLeases {
     return this.#leases;
+  }
+
+  ownerOf(targetId: string): string | undefined {
+    return this.#leases.owner(targetId);
   }
 
   /** Follows the tabs: a tab opened from a client's tab is that client's; a closed tab's lease ends. */
@@ -108,6 +117,9 @@ export class ClientGate {
       return action === 'tabs' ? this.#annotateTabs(result, undefined) : result;
     }
     const client = ctx.client.id;
+    if (HELD_ACTIONS.has(action)) {
+      this.#refuseUnderHold(action);
+    }
     const given = await this.#powers.vet(action, { ...(isRecord(params) ? params : {}) }, client);
     switch (action) {
       case 'tabs':
@@ -178,7 +190,20 @@ export class ClientGate {
     }
   }
 
+  /** The person's Stop or Cancel holds: nothing a client sends brings control back until they resume. */
+  #refuseUnderHold(action: string): void {
+    const reason = this.#options.hold?.();
+    if (reason !== undefined) {
+      throw new TabpilotError(
+        'FORBIDDEN',
+        `${action}: ${reason}, so no program may attach, navigate or open a tab until the person presses Resume in the panel`,
+        { details: { hold: reason } },
+      );
+    }
+  }
+
   async #openTabFor(client: string): Promise<string> {
+    this.#refuseUnderHold('opening a tab');
     const refusal = this.#options.openRefusal?.();
     if (refusal !== undefined) {
       throw new TabpilotError('NOT_ATTACHED', refusal);
@@ -321,6 +346,17 @@ export class ClientGate {
     this.#log.info('could not group or ungroup a client tab', { error: errorMessageOf(error) });
   }
 }
+
+/** What a client may not do while the person holds the clients: each attaches, loads a page or opens a tab. */
+const HELD_ACTIONS: ReadonlySet<string> = new Set([
+  'attach',
+  'navigate',
+  'search',
+  'switch',
+  'go_back',
+  'go_forward',
+  'refresh',
+]);
 
 /** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
 export function leasesTabs(client: ClientInfo): boolean {

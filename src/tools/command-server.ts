@@ -18,6 +18,7 @@ import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
+import { eventReaches } from './event-scope';
 import { describeServerAction, type ServerAction } from './server-action';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
@@ -33,6 +34,8 @@ export interface ActionGate {
     ctx: ActionContext,
     next: (params: unknown) => Promise<unknown>,
   ): Promise<unknown>;
+  /** The client that leases a tab, if any: a program's subscription also receives its tabs' events. */
+  ownerOf?(targetId: string): string | undefined;
 }
 
 const SubscribeParams = z.strictObject({
@@ -47,7 +50,8 @@ const CancelParams = z.strictObject({
 export const CLIENT_ACTIONS = [
   {
     name: 'subscribe',
-    description: 'Receive these bus events as {"event", "data"} messages.',
+    description:
+      'Receive these bus events as {"event", "data"} messages. A native or MCP client receives only the events its own requests caused and those of the tabs it leases; the person sees all.',
     params: SubscribeParams,
   },
   { name: 'unsubscribe', description: 'Stop receiving events (all, or the ones named).', params: UnsubscribeParams },
@@ -143,6 +147,11 @@ export class CommandServer {
 
   useGate(gate: ActionGate): void {
     this.#gate = gate;
+  }
+
+  /** Whether an event reaches this client's subscription (event-scope.ts: a program sees only its own work). */
+  reaches(client: ClientInfo, record: EventRecord): boolean {
+    return eventReaches(client, record, (targetId) => this.#gate?.ownerOf?.(targetId));
   }
 
   /** Serves an action of a layer above the tools (see ServerAction); its name must be new. */
@@ -395,6 +404,9 @@ export class ClientConnection {
 
   #forward(record: EventRecord): void {
     if (!this.#subscriptions.has('*') && !this.#subscriptions.has(record.event.type)) {
+      return;
+    }
+    if (!this.#server.reaches(this.client, record)) {
       return;
     }
     const message: EventMessage = {

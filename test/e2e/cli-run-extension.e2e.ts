@@ -9,6 +9,7 @@ import { AGENT_SECRET, addAgentPages, fillSignUpForm } from './harness/agent-pag
 import { FakeModelServer, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
 import { BIN, NativeChain, runCli, type CliRun } from './harness/native';
+import { PanelPage } from './harness/panel';
 
 /**
  * `tabpilot run "TASK" --extension` as a person types it: the built CLI, spawned with the test's own
@@ -229,22 +230,23 @@ describe('tabpilot run --extension', () => {
       const back = await chain.cli(['navigate', '--url', pages.url('/agent/start')]);
       expect(back.code, back.stderr).toBe(0);
       model.useScript(toOtherSite);
-      // What the panel's Refuse sends: the approve action, answered by another client of the extension.
-      const requested = new Promise<string>((resolve) => {
-        approver.onMessage((message) => {
-          if ('event' in message && message.event === 'AgentApprovalRequestedEvent') {
-            resolve((message.data as { approval_id: string }).approval_id);
-          }
-        });
-      });
-      expect(await approver.request('subscribe', { events: ['AgentApprovalRequestedEvent'] })).toMatchObject({
-        ok: true,
-      });
+      // The person answers in the side panel: issue 24 lets only the person, or the client whose run asked,
+      // answer (another native client, as this test used before, is refused FORBIDDEN).
+      const panel = await PanelPage.open(chain.client);
+      let approvalId: string;
       const running = run(['open the other site', '--extension']);
-      const approvalId = await requested;
-      expect(await approver.request('approve', { approval_id: approvalId, approved: false })).toMatchObject({
-        ok: true,
-      });
+      try {
+        await panel.view('task');
+        await panel.waitFor(`document.querySelector('#run-view .approval')`, 'the approval in the panel', 30_000);
+        approvalId = await panel.eval<string>(`document.querySelector('#run-view .approval').dataset.approvalId`);
+        expect(await approver.request('approve', { approval_id: approvalId, approved: true })).toMatchObject({
+          ok: false,
+          error: { code: 'FORBIDDEN' },
+        });
+        await panel.click('#run-view .approval .refuse');
+      } finally {
+        await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
+      }
       const result = await running;
       expect(result.stderr).toContain(
         'waiting for the approval in the side panel (stdin is not a terminal to ask on; --yes approves every action)',
@@ -366,7 +368,8 @@ function onTerminal(args: readonly string[]): {
 
 /** The runs the extension kept, newest first (through a native client of the test's own). */
 async function keptRuns(): Promise<Array<{ task: string; reason: string }>> {
-  const client = await chain.connect('tabpilot:history');
+  // Under the CLI's own name: a client lists only its own runs (issue 24), and the CLI's runs are `tabpilot`'s.
+  const client = await chain.connect('tabpilot');
   try {
     const response = await client.request('runs', {});
     if (!response.ok) {

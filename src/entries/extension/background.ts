@@ -14,6 +14,7 @@ import { createDownloadsFileSaver } from '../../platform/extension/file-saver';
 import { DebuggerTransport } from '../../platform/extension/debugger-transport';
 import { EncoderDocument } from '../../platform/extension/video/encoder-document';
 import { createOffscreenVideoPort, realOffscreenVideoApi } from '../../platform/extension/video/offscreen-video-port';
+import { liftClientHold } from '../../platform/extension/client-hold';
 import { emergencyStop } from '../../platform/extension/emergency-stop';
 import { answerInPageStop } from '../../tools/in-page-stop';
 import { PanelHub } from '../../platform/extension/panel-hub';
@@ -117,6 +118,7 @@ const hub = new PanelHub(
         controlled: () => router.controlled(),
         userCancelled: () => router.userCancelled,
         stopped: () => stops.stopped(router.controlled().length),
+        hold: () => router.hold,
         focusedTargetId: () => session.targets.focusedTargetId,
         tabIdOf: (targetId) => session.tabIdOf(targetId),
         page: (targetId) => session.targets.target(targetId),
@@ -152,7 +154,11 @@ composeAgent({ server, keys: agentKeys, log: log.child('agent') });
 
 const saveSession = createSessionSaver(
   chromeApi,
-  () => ({ tabs: router.snapshot(), focus_target_id: session.targets.focusedTargetId ?? null }),
+  () => ({
+    tabs: router.snapshot(),
+    focus_target_id: session.targets.focusedTargetId ?? null,
+    hold: router.hold ?? null,
+  }),
   (error) => log.warn('could not persist the session', { error: String(error) }),
 );
 routerHooks.onChange = () => {
@@ -162,6 +168,11 @@ routerHooks.onChange = () => {
     settings.config,
     router.controlled().map((tab) => tab.tabId),
   );
+};
+// The hold outlives the worker: with nothing attached after a Stop, Chrome may stop the worker at any time.
+routerHooks.onHoldChange = () => {
+  saveSession();
+  hub.statusChanged();
 };
 routerHooks.onUserCancel = () => {
   timeline.note(
@@ -201,6 +212,10 @@ const ready = (async () => {
   }
   const saved = await loadSession(chromeApi);
   if (saved !== undefined) {
+    // Before the native port opens, so no client slips in between a restart and its hold.
+    if (typeof saved.hold === 'string') {
+      router.holdClients(saved.hold);
+    }
     await router.resume(saved.tabs);
   }
   await session.start();
@@ -224,6 +239,10 @@ servePanelPorts(browser.runtime, {
   agentKeys,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,
+  hold: {
+    holdClients: (reason) => router.holdClients(reason),
+    liftHold: () => liftClientHold({ router, session, leases: native.gate.leases }),
+  },
   native: {
     status: () => native.status(),
     disconnect: (client) => native.clients.disconnect(client),
@@ -255,6 +274,7 @@ answerInPageStop({
       timeline,
       origin: `Stop in tab ${session.tabIdOf(targetId)}`,
       controlledCount: () => router.controlled().length,
+      holdClients: (reason) => router.holdClients(reason),
       id,
     }),
 });
@@ -274,6 +294,7 @@ chrome.commands.onCommand.addListener((command) => {
         timeline,
         origin: 'keyboard shortcut',
         controlledCount: () => router.controlled().length,
+        holdClients: (reason) => router.holdClients(reason),
         id: `keyboard-${Date.now()}`,
       }),
     );

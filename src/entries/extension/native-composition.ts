@@ -58,6 +58,7 @@ export function composeNativeSide(options: {
       router.userCancelled
         ? 'You pressed Cancel on the debugging bar, so no tab opens for a client until you attach one again from the panel'
         : undefined,
+    hold: () => router.hold,
     log: log.child('gate'),
     person: options.questions,
   });

@@ -66,13 +66,22 @@ async function serve(
     ...(extra.agentKeys === undefined ? {} : { agentKeys: extra.agentKeys }),
     ready: Promise.resolve(),
     hub: new PanelHub(
-      () => Promise.resolve({ attached: false, user_cancelled: false, stopped: false, tabs: [], focused_tab_id: null }),
+      () =>
+        Promise.resolve({
+          attached: false,
+          user_cancelled: false,
+          stopped: false,
+          hold: null,
+          tabs: [],
+          focused_tab_id: null,
+        }),
       silentLogger,
     ),
     timeline,
     settings,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,
+    hold: { holdClients: () => undefined, liftHold: () => Promise.resolve() },
     showTab: () => Promise.resolve(),
     log: silentLogger,
   });

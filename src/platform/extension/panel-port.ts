@@ -38,6 +38,8 @@ export interface PanelServices {
   /** Brings a controlled tab and its window to the front (the person's hand-off). */
   showTab(tabId: string): Promise<void>;
   controlledCount(): number;
+  /** The person's hold on the clients (client-hold.ts): put on by their Stop, lifted by their Resume. */
+  readonly hold: { holdClients(reason: string): void; liftHold(): Promise<void> };
   /** The native clients, when the worker serves them (the panel shows them and may disconnect them). */
   readonly native?: {
     status(): NativeStatus;
@@ -162,6 +164,14 @@ function noteIfRefused(
   );
 }
 
+/** The person's Resume: programs may attach, navigate and open tabs again. */
+async function resumeClients(id: number, services: PanelServices): Promise<CommandResponse> {
+  await services.hold.liftHold();
+  services.timeline.note('info', 'You pressed Resume: programs may attach, navigate and open tabs again.', 'panel');
+  services.hub.statusChanged();
+  return { id, ok: true, result: { resumed: true } };
+}
+
 interface PanelLanes {
   readonly main: ClientConnection;
   run(): ClientConnection;
@@ -199,9 +209,13 @@ async function dispatch(
           timeline: services.timeline,
           origin: 'panel button',
           controlledCount: () => services.controlledCount(),
+          holdClients: (reason) => services.hold.holdClients(reason),
           id: message.id,
         }),
       );
+      return;
+    case 'resume_clients':
+      respond(await resumeClients(message.id, services));
       return;
     case 'save_settings': {
       const outcome = await services.settings.save(message.config);

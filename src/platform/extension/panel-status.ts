@@ -7,6 +7,8 @@ export interface StatusSources {
   userCancelled(): boolean;
   /** A stop let go of every tab and nothing was attached since. */
   stopped(): boolean;
+  /** Why the person holds the clients back (client-hold.ts), or undefined. */
+  hold(): string | undefined;
   focusedTargetId(): string | undefined;
   tabIdOf(targetId: string): string;
   page(targetId: string): { url: string; title: string } | undefined;
@@ -42,6 +44,7 @@ export async function readPanelStatus(sources: StatusSources): Promise<PanelStat
     attached: tabs.length > 0,
     user_cancelled: sources.userCancelled(),
     stopped: tabs.length === 0 && sources.stopped(),
+    hold: sources.hold() ?? null,
     tabs,
     focused_tab_id: focused?.tab_id ?? null,
   };

@@ -3,10 +3,12 @@ import type { PersistedTabs } from './tab-router';
 
 const KEY = 'tabpilot.session';
 
-/** The minimum that must survive a service-worker restart: the controlled tabs and the focus. */
+/** The minimum that must survive a service-worker restart: the controlled tabs, the focus, the person's hold. */
 export interface PersistedSession {
   tabs: PersistedTabs;
   focus_target_id: string | null;
+  /** Why the person holds the clients back (client-hold.ts); absent in a session saved before holds. */
+  hold?: string | null;
 }
 
 export async function loadSession(chrome: ChromeApi): Promise<PersistedSession | undefined> {

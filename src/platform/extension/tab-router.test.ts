@@ -5,6 +5,7 @@ import { SessionManager, type SessionManagerEvent } from '../../cdp/session-mana
 import { DebuggerTransport } from './debugger-transport';
 import { attachRefusalCode } from './attach-refusal';
 import { UnattachableTabError } from './router-errors';
+import { CANCEL_HOLD } from './client-hold';
 import { TabRouter } from './tab-router';
 
 const tick = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -125,6 +126,39 @@ describe('TabRouter over a fake chrome', () => {
     chrome.addTab('https://a.example/popup', { openedBy: a.id });
     await tick(400);
     expect(chrome.attachedTabs.size).toBe(0);
+  });
+
+  it('holds the clients after canceled_by_user: an attach does not lift the hold, only liftHold does', async () => {
+    const onHoldChange = vi.fn();
+    const { chrome, router, manager } = await setup(new FakeChrome(), { onHoldChange });
+    const a = chrome.addTab('https://a.example/');
+    await manager.waitForPage(await router.attachTab(a.id));
+    expect(router.hold).toBeUndefined();
+    chrome.cancelInfobar();
+    await tick(400);
+    expect(router.hold).toBe(CANCEL_HOLD);
+    expect(onHoldChange).toHaveBeenCalledOnce();
+    // The person attaching a tab again clears the Cancel's refusal to re-attach, not the hold on clients.
+    await router.attachTab(a.id);
+    expect(router.userCancelled).toBe(false);
+    expect(router.hold).toBe(CANCEL_HOLD);
+    router.holdClients('the person pressed Stop in the panel');
+    expect(router.hold).toBe('the person pressed Stop in the panel');
+    router.liftHold();
+    expect(router.hold).toBeUndefined();
+    expect(onHoldChange).toHaveBeenCalledTimes(3);
+  });
+
+  it("liftHold also ends a Cancel's refusal to re-attach, so opened tabs are adopted again", async () => {
+    const { chrome, router } = await setup();
+    const a = chrome.addTab('https://a.example/');
+    await router.attachTab(a.id);
+    chrome.cancelInfobar();
+    await tick(400);
+    expect(router.userCancelled).toBe(true);
+    router.liftHold();
+    expect(router.userCancelled).toBe(false);
+    expect(router.hold).toBeUndefined();
   });
 
   it('re-verifies a tab after target_closed: re-attaches it without closing it for the session', async () => {

@@ -5,6 +5,7 @@ import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
 import { BrowserLevel, PROTOCOL_VERSION } from './browser-level';
 import type { ChromeApi, ChromeTab, DetachReason, NavigationTarget } from './chrome-api';
+import { CANCEL_HOLD } from './client-hold';
 import { assertAttachable, RouterError, SERVER_ERROR, toRouterError } from './router-errors';
 
 export { RouterError, toRouterError } from './router-errors';
@@ -27,6 +28,8 @@ export interface PersistedTabs {
 export interface TabRouterHooks {
   /** The person pressed Cancel on the debugging infobar: every tab was detached; never re-attach. */
   onUserCancel?(): void;
+  /** The person's hold on the clients was put on or lifted (persist it, show it). */
+  onHoldChange?(): void;
   /** The controlled set changed (persist it). */
   onChange?(): void;
 }
@@ -52,6 +55,11 @@ export class TabRouter {
   #sink: ((message: CdpIncoming) => void) | undefined;
   /** Set by the infobar's Cancel: nothing is attached again until someone asks (attach). */
   #userCancelled = false;
+  /**
+   * Why the person holds every client back (their Stop, their Cancel on the debugging bar), or undefined.
+   * Unlike `#userCancelled`, no attach lifts it: only the person's Resume (`liftHold`).
+   */
+  #hold: string | undefined;
   #sessionCounter = 0;
 
   constructor(chrome: ChromeApi, hooks: TabRouterHooks = {}, logger: Logger = silentLogger) {
@@ -90,6 +98,28 @@ export class TabRouter {
 
   get userCancelled(): boolean {
     return this.#userCancelled;
+  }
+
+  /** Why clients may not attach, navigate or open tabs now (the person's Stop or Cancel), or undefined. */
+  get hold(): string | undefined {
+    return this.#hold;
+  }
+
+  /** The person's Stop (or a hold restored after a worker restart): clients are held until `liftHold`. */
+  holdClients(reason: string): void {
+    if (this.#hold !== reason) {
+      this.#hold = reason;
+      this.#hooks.onHoldChange?.();
+    }
+  }
+
+  /** The person's Resume: clients may attach and open tabs again, a Cancel's refusal to re-attach ends too. */
+  liftHold(): void {
+    this.#userCancelled = false;
+    if (this.#hold !== undefined) {
+      this.#hold = undefined;
+      this.#hooks.onHoldChange?.();
+    }
   }
 
   controlled(): Array<{ tabId: number; targetId: string }> {
@@ -261,8 +291,10 @@ export class TabRouter {
       return;
     }
     if (reason === 'canceled_by_user') {
-      // Chrome detaches every tab of the extension with this reason. Respect it: no re-attach.
+      // Chrome detaches every tab of the extension with this reason. Respect it: no re-attach, and no
+      // client brings tabpilot back until the person resumes.
       this.#userCancelled = true;
+      this.holdClients(CANCEL_HOLD);
       for (const timer of this.#reverify.values()) {
         clearTimeout(timer);
       }

@@ -18,7 +18,7 @@ function tab(overrides: Partial<PanelTab> = {}): PanelTab {
 }
 
 function status(tabs: PanelTab[], userCancelled = false, stopped = false): PanelStatus {
-  return { attached: tabs.length > 0, user_cancelled: userCancelled, stopped, tabs, focused_tab_id: null };
+  return { attached: tabs.length > 0, user_cancelled: userCancelled, stopped, hold: null, tabs, focused_tab_id: null };
 }
 
 describe('toolbar badge', () => {

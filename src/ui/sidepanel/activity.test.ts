@@ -6,6 +6,7 @@ const STATUS: PanelStatus = {
   attached: true,
   user_cancelled: false,
   stopped: false,
+  hold: null,
   focused_tab_id: 'ab12',
   tabs: [
     {

@@ -106,6 +106,11 @@ export class WorkerPort {
     return this.#ask((id) => ({ type: 'emergency_stop', id }));
   }
 
+  /** Lifts the person's hold after their Stop or Cancel: programs may attach and open tabs again. */
+  resumeClients(): Promise<CommandResponse> {
+    return this.#ask((id) => ({ type: 'resume_clients', id }));
+  }
+
   saveSettings(config: unknown): Promise<SettingsOutcome> {
     const id = this.#nextId++;
     return new Promise((resolve) => {

@@ -63,9 +63,19 @@ export class NativeChain {
     this.stateDir = join(root, 'state');
   }
 
-  /** `downloadsDir`: the profile's downloads folder (where the extension's saves land, under tabpilot/). */
+  /**
+   * `downloadsDir`: the profile's downloads folder (where the extension's saves land, under tabpilot/).
+   * `headless: false, infobar: true`: a headed window that shows Chrome's debugging bar (headed tests of its Cancel).
+   */
   static async start(
-    options: { install?: boolean; extension?: boolean; downloadsDir?: string } = {},
+    options: {
+      install?: boolean;
+      extension?: boolean;
+      downloadsDir?: string;
+      headless?: boolean;
+      infobar?: boolean;
+      args?: string[];
+    } = {},
   ): Promise<NativeChain> {
     const root = mkdtempSync(join(tmpdir(), 'tabpilot-native-'));
     const userDataDir = join(root, 'profile');
@@ -88,11 +98,15 @@ export class NativeChain {
       }
     }
     const browser = await new ChromiumLauncher().launch({
-      headless: true,
+      headless: options.headless ?? true,
       executablePath: null,
       userDataDir,
       remoteDebuggingPort: 0,
-      args: [...TEST_FLAGS, ...(options.extension === false ? [] : extensionFlags(EXTENSION_DIR))],
+      args: [
+        ...TEST_FLAGS,
+        ...(options.extension === false ? [] : extensionFlags(EXTENSION_DIR, [], options.infobar !== true)),
+        ...(options.args ?? []),
+      ],
     });
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = options.extension === false ? (undefined as unknown as CdpSession) : await client.serviceWorker();

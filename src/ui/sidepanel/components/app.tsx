@@ -52,9 +52,17 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       return response;
     });
   };
+  const onResume = (): void => control(() => port.resumeClients());
   return (
     <div class="app">
-      <ControlBar connection={state.connection} status={state.status} running={running} stop={stop} onStop={onStop} />
+      <ControlBar
+        connection={state.connection}
+        status={state.status}
+        running={running}
+        stop={stop}
+        onStop={onStop}
+        onResume={onResume}
+      />
       <Header
         status={state.status}
         windowId={windowId}

@@ -36,7 +36,9 @@ export function ControlBar(props: {
   running: readonly Activity[];
   stop: StopPhase;
   onStop: () => void;
+  onResume: () => void;
 }): preact.JSX.Element {
+  const hold = props.status?.hold ?? null;
   const busy = props.running.length > 0;
   return (
     <div class="control-bar" id="control-bar">
@@ -57,7 +59,24 @@ export function ControlBar(props: {
         >
           {props.stop === 'stopping' ? 'Stopping…' : 'Stop'}
         </button>
+        {hold !== null && (
+          <button
+            type="button"
+            id="resume"
+            class="primary"
+            title="Let programs attach, navigate and open tabs again"
+            aria-describedby="hold"
+            onClick={props.onResume}
+          >
+            Resume
+          </button>
+        )}
       </div>
+      {hold !== null && (
+        <p id="hold" class="banner warn" role="status">
+          Programs are held: {hold}. No program may attach, navigate or open a tab until you press Resume.
+        </p>
+      )}
       <p
         id="now"
         class={`now${busy ? ' busy' : ''}`}
