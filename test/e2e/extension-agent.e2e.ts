@@ -267,7 +267,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(await panel.eval<number>(`document.querySelectorAll('#run-steps .run-step').length`)).toBe(4);
     const followUp = model.requests[0] as ModelRequestView;
     expect(followUp.user).toContain('Sign up as Ada with my password');
-    expect(followUp.user).toMatch(/Step 1 \(on [^)]*\/agent\/start\): The form is one page away\./);
+    expect(followUp.user).toMatch(/Step 1 \(on <untrusted_page_content source="url">[^<]*\/agent\/start<\/untrusted_page_content>\): The form is one page away\./);
     expect(model.requests).toHaveLength(1);
   });
 
