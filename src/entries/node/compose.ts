@@ -29,6 +29,15 @@ export interface NodeSessionOptions {
 }
 
 /**
+ * Whether a Node session's browser may hold the person's own things: one at a cdp_url (their Chrome,
+ * started with a debugging port), or one launched on a profile they named. A launch on a temporary
+ * profile holds nothing of theirs, and is removed on stop.
+ */
+export function browserMayBeThePersons(cdpUrl: string | undefined, config: TabpilotConfig): boolean {
+  return cdpUrl !== undefined || config.launch.user_data_dir !== null;
+}
+
+/**
  * The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. Each call
  * builds an independent session (its own bus, connection and browser), so one process can drive several
  * browsers at once: call it once per cdp_url, or several times with one pool's URL (one browser each).
@@ -69,6 +78,7 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
       const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
       return Promise.resolve(key === undefined || key === '' ? null : key);
     },
+    personsBrowser: () => browserMayBeThePersons(options.cdpUrl, session.config),
     log: log.child('agent'),
   });
   answerInPageStop({ session, server, log: log.child('in-page-stop') });
