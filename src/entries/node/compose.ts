@@ -7,6 +7,7 @@ import { watchdogsFor } from '../../browser/watchdogs/index';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
 import { resolveCdpUrl } from '../../platform/node/endpoint';
 import { createNodeHost } from '../../platform/node/node-host';
+import { isPipeEndpoint } from '../../platform/node/pipe-transport';
 import { WebSocketTransport } from '../../platform/node/ws-transport';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
@@ -44,17 +45,18 @@ export function browserMayBeThePersons(cdpUrl: string | undefined, config: Tabpi
  */
 export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
   const log = options.logger ?? silentLogger;
-  const watchdogs = watchdogsFor(
-    'node',
-    options.cdpUrl === undefined ? { launcher: new ChromiumLauncher(log.child('launcher')) } : {},
-  );
+  const launcher = options.cdpUrl === undefined ? new ChromiumLauncher(log.child('launcher')) : undefined;
+  const watchdogs = watchdogsFor('node', launcher === undefined ? {} : { launcher });
   // The host reads the output folder from the running config, which settings changes replace.
   const running: { session?: BrowserSession } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
+    // A launch without a port announces its pipe; a cdp_url (a pool's included) stays a WebSocket.
     openTransport: async (endpoint, { signal }) =>
-      WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
+      launcher !== undefined && isPipeEndpoint(endpoint)
+        ? launcher.openPipe(endpoint)
+        : WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
     host: createNodeHost(() => (running.session?.config ?? options.config).output_dir),
     logger: log,
     watchdogs,
