@@ -90,7 +90,10 @@ function figures(transport: string, samples: number[]): RttFigures {
 /** Runtime.evaluate('1') round trips over the Node transport beside a bare ws client, same browser and tab. */
 async function nodeRoundTrips(pages: PageServer): Promise<RttFigures[]> {
   const base = defaultConfig();
-  const { session } = composeNodeSession({ config: { ...base, launch: { ...base.launch, headless: true } } });
+  // A port, not the default pipe: the bare client beside tabpilot needs one to reach the same browser.
+  const { session } = composeNodeSession({
+    config: { ...base, launch: { ...base.launch, headless: true, remote_debugging_port: 0 } },
+  });
   await session.start();
   try {
     const target = await session.focusedTargetId();

@@ -154,7 +154,10 @@ async function rawFloor(pages: PageServer, endpoint: string, rounds: number): Pr
 /** Node: navigate and state under each policy, in one browser. */
 async function nodeCosts(pages: PageServer, rounds: number): Promise<PolicyCostFigures[]> {
   const base = defaultConfig();
-  const { session, server } = composeNodeSession({ config: { ...base, launch: { ...base.launch, headless: true } } });
+  // A port, not the default pipe: the raw floor's own connection reaches the same browser through it.
+  const { session, server } = composeNodeSession({
+    config: { ...base, launch: { ...base.launch, headless: true, remote_debugging_port: 0 } },
+  });
   await session.start();
   const client = server.connect({ id: 'bench', kind: 'test' }, { send: () => undefined });
   try {

@@ -110,7 +110,7 @@ describe('Agent', () => {
     const second = model.prompts[1]?.user ?? '';
     expect(second).toContain('<task>\nfind it\n</task>');
     expect(second).toMatch(
-      /Step 1 \(on http:\/\/a\.test\/\): thinking 1\n {2}- navigate \{"url":"http:\/\/b\.test\/"\} -> ok/,
+      /Step 1 \(on <untrusted_page_content source="url">http:\/\/a\.test\/<\/untrusted_page_content>\): thinking 1\n {2}- navigate \{"url":"http:\/\/b\.test\/"\} -> ok/,
     );
     expect(second).toContain('URL: http://b.test/');
     expect(host.events.map((event) => event.type)).toEqual(['started', 'step', 'step', 'finished']);
@@ -198,7 +198,9 @@ describe('Agent', () => {
     const result = await agentWith(host, model, { max_failures: 2, max_steps: 10 }).run('t');
     expect(result.reason).toBe('max_failures');
     expect(result.steps).toBe(4);
-    expect(model.prompts[1]?.user).toContain('click {"index":1} -> error INTERNAL: click broke');
+    expect(model.prompts[1]?.user).toContain(
+      'click {"index":1} -> error INTERNAL: <untrusted_page_content source="error">click broke</untrusted_page_content>',
+    );
   });
 
   it('stops at max_steps', async () => {

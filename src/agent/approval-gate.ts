@@ -4,6 +4,7 @@ import { errorCodeOf, errorMessageOf } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import type { ModelAction } from './model';
+import type { PageLook } from './page-look';
 import { classifyRisk, registrableDomain } from './risk-classifier';
 import { probeRiskFacts } from './risk-probe';
 
@@ -46,6 +47,8 @@ export function approvalGate(options: {
   risky: readonly AgentRisk[];
   runAction: (name: string, params: unknown) => Promise<unknown>;
   ask: AskPerson;
+  /** Reads the tab's history and focused field (go_back/go_forward, Enter without window focus). */
+  look?: PageLook;
   log?: Logger;
 }): ActionGate {
   const visited = new Set<string>();
@@ -64,6 +67,7 @@ export function approvalGate(options: {
         visitedDomains: visited,
         risky: options.risky,
         runAction: options.runAction,
+        ...(options.look === undefined ? {} : { look: options.look }),
         log: (message) => options.log?.warn(message),
       });
       const finding = classifyRisk(action, facts, options.risky);
@@ -90,6 +94,15 @@ export function approvalGate(options: {
       return answer ? RUN : { kind: 'refused', risk: finding.risk, reason: finding.reason };
     },
   };
+}
+
+/**
+ * Whether the guards are on for a run: the config's agent.approval when it says, else the platform's
+ * word on the browser: on where it may be the person's own (their profile holds their sessions, their
+ * downloads folder), off for a browser launched on a temporary profile that holds nothing of theirs.
+ */
+export function approvalInForce(setting: boolean | null, personsBrowser: boolean): boolean {
+  return setting ?? personsBrowser;
 }
 
 /** An action that did not run, as the step's results show it to the model. */

@@ -4,7 +4,8 @@ import { leasesTabs } from '../tools/client-gate';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
 import { errorMessageOf, TabpilotError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { approvalGate } from './approval-gate';
+import { approvalGate, approvalInForce } from './approval-gate';
+import { serverPageLook } from './page-look';
 import { Replay, type ReplayResult } from './replay';
 import type { AgentRunShared } from './run-action';
 import type { RunRecord, RunStore } from './run-store';
@@ -61,6 +62,7 @@ export function historyActions(
   server: CommandServer,
   shared: AgentRunShared & { store: RunStore },
   log: Logger,
+  personsBrowser: () => boolean,
 ): ServerAction[] {
   const { store, control, owners } = shared;
   const runs: ServerAction<typeof NoParams> = {
@@ -97,9 +99,10 @@ export function historyActions(
         },
         gate: approvalGate({
           runId: record.run_id,
-          approval: settings.approval,
+          approval: approvalInForce(settings.approval, personsBrowser()),
           risky: settings.risky,
           runAction: (name, params) => host.runAction(name, params),
+          look: serverPageLook(server),
           ask: control.asker(approvalAnnouncer(server, record.run_id, actAs), actAs),
           log: log.child(`approvals:${record.run_id}`),
         }),

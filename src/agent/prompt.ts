@@ -31,12 +31,26 @@ export const DONE_TOOL: ToolSpec = {
 const PAGE_TAG = 'untrusted_page_content';
 
 /**
- * Page-made text inside the wrapper: a page that writes the closing tag itself must not end the
- * wrapper early and have the rest read as the user's words.
+ * Neutralises every opening or closing tag of the wrapper in page-made text (any case, spaces or a
+ * slash inside the bracket), so a page that writes `</untrusted_page_content>` cannot end the wrapper
+ * early and have the rest read as the user's words.
  */
+function neutralised(text: string): string {
+  return text.replace(new RegExp(`<(\\s*/?\\s*)${PAGE_TAG}`, 'gi'), `&lt;$1${PAGE_TAG}`);
+}
+
+function sourceAttribute(label: string): string {
+  return label.replace(/"/g, '%22');
+}
+
+/** A block of page-made text (a page's state, an action's result), wrapped as untrusted. */
 export function wrapPageContent(text: string, label: string): string {
-  const neutral = text.replace(new RegExp(`<(/?)${PAGE_TAG}`, 'gi'), '&lt;$1' + PAGE_TAG);
-  return `<${PAGE_TAG} source="${label.replace(/"/g, '%22')}">\n${neutral}\n</${PAGE_TAG}>`;
+  return `<${PAGE_TAG} source="${sourceAttribute(label)}">\n${neutralised(text)}\n</${PAGE_TAG}>`;
+}
+
+/** A short page-made text on one line (a URL of the history, an error), wrapped as untrusted in place. */
+export function wrapPageText(text: string, label: string): string {
+  return `<${PAGE_TAG} source="${sourceAttribute(label)}">${neutralised(text)}</${PAGE_TAG}>`;
 }
 
 /** The tools the model is offered: the registry's actions (their params' JSON Schemas) plus done. */
@@ -101,7 +115,9 @@ export function systemPrompt(options: SystemPromptOptions): string {
 function outcomeLine(outcome: AgentActionOutcome): string {
   const call = `${outcome.name} ${JSON.stringify(outcome.params ?? {})}`;
   if (!outcome.success) {
-    return `  - ${call} -> error${outcome.error_code === null ? '' : ` ${outcome.error_code}`}: ${outcome.error ?? ''}`;
+    // An error quotes what the page or the network said (a dialog's text, a server's answer, a URL).
+    const code = outcome.error_code === null ? '' : ` ${outcome.error_code}`;
+    return `  - ${call} -> error${code}: ${wrapPageText(outcome.error ?? '', 'error')}`;
   }
   const content = outcome.extracted_content;
   return content === null || content === ''
@@ -114,10 +130,11 @@ export function historyText(history: readonly StepMemory[]): string {
     return '<agent_history>\n(no steps yet)\n</agent_history>';
   }
   const steps = history.map((entry) => {
-    const head = `Step ${entry.step} (on ${entry.url})${entry.next_goal === null ? '' : `: ${entry.next_goal}`}`;
+    // The URL is the page's to choose (a redirect, pushState), so it is page-made text too.
+    const head = `Step ${entry.step} (on ${wrapPageText(entry.url, 'url')})${entry.next_goal === null ? '' : `: ${entry.next_goal}`}`;
     const lines = [head, ...entry.actions.map(outcomeLine)];
     if (entry.error !== null) {
-      lines.push(`  step failed: ${entry.error}`);
+      lines.push(`  step failed: ${wrapPageText(entry.error, 'error')}`);
     }
     return lines.join('\n');
   });
@@ -153,7 +170,7 @@ export function userPrompt(options: UserPromptOptions): string {
       : `<task>\n${followUps.at(-1) ?? ''}\n</task>\n<earlier_tasks>\n${[first, ...followUps.slice(0, -1)].join('\n')}\n</earlier_tasks>`;
   const state =
     options.state === null
-      ? `<browser_state>\nThe state could not be read: ${options.stateError ?? 'unknown error'}\n</browser_state>`
+      ? `<browser_state>\nThe state could not be read: ${wrapPageText(options.stateError ?? 'unknown error', 'error')}\n</browser_state>`
       : `<browser_state>\n${stateText(options.state)}\n</browser_state>`;
   const warnings = options.warnings.length === 0 ? '' : `\n<warnings>\n${options.warnings.join('\n')}\n</warnings>`;
   return `${task}\n${historyText(options.history)}\n<step_info>Step ${options.step} of at most ${options.maxSteps}</step_info>${warnings}\n${state}`;

@@ -36,6 +36,7 @@ function facts(overrides: Partial<RiskFacts> = {}): RiskFacts {
       [7, 'https://shop.example.com/save'],
     ]),
     focusedFormTarget: null,
+    historyTarget: null,
     ...overrides,
   };
 }
@@ -103,6 +104,21 @@ describe('classifyRisk', () => {
     expect(classifyRisk(click(2), facts(), ALL)?.risk).toBe('new_domain');
     expect(classifyRisk(click(3), facts(), ALL)).toBeNull();
     expect(classifyRisk(click(1), facts(), ALL)).toBeNull();
+  });
+
+  it('go_back or go_forward onto a domain the run has not been on is new_domain, judged by the history entry it lands on', () => {
+    const back = { name: 'go_back', params: {} };
+    const forward = { name: 'go_forward', params: {} };
+    expect(classifyRisk(back, facts({ historyTarget: 'https://partner.test/offer' }), ALL)).toEqual({
+      risk: 'new_domain',
+      reason: 'going back to partner.test, a domain this run has not been on (https://partner.test/offer)',
+    });
+    expect(classifyRisk(forward, facts({ historyTarget: 'https://partner.test/' }), ALL)?.reason).toContain(
+      'going forward to partner.test',
+    );
+    expect(classifyRisk(back, facts({ historyTarget: 'https://www.example.com/' }), ALL)).toBeNull();
+    // Nothing on that side of the history (or it could not be read): nothing to judge.
+    expect(classifyRisk(back, facts(), ALL)).toBeNull();
   });
 
   it('a download link, a link or navigation to a file type the browser saves, is download', () => {

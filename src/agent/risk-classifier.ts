@@ -24,6 +24,8 @@ export interface RiskFacts {
   readonly submitTargets: ReadonlyMap<number, string>;
   /** Where the form holding the focused field sends it (Enter in the field submits it); null: none known. */
   readonly focusedFormTarget: string | null;
+  /** Where a go_back or go_forward lands: the tab's history entry on that side; null: none known. */
+  readonly historyTarget: string | null;
 }
 
 /**
@@ -222,6 +224,11 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       return clickRisks(action.params, facts);
     case 'send_keys':
       return enterRisks(action.params, facts);
+    case 'go_back':
+    case 'go_forward':
+      return facts.historyTarget === null
+        ? []
+        : addressRisks(facts.historyTarget, facts, action.name === 'go_back' ? 'going back to' : 'going forward to');
     default:
       return [];
   }

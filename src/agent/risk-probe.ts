@@ -2,6 +2,7 @@ import type { AgentRisk } from '../browser/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';
+import type { PageLook } from './page-look';
 import { pressesEnter, type RiskFacts } from './risk-classifier';
 
 interface FoundElement {
@@ -12,9 +13,13 @@ interface FoundElement {
 
 type RunAction = (name: string, params: unknown) => Promise<unknown>;
 
-/** Controls that submit the form they are in when clicked. */
+/**
+ * What a click inside a form may send it by: its submit controls, and the clickable things its script
+ * may turn into a submit (form.submit() or requestSubmit() in a button's or link's handler). A plain
+ * field is left out: clicking into it to type sends nothing.
+ */
 const SUBMITTERS =
-  ':is(button:not([type=button]):not([type=reset]):not([type=menu]), input[type=submit], input[type=image])';
+  ':is(button:not([type=reset]), input:is([type=submit], [type=image], [type=button]), a, [role=button], [role=link], [onclick])';
 
 async function find(runAction: RunAction, selector: string, attributes: string[]): Promise<FoundElement[]> {
   const answer = (await runAction('find_elements', {
@@ -71,18 +76,38 @@ async function submitTargets(runAction: RunAction, pageUrl: string): Promise<Map
 
 /**
  * Where the form holding the focused field sends it: its action, or the page itself. Null when no
- * field of a form has focus, or the page cannot be asked (a window without focus matches no :focus).
+ * field of a form has focus, or the page cannot be asked. With a look, the tab's activeElement is read,
+ * which holds while the window has no focus; without one, `:focus-within`, which then matches nothing.
  */
 async function focusedFormTarget(
   runAction: RunAction,
-  pageUrl: string,
+  state: StateSummary,
+  look: PageLook | undefined,
   log: ((message: string) => void) | undefined,
 ): Promise<string | null> {
   try {
+    if (look !== undefined) {
+      return await look.focusedFormAction(state.tab_id);
+    }
     const [form] = await find(runAction, 'form:focus-within', ['action']);
-    return form === undefined ? null : absolute(form.attributes['action'] ?? '', pageUrl);
+    return form === undefined ? null : absolute(form.attributes['action'] ?? '', state.url);
   } catch (error) {
     log?.(`could not look for the focused field's form: ${errorMessageOf(error)}`);
+    return null;
+  }
+}
+
+/** Where a step back or forward in the tab's history lands; null when unknown (the state or a look is missing). */
+async function historyTarget(
+  action: ModelAction,
+  state: StateSummary,
+  look: PageLook,
+  log: ((message: string) => void) | undefined,
+): Promise<string | null> {
+  try {
+    return await look.historyNeighbour(state.tab_id, action.name === 'go_back' ? -1 : 1);
+  } catch (error) {
+    log?.(`could not read the tab's history: ${errorMessageOf(error)}`);
     return null;
   }
 }
@@ -97,6 +122,8 @@ export async function probeRiskFacts(options: {
   visitedDomains: ReadonlySet<string>;
   risky: readonly AgentRisk[];
   runAction: RunAction;
+  /** Reads the tab's history and focused field; without it go_back/go_forward are not judged. */
+  look?: PageLook;
   log?: (message: string) => void;
 }): Promise<RiskFacts> {
   const { action, state, risky } = options;
@@ -107,6 +134,7 @@ export async function probeRiskFacts(options: {
     downloadIndexes: new Set<number>(),
     submitTargets: new Map<number, string>(),
     focusedFormTarget: null,
+    historyTarget: null,
   };
   const keys = (action.params as { keys?: unknown } | null | undefined)?.keys;
   if (
@@ -116,7 +144,18 @@ export async function probeRiskFacts(options: {
     state !== null &&
     risky.includes('cross_origin_form')
   ) {
-    return { ...facts, focusedFormTarget: await focusedFormTarget(options.runAction, state.url, options.log) };
+    return {
+      ...facts,
+      focusedFormTarget: await focusedFormTarget(options.runAction, state, options.look, options.log),
+    };
+  }
+  if (
+    (action.name === 'go_back' || action.name === 'go_forward') &&
+    state !== null &&
+    options.look !== undefined &&
+    (risky.includes('new_domain') || risky.includes('download'))
+  ) {
+    return { ...facts, historyTarget: await historyTarget(action, state, options.look, options.log) };
   }
   const index = (action.params as { index?: unknown } | null | undefined)?.index;
   if (action.name !== 'click' || typeof index !== 'number' || state === null) {
@@ -131,7 +170,8 @@ export async function probeRiskFacts(options: {
         }
       }
     }
-    if (risky.includes('cross_origin_form') && (tag === 'button' || tag === 'input')) {
+    // Any clicked element may be one a form's script submits on (a link, a div with a handler).
+    if (risky.includes('cross_origin_form') && tag !== undefined) {
       return { ...facts, submitTargets: await submitTargets(options.runAction, state.url) };
     }
   } catch (error) {

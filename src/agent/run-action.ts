@@ -7,9 +7,10 @@ import { errorMessageOf, TabpilotError } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
 import { Agent, type AgentRunResult } from './agent';
-import { approvalGate } from './approval-gate';
+import { approvalGate, approvalInForce } from './approval-gate';
 import type { AgentModel } from './model';
 import { modelFromConfig } from './model-from-config';
+import { serverPageLook } from './page-look';
 import type { RunControl } from './run-control';
 import { ownerOf, type RunOwners } from './run-owners';
 import { RunRecorder } from './run-recorder';
@@ -42,6 +43,11 @@ export interface RunActionOptions {
   apiKey: (provider: AgentConfig['provider']) => Promise<string | null>;
   /** Makes the model (tests give a scripted one); by default the configured provider's. */
   model?: (settings: AgentConfig & { model: string }, apiKey: string | null) => AgentModel;
+  /**
+   * Whether the browser may be the person's own (the extension; Node at a cdp_url or on a profile of
+   * theirs): agent.approval null turns the guards on there (approval-gate.ts approvalInForce).
+   */
+  personsBrowser: () => boolean;
   log: Logger;
 }
 
@@ -124,9 +130,10 @@ export function runAction(
         },
         gate: approvalGate({
           runId,
-          approval: settings.approval,
+          approval: approvalInForce(settings.approval, options.personsBrowser()),
           risky: settings.risky,
           runAction: (name, params) => host.runAction(name, params),
+          look: serverPageLook(server),
           ask: shared.control.asker(approvalAnnouncer(server, runId, actAs), actAs),
           log: options.log.child(`approvals:${runId}`),
         }),

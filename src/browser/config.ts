@@ -60,7 +60,16 @@ const Launch = z
     headless: z.boolean().nullable().default(null).describe('null: headless when there is no display'),
     executable_path: z.string().nullable().default(null),
     user_data_dir: z.string().nullable().default(null).describe('null: a temporary profile removed on stop'),
-    remote_debugging_port: z.number().int().min(0).max(65535).default(0),
+    remote_debugging_port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .nullable()
+      .default(null)
+      .describe(
+        'null: no TCP port, tabpilot speaks DevTools over a pipe only (no other process or user on the machine can reach the browser); 0: a free port; N: that port (for a debugger or another tool); a port is reachable by every local user',
+      ),
     args: z.array(z.string()).default([]),
   })
   .describe('How tabpilot launch starts Chromium (Node only)');
@@ -115,7 +124,7 @@ export const TabpilotConfig = z.strictObject({
     headless: null,
     executable_path: null,
     user_data_dir: null,
-    remote_debugging_port: 0,
+    remote_debugging_port: null,
     args: [],
   }),
   viewport: Viewport.nullable().default(null).describe('Emulated viewport for new tabs; null keeps the window size'),

@@ -3,12 +3,16 @@ export interface LaunchOptions {
   headless: boolean | null;
   executablePath: string | null;
   userDataDir: string | null;
-  remoteDebuggingPort: number;
+  /**
+   * null: DevTools over a pipe only, no TCP port at all; 0: a free port; N: that port. A port is
+   * reachable by every process on the machine, other users' included.
+   */
+  remoteDebuggingPort: number | null;
   args: readonly string[];
 }
 
 export interface LaunchedBrowser {
-  /** The browser's DevTools WebSocket URL. */
+  /** The browser's DevTools WebSocket URL; over a pipe, a pipe:// name its launcher opens (no address). */
   readonly cdpUrl: string;
   readonly pid: number | undefined;
   readonly executablePath: string;

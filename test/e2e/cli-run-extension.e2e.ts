@@ -72,6 +72,8 @@ beforeAll(async () => {
     model: 'fake-model',
     max_retries: 0,
     max_failures: 1,
+    // The guards are on by default in the person's profile; these runs are not about them.
+    approval: false,
   });
 });
 

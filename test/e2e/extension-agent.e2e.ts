@@ -152,7 +152,14 @@ beforeAll(async () => {
   panel = await PanelPage.open(chain.client);
   await panel.click('#attach');
   await panel.waitForText('#debugger-state', 'attached to 1 tab');
-  await saveAgentSettings({ provider: 'openai', base_url: model.baseUrl, model: 'fake-model', max_retries: 0 });
+  // The guards are on by default in the person's profile; the runs here that are not about them say so.
+  await saveAgentSettings({
+    provider: 'openai',
+    base_url: model.baseUrl,
+    model: 'fake-model',
+    max_retries: 0,
+    approval: false,
+  });
 });
 
 afterAll(async () => {
@@ -267,7 +274,9 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(await panel.eval<number>(`document.querySelectorAll('#run-steps .run-step').length`)).toBe(4);
     const followUp = model.requests[0] as ModelRequestView;
     expect(followUp.user).toContain('Sign up as Ada with my password');
-    expect(followUp.user).toMatch(/Step 1 \(on [^)]*\/agent\/start\): The form is one page away\./);
+    expect(followUp.user).toMatch(
+      /Step 1 \(on <untrusted_page_content source="url">[^<]*\/agent\/start<\/untrusted_page_content>\): The form is one page away\./,
+    );
     expect(model.requests).toHaveLength(1);
   });
 

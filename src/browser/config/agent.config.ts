@@ -98,15 +98,16 @@ const Agent = z
       .describe('The longest pause before a retry, a Retry-After included'),
     approval: z
       .boolean()
-      .default(false)
+      .nullable()
+      .default(null)
       .describe(
-        'Ask the person before the agent runs an action of a class in agent.risky (in the panel, or on the terminal for tabpilot run)',
+        "Ask the person before the agent runs an action of a class in agent.risky (in the panel, or on the terminal for tabpilot run); null: on wherever the browser may be the person's (the extension, a cdp_url, a launch with user_data_dir), off for a launch's temporary profile",
       ),
     risky: z
       .array(AgentRisk)
       .default([...AgentRisk.options])
       .describe(
-        'The classes of action that wait for approval: upload (upload_file), download (a link that downloads, a navigation to a file), evaluate, cross_origin_form (submitting a form whose action is another origin, by its button or Enter in its field), new_domain (a navigation, new tab, link or search to a registrable domain the run has not been on)',
+        'The classes of action that wait for approval: upload (upload_file), download (a link that downloads, a navigation to a file), evaluate, cross_origin_form (submitting a form whose action is another origin: by its button, a click inside it that its script may turn into a submit, or Enter in its field, focused or not), new_domain (a navigation, new tab, link, search, go_back or go_forward to a registrable domain the run has not been on)',
       ),
     max_kept_runs: z
       .number()

@@ -31,6 +31,8 @@ export function composeAgent(options: { server: CommandServer; keys: AgentKeySto
     shots: new StorageStepShots(localShotArea()),
     apiKey: (provider) => Promise.resolve(keys.key(provider)),
     model: (settings, key) => modelFromConfig(settings, key, undefined, browserHeaders(settings.provider)),
+    // The person's own profile: their sessions, their downloads folder. The guards are on by default.
+    personsBrowser: () => true,
     log: options.log,
   });
 }

@@ -7,6 +7,7 @@ import { watchdogsFor } from '../../browser/watchdogs/index';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
 import { resolveCdpUrl } from '../../platform/node/endpoint';
 import { createNodeHost } from '../../platform/node/node-host';
+import { isPipeEndpoint } from '../../platform/node/pipe-transport';
 import { WebSocketTransport } from '../../platform/node/ws-transport';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
@@ -29,23 +30,33 @@ export interface NodeSessionOptions {
 }
 
 /**
+ * Whether a Node session's browser may hold the person's own things: one at a cdp_url (their Chrome,
+ * started with a debugging port), or one launched on a profile they named. A launch on a temporary
+ * profile holds nothing of theirs, and is removed on stop.
+ */
+export function browserMayBeThePersons(cdpUrl: string | undefined, config: TabpilotConfig): boolean {
+  return cdpUrl !== undefined || config.launch.user_data_dir !== null;
+}
+
+/**
  * The Node composition root: WebSocket transport, launcher, Node host, the Node watchdog set. Each call
  * builds an independent session (its own bus, connection and browser), so one process can drive several
  * browsers at once: call it once per cdp_url, or several times with one pool's URL (one browser each).
  */
 export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
   const log = options.logger ?? silentLogger;
-  const watchdogs = watchdogsFor(
-    'node',
-    options.cdpUrl === undefined ? { launcher: new ChromiumLauncher(log.child('launcher')) } : {},
-  );
+  const launcher = options.cdpUrl === undefined ? new ChromiumLauncher(log.child('launcher')) : undefined;
+  const watchdogs = watchdogsFor('node', launcher === undefined ? {} : { launcher });
   // The host reads the output folder from the running config, which settings changes replace.
   const running: { session?: BrowserSession } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
+    // A launch without a port announces its pipe; a cdp_url (a pool's included) stays a WebSocket.
     openTransport: async (endpoint, { signal }) =>
-      WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
+      launcher !== undefined && isPipeEndpoint(endpoint)
+        ? launcher.openPipe(endpoint)
+        : WebSocketTransport.connect(await resolveCdpUrl(endpoint, { signal }), { signal }),
     host: createNodeHost(() => (running.session?.config ?? options.config).output_dir),
     logger: log,
     watchdogs,
@@ -69,6 +80,7 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
       const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
       return Promise.resolve(key === undefined || key === '' ? null : key);
     },
+    personsBrowser: () => browserMayBeThePersons(options.cdpUrl, session.config),
     log: log.child('agent'),
   });
   answerInPageStop({ session, server, log: log.child('in-page-stop') });

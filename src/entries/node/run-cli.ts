@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { Agent } from '../../agent/agent';
 import { modelFromConfig } from '../../agent/model-from-config';
-import { approvalGate } from '../../agent/approval-gate';
+import { approvalGate, approvalInForce } from '../../agent/approval-gate';
+import { serverPageLook } from '../../agent/page-look';
 import { serverHost } from '../../agent/server-host';
 import { stepLines } from '../../agent/step-lines';
 import type { TabpilotConfig } from '../../browser/config';
@@ -14,7 +15,7 @@ import { shortId } from '../../shared/ids';
 import { createLogger, type LogLevel } from '../../shared/logger';
 import { zodMessage } from '../../shared/zod-issues';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
-import { composeNodeSession } from './compose';
+import { browserMayBeThePersons, composeNodeSession } from './compose';
 import { runThroughExtension } from './run-extension';
 import { ttyApproval } from './tty-approval';
 
@@ -25,7 +26,8 @@ export const RUN_USAGE = `  tabpilot run "TASK" (--launch [--headless | --headed
       OpenRouter, Ollama, LM Studio, vLLM, Groq, DeepSeek); the key also comes from OPENAI_API_KEY or
       ANTHROPIC_API_KEY. The config file's "agent" object sets the rest (max_steps, tool_calling, ...);
       --max-steps N overrides its max_steps for this run.
-      With agent.approval on, a risky action (agent.risky) is asked about on the terminal (y/N);
+      With agent.approval on (by default with --cdp-url or a launch.user_data_dir, not on a launch's
+      temporary profile), a risky action (agent.risky) is asked about on the terminal (y/N);
       without a terminal it is refused, unless --yes approves every one.
   tabpilot run "TASK" --extension [--client NAME] [--user-data-dir DIR] [--max-steps N] [--yes]
       The same in your own browser: the tabpilot extension's agent does TASK, through the native host,
@@ -231,9 +233,10 @@ async function runInProcess(options: RunOptions): Promise<number> {
     host,
     gate: approvalGate({
       runId,
-      approval: settings.approval,
+      approval: approvalInForce(settings.approval, browserMayBeThePersons(options.cdpUrl, config)),
       risky: settings.risky,
       runAction: (name, params) => host.runAction(name, params),
+      look: serverPageLook(server),
       ask: ttyApproval({ yes: options.yes, redact: (text) => server.redact(text) }),
       log,
     }),

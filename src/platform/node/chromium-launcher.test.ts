@@ -52,4 +52,16 @@ describe('launch flags', () => {
     );
     expect(args.at(-1)).toBe('about:blank');
   });
+
+  it('without a port asked for, passes the DevTools pipe and no --remote-debugging-port at all', () => {
+    const args = chromiumArgs({
+      headless: true,
+      executablePath: null,
+      userDataDir: '/tmp/p',
+      remoteDebuggingPort: null,
+      args: [],
+    });
+    expect(args).toContain('--remote-debugging-pipe');
+    expect(args.filter((arg) => arg.startsWith('--remote-debugging-port'))).toEqual([]);
+  });
 });

@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import type { BrowserLauncher, LaunchOptions, LaunchedBrowser } from '../../browser/launcher';
 import { TabpilotError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { pipeEndpoint, PipeTransport, type DevToolsPipe } from './pipe-transport';
 
 const EXECUTABLE_CANDIDATES: Record<string, readonly string[]> = {
   linux: [
@@ -101,12 +103,13 @@ export function chromiumArgs(options: LaunchOptions & { userDataDir: string; hea
   const args = [
     ...BASE_FLAGS,
     `--user-data-dir=${options.userDataDir}`,
-    `--remote-debugging-port=${options.remoteDebuggingPort}`,
-    // A DevTools pipe on fds 3 and 4 that this process holds and never writes: Chromium exits when it
-    // closes, so the browser goes with this process however it ends, SIGKILL included (the WebSocket
-    // stays the transport).
+    // DevTools on fds 3 and 4: the transport unless a port is asked for. Chromium exits when the pipe
+    // closes, so the browser goes with this process however it ends, SIGKILL included.
     '--remote-debugging-pipe',
   ];
+  if (options.remoteDebuggingPort !== null) {
+    args.push(`--remote-debugging-port=${options.remoteDebuggingPort}`);
+  }
   if (options.headless) {
     args.push('--headless=new', '--disable-gpu', '--hide-scrollbars', '--mute-audio');
   }
@@ -121,9 +124,26 @@ export function chromiumArgs(options: LaunchOptions & { userDataDir: string; hea
 /** Launches Chromium as a child process and reads its DevTools endpoint from stderr. */
 export class ChromiumLauncher implements BrowserLauncher {
   readonly #log: Logger;
+  /** The DevTools pipes of the browsers launched without a port, by the endpoint each announced. */
+  readonly #pipes = new Map<string, DevToolsPipe>();
 
   constructor(logger: Logger = silentLogger) {
     this.#log = logger;
+  }
+
+  /**
+   * A transport over the pipe of a browser this launcher started (`endpoint` as launch announced it).
+   * The browser gone, its pipe is too: DISCONNECTED, since a pipe cannot be dialled again.
+   */
+  openPipe(endpoint: string): PipeTransport {
+    const pipe = this.#pipes.get(endpoint);
+    if (pipe === undefined) {
+      throw new TabpilotError(
+        'DISCONNECTED',
+        `The browser at ${endpoint} is gone: its DevTools pipe cannot be reopened; send attach to launch another`,
+      );
+    }
+    return new PipeTransport(pipe);
   }
 
   async launch(options: LaunchOptions): Promise<LaunchedBrowser> {
@@ -150,9 +170,17 @@ export class ChromiumLauncher implements BrowserLauncher {
     const killOnExit = (): void => signalGroup(child, 'SIGKILL');
     process.once('exit', killOnExit);
     void exited.then(() => process.off('exit', killOnExit));
+    const pipe = devToolsPipe(child);
     let cdpUrl: string;
     try {
-      cdpUrl = await readDevToolsUrl(child);
+      if (options.remoteDebuggingPort === null) {
+        await waitForPipe(child, pipe);
+        cdpUrl = pipeEndpoint(child.pid);
+        this.#pipes.set(cdpUrl, pipe);
+        void exited.then(() => this.#pipes.delete(cdpUrl));
+      } else {
+        cdpUrl = await readDevToolsUrl(child);
+      }
     } catch (error) {
       await terminate(child, exited);
       removeProfile();
@@ -173,6 +201,79 @@ export class ChromiumLauncher implements BrowserLauncher {
       },
     };
   }
+}
+
+/** The parent's ends of the child's fds 3 (the browser reads) and 4 (the browser writes). */
+function devToolsPipe(child: ChildProcess): DevToolsPipe {
+  const toBrowser = child.stdio[3];
+  const fromBrowser = child.stdio[4];
+  if (!(toBrowser instanceof Writable) || !(fromBrowser instanceof Readable)) {
+    throw new TabpilotError('INTERNAL', 'Chromium was started without its DevTools pipe');
+  }
+  return { toBrowser, fromBrowser };
+}
+
+/** An id for the readiness question, apart from any the session's connection will use. */
+const READY_ID = 1_999_999_999;
+
+/**
+ * Asks the browser over the pipe who it is: the answer means it is up. Without a port Chromium prints
+ * no endpoint line, so its exit or the timeout, with the end of its stderr, is what a failure says.
+ */
+function waitForPipe(child: ChildProcess, pipe: DevToolsPipe): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    let answer = Buffer.alloc(0);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new TabpilotError(
+            'TIMEOUT',
+            `Chromium did not answer on its DevTools pipe within ${LAUNCH_TIMEOUT_MS} ms:\n${stderr.slice(-2000)}`,
+          ),
+        ),
+      LAUNCH_TIMEOUT_MS,
+    );
+    const onStderr = (chunk: Buffer): void => {
+      stderr += chunk.toString();
+    };
+    const onData = (chunk: Buffer): void => {
+      answer = Buffer.concat([answer, chunk]);
+      // Nothing else is asked before this answer, so the first message is it.
+      if (answer.includes(0)) {
+        finish(undefined);
+      }
+    };
+    const onExit = (code: number | null): void =>
+      finish(
+        new TabpilotError(
+          'NOT_ATTACHED',
+          `Chromium exited (code ${code}) before it was ready:\n${stderr.slice(-2000)}`,
+        ),
+      );
+    const onError = (error: Error): void =>
+      finish(new TabpilotError('NOT_ATTACHED', `Cannot start Chromium: ${error.message}`, { cause: error }));
+    function finish(error: Error | undefined): void {
+      clearTimeout(timer);
+      child.stderr?.off('data', onStderr);
+      pipe.fromBrowser.off('data', onData);
+      // Paused, so nothing that comes before the transport listens is lost.
+      pipe.fromBrowser.pause();
+      child.off('exit', onExit);
+      child.off('error', onError);
+      child.stderr?.resume();
+      if (error === undefined) {
+        resolve();
+      } else {
+        reject(error);
+      }
+    }
+    child.stderr?.on('data', onStderr);
+    pipe.fromBrowser.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+    pipe.toBrowser.write(`${JSON.stringify({ id: READY_ID, method: 'Browser.getVersion' })}\0`);
+  });
 }
 
 function readDevToolsUrl(child: ChildProcess): Promise<string> {

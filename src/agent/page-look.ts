@@ -1,0 +1,54 @@
+import type { CommandServer } from '../tools/command-server';
+import { worldContextId } from '../dom/page-bridge';
+
+/**
+ * What the risk probe reads of a tab beyond its state and its forms: where a step back or forward in
+ * its history goes, and where the form of its focused field sends. Read over CDP, not through an
+ * action, so nothing the person sees in the timeline comes of a look.
+ */
+export interface PageLook {
+  /** The URL `delta` steps from the current entry of the tab's history; null at its end. */
+  historyNeighbour(tabId: string, delta: -1 | 1): Promise<string | null>;
+  /**
+   * Where the form of the tab's focused field sends it (its `action`, resolved), or null when the
+   * focused element is in no form. `document.activeElement`, unlike `:focus`, is kept while the
+   * window has no focus (a background window, a headless browser), so Enter is judged either way.
+   */
+  focusedFormAction(tabId: string): Promise<string | null>;
+}
+
+/**
+ * Read in tabpilot's isolated world: the page's own script cannot redefine what these DOM getters
+ * answer there. Descends into open shadow roots, where activeElement is the host.
+ */
+const FOCUSED_FORM_ACTION = `(() => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  const form = active && 'form' in active ? active.form : null;
+  if (!(form instanceof HTMLFormElement)) return null;
+  return form.action || document.URL;
+})()`;
+
+export function serverPageLook(server: CommandServer): PageLook {
+  const sessionOf = async (tabId: string) => {
+    const targetId = await server.session.resolveTab(tabId);
+    return server.session.targets.requireSession(targetId);
+  };
+  return {
+    historyNeighbour: async (tabId, delta) => {
+      const history = await (await sessionOf(tabId)).send('Page.getNavigationHistory');
+      return history.entries[history.currentIndex + delta]?.url ?? null;
+    },
+    focusedFormAction: async (tabId) => {
+      const session = await sessionOf(tabId);
+      const contextId = await worldContextId(session);
+      const answer = await session.send('Runtime.evaluate', {
+        expression: FOCUSED_FORM_ACTION,
+        contextId,
+        returnByValue: true,
+      });
+      const value: unknown = answer.result.value;
+      return typeof value === 'string' ? value : null;
+    },
+  };
+}
