@@ -1,6 +1,7 @@
 import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import type { NativeStatus } from '../../protocol/native-panel';
+import type { ConsentAnswer } from './native/native-clients';
 import { PanelToWorker, type AgentKeysPresent, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
@@ -41,7 +42,7 @@ export interface PanelServices {
   readonly native?: {
     status(): NativeStatus;
     disconnect(client: string): Promise<void>;
-    answer(client: string, allow: boolean): Promise<void>;
+    answer(client: string, answer: ConsentAnswer, conn?: string): Promise<void>;
   };
   readonly log: Logger;
 }
@@ -213,7 +214,11 @@ async function dispatch(
       await services.native?.disconnect(message.client);
       return;
     case 'native_approval':
-      await services.native?.answer(message.client, message.allow);
+      await services.native?.answer(
+        message.client,
+        !message.allow ? 'deny' : message.remember === true ? 'always' : 'once',
+        message.conn,
+      );
       return;
     case 'show_tab':
       await services.showTab(message.tab_id);

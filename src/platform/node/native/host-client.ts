@@ -5,6 +5,7 @@ import type { ClientName } from '../../../protocol/native-messages';
 import type { HostNotice, HostRecord, HostWelcome } from '../../../protocol/native-socket';
 import { isHostWelcome } from '../../../protocol/native-socket-shapes';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
+import { readClientKey, saveClientKey } from './client-keys';
 import { listRecords, pickRecord } from './discovery';
 import { LineSplitter } from './line-splitter';
 import { statePaths } from './state-dir';
@@ -250,7 +251,10 @@ export class HostClient {
       });
       socket.on('error', () => undefined);
     });
-    socket.write(`${JSON.stringify({ hello: { client: this.#options.client, protocol: 1, pid: process.pid } })}\n`);
+    const key = readClientKey(this.#options.stateDir, this.#options.client, process.execPath);
+    socket.write(
+      `${JSON.stringify({ hello: { client: this.#options.client, protocol: 1, pid: process.pid, ...(key === undefined ? {} : { key }) } })}\n`,
+    );
     this.#welcome = await welcome;
     this.#setState('connected');
   }
@@ -260,8 +264,14 @@ export class HostClient {
       return;
     }
     if ('notice' in message) {
+      const { notice } = message as HostNotice;
+      if (notice.key !== undefined) {
+        // "Allow until revoked": kept for the next run of this program, never shown to listeners.
+        saveClientKey(this.#options.stateDir, this.#options.client, process.execPath, notice.key);
+      }
+      const { key: _kept, ...shown } = notice;
       for (const listener of this.#noticeListeners) {
-        listener((message as HostNotice).notice);
+        listener(shown);
       }
       return;
     }
