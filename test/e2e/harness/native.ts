@@ -63,7 +63,14 @@ export class NativeChain {
     this.stateDir = join(root, 'state');
   }
 
-  static async start(options: { install?: boolean; extension?: boolean } = {}): Promise<NativeChain> {
+  /**
+   * `consent: true` keeps the person's default (every program held until allowed in the panel); the
+   * other tests' profiles allow every program explicitly, as a dedicated test profile may, so their
+   * many client names need no one to click Allow.
+   */
+  static async start(
+    options: { install?: boolean; extension?: boolean; consent?: boolean } = {},
+  ): Promise<NativeChain> {
     const root = mkdtempSync(join(tmpdir(), 'tabpilot-native-'));
     const userDataDir = join(root, 'profile');
     const stateDir = join(root, 'state');
@@ -84,6 +91,12 @@ export class NativeChain {
     });
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = options.extension === false ? (undefined as unknown as CdpSession) : await client.serviceWorker();
+    if (options.extension !== false && options.consent !== true) {
+      await evaluate(
+        worker,
+        `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { ...globalThis.tabpilot.settings.config.native_clients, approve_new_clients: false } })`,
+      );
+    }
     return new NativeChain(root, browser, client, worker);
   }
 

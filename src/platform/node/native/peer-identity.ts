@@ -89,7 +89,10 @@ async function describeProcess(pid: number): Promise<PeerProcess & { ppid: numbe
     readFile(`/proc/${pid}/cmdline`),
     readFile(`/proc/${pid}/stat`, 'utf8'),
   ]);
-  const args = cmdline.toString('utf8').split('\0').filter((arg) => arg !== '');
+  const args = cmdline
+    .toString('utf8')
+    .split('\0')
+    .filter((arg) => arg !== '');
   return { pid, exe, cmdline: args.join(' ').slice(0, CMDLINE_LIMIT), ppid: parentPidFromStat(stat) ?? 0 };
 }
 
