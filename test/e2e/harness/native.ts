@@ -42,6 +42,18 @@ export function runCli(
 }
 
 /**
+ * Turns consent off in a test profile (a dedicated profile may pre-allow, as `npm start`'s does): the
+ * tests that are not about consent connect many client names, and nobody is there to click Allow.
+ * test/e2e/native-consent.e2e.ts runs with the person's default instead.
+ */
+export async function allowEveryProgram(worker: CdpSession): Promise<void> {
+  await evaluate(
+    worker,
+    `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { ...globalThis.tabpilot.settings.config.native_clients, approve_new_clients: false } })`,
+  );
+}
+
+/**
  * Chromium with the built extension and the host installed in its test profile's
  * NativeMessagingHosts folder by the real installer, with a state folder of its own: the extension
  * starts the real host, which publishes its socket there.
@@ -92,10 +104,7 @@ export class NativeChain {
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = options.extension === false ? (undefined as unknown as CdpSession) : await client.serviceWorker();
     if (options.extension !== false && options.consent !== true) {
-      await evaluate(
-        worker,
-        `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { ...globalThis.tabpilot.settings.config.native_clients, approve_new_clients: false } })`,
-      );
+      await allowEveryProgram(worker);
     }
     return new NativeChain(root, browser, client, worker);
   }
