@@ -98,8 +98,12 @@ async function describeProcess(pid: number): Promise<PeerProcess & { ppid: numbe
 
 function runSs(): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('ss', ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout) =>
-      error === null ? resolve(stdout) : reject(error),
-    );
+    execFile('ss', ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout) => {
+      if (error === null) {
+        resolve(stdout);
+      } else {
+        reject(new Error(`ss -xpn failed: ${error.message}`));
+      }
+    });
   });
 }
