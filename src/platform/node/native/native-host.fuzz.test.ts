@@ -419,8 +419,8 @@ describe('native host under fuzz', () => {
         }
       }
       // In batches well under the connection limit, each connection closed after its answer.
-      for (let start = 0; start < tricks.length; start += 20) {
-        const batch = tricks.slice(start, start + 20);
+      for (let start = 0; start < tricks.length; start += 8) {
+        const batch = tricks.slice(start, start + 8);
         const clients = batch.map(() => rawClient(socketPath));
         batch.forEach((trick, index) => clients[index]?.socket.write(`${JSON.stringify(trick.hello)}\n`));
         await pollUntil(() => (clients.every((client) => client.lines.length >= 1) ? true : undefined), {

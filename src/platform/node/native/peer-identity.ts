@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { PeerIdentity, PeerProcess } from '../../../protocol/native-messages';
 
-/** `ss` answers in about 15 ms; one that hangs must not hold a client forever. */
-const SS_TIMEOUT_MS = 2_000;
+/** `ss` answers in about 15 ms (50 on a loaded machine); one that hangs must not hold a client forever. */
+const SS_TIMEOUT_MS = 5_000;
 /** A command line is shown, not parsed: a page of it is enough to tell programs apart. */
 const CMDLINE_LIMIT = 2_000;
 
@@ -96,9 +97,16 @@ async function describeProcess(pid: number): Promise<PeerProcess & { ppid: numbe
   return { pid, exe, cmdline: args.join(' ').slice(0, CMDLINE_LIMIT), ppid: parentPidFromStat(stat) ?? 0 };
 }
 
+/**
+ * Where iproute2 installs ss, tried before PATH: a host Chrome starts gets a bare PATH, and a PATH a
+ * caller controls should not pick the program that vouches for callers.
+ */
+const SS_PATHS = ['/usr/bin/ss', '/usr/sbin/ss', '/bin/ss', '/sbin/ss'];
+
 function runSs(): Promise<string> {
+  const ss = SS_PATHS.find((path) => existsSync(path)) ?? 'ss';
   return new Promise((resolve, reject) => {
-    execFile('ss', ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout) => {
+    execFile(ss, ['-xpn'], { timeout: SS_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout) => {
       if (error === null) {
         resolve(stdout);
       } else {
