@@ -9,6 +9,7 @@ import { benchExtract } from './extract.bench';
 import { benchMcp } from './mcp.bench';
 import { benchMemory } from './memory.bench';
 import { benchRoundTrips } from './cdp-rtt.bench';
+import { benchConsent } from './consent.bench';
 import { benchNative } from './native.bench';
 import { PageServer } from './page-server';
 import { benchPerception } from './perception.bench';
@@ -141,6 +142,17 @@ async function main(): Promise<void> {
       console.table(native.big_answer);
       results['native'] = native;
       forTargets.native = native;
+    }
+    if (only.has('native') || only.has('consent')) {
+      process.stdout.write(
+        'Consent: a new connection’s first command and later ones, consent off and on (a program allowed until revoked), and the peer lookup alone\n',
+      );
+      const consent = await benchConsent();
+      console.table(consent.rows);
+      process.stdout.write(
+        `consent added: first command median ${consent.first_command_added_median_ms} ms, later command median ${consent.later_command_added_median_ms} ms (target: nothing measurable after the first)\n`,
+      );
+      results['consent'] = consent;
     }
     if (only.has('cli')) {
       process.stdout.write(

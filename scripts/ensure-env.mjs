@@ -66,6 +66,10 @@ if (process.argv.includes('--tests') && process.platform === 'linux') {
   if (!onPath('xdotool')) {
     packages.push('xdotool');
   }
+  // The native host names each client with ss (iproute2); the consent tests check the pid it shows.
+  if (!onPath('ss')) {
+    packages.push('iproute2');
+  }
   // Node's screen recordings are encoded by ffmpeg, and the recording tests read them back with ffprobe.
   if (!onPath('ffmpeg') || !onPath('ffprobe')) {
     packages.push('ffmpeg');

@@ -57,14 +57,32 @@ export const HostInfo = z.strictObject({
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
+/** A process as /proc tells it (the client's own words play no part). */
+export const PeerProcess = z.strictObject({ pid: z.number().int(), exe: z.string(), cmdline: z.string() });
+export type PeerProcess = z.infer<typeof PeerProcess>;
+
+/**
+ * Who connected, as the operating system vouches (Linux: the socket's peer through `ss` and /proc),
+ * with its parent (the coding agent that started an MCP server, the shell that ran the CLI).
+ */
+export const PeerIdentity = PeerProcess.extend({ parent: PeerProcess.nullable() });
+export type PeerIdentity = z.infer<typeof PeerIdentity>;
+
+/** The sha-256 (hex) of the key a client presented in its hello; the key itself stays in the host. */
+export const KeyHash = z.string().regex(/^[0-9a-f]{64}$/);
+
 export const HostToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('hello'), protocol: z.number().int(), host: HostInfo }),
   z.strictObject({
     type: z.literal('client_connected'),
     conn: ConnId,
     client: ClientName,
-    /** The client process, when the socket tells (SO_PEERCRED is not read; the client says). */
+    /** The pid the client says it has: shown, never trusted. */
     pid: z.number().int().nullable(),
+    /** What the system says of the caller; null when it did not vouch (no `ss`, not Linux, an older host). */
+    peer: PeerIdentity.nullable().default(null),
+    /** The hash of the key it presented (from an earlier "allow until revoked"), or null. */
+    key_hash: KeyHash.nullable().default(null),
   }),
   z.strictObject({ type: z.literal('client_disconnected'), conn: ConnId }),
   /** A client's request line, parsed as JSON by the host; the CommandServer validates its shape. */
@@ -100,6 +118,8 @@ export const WorkerToHost = z.discriminatedUnion('type', [
     conn: ConnId,
     approval: ClientApproval,
     message: z.string(),
+    /** Issued when the person allows the program until revoked: the client keeps it and presents it. */
+    key: z.string().optional(),
   }),
   /** The person pressed Disconnect for this client in the panel: the host closes its socket. */
   z.strictObject({ type: z.literal('disconnect_client'), conn: ConnId, reason: z.string() }),

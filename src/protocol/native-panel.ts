@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PeerIdentity } from './native-messages';
 
 /**
  * What the side panel shows of the native side: the host's state and every client, with its
@@ -19,6 +20,10 @@ export const NativeClientStatus = z.strictObject({
   /** Open socket connections under this name (0: it holds tabs but is not connected now). */
   connections: z.number().int(),
   approval: z.enum(['approved', 'pending', 'denied']),
+  /** Each connection waiting for the person: who the system says it is (null: not vouched). */
+  waiting: z.array(
+    z.strictObject({ conn: z.string(), claimed_pid: z.number().int().nullable(), peer: PeerIdentity.nullable() }),
+  ),
   tabs: z.array(NativeClientTab),
 });
 export type NativeClientStatus = z.infer<typeof NativeClientStatus>;

@@ -8,11 +8,16 @@ import { ClientApproval, ClientName, ExtensionInfo, HostInfo } from './native-me
  * them, each recognised by its single key (`hello`, `ping`, `pong`, `notice`).
  */
 
+/** A key the extension issues: 32 random bytes, base64url. */
+export const CLIENT_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
 export const ClientHello = z.strictObject({
   hello: z.strictObject({
     client: ClientName,
     protocol: z.number().int().optional(),
     pid: z.number().int().optional(),
+    /** The key an earlier "allow until revoked" issued to this program (see CLIENT_KEY_PATTERN). */
+    key: z.string().regex(CLIENT_KEY_PATTERN).optional(),
   }),
 });
 export type ClientHello = z.infer<typeof ClientHello>;
@@ -34,7 +39,12 @@ export const HostPong = z.strictObject({ pong: z.strictObject({ extension: Exten
 
 /** Something the client should know that is not an answer: approval pending, denied, disconnected. */
 export const HostNotice = z.strictObject({
-  notice: z.strictObject({ approval: ClientApproval.optional(), message: z.string() }),
+  notice: z.strictObject({
+    approval: ClientApproval.optional(),
+    message: z.string(),
+    /** The key of an "allow until revoked": the client keeps it (0600) and says it in later hellos. */
+    key: z.string().optional(),
+  }),
 });
 export type HostNotice = z.infer<typeof HostNotice>;
 

@@ -113,8 +113,17 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('clear_timeline') }),
   /** Disconnect a native client: its connections close, its leases end, its approval is taken back. */
   z.strictObject({ type: z.literal('native_disconnect'), client: z.string() }),
-  /** The person's answer to a client waiting for approval. */
-  z.strictObject({ type: z.literal('native_approval'), client: z.string(), allow: z.boolean() }),
+  /**
+   * The person's answer to a client waiting for approval: `remember` allows the program until revoked
+   * (a key bound to its executable), `conn` answers one connection only (else every waiting one).
+   */
+  z.strictObject({
+    type: z.literal('native_approval'),
+    client: z.string(),
+    allow: z.boolean(),
+    remember: z.boolean().optional(),
+    conn: z.string().optional(),
+  }),
   /** The person's answer to a question a program put to them (person-questions.ts): allow once, or refuse. */
   z.strictObject({ type: z.literal('person_answer'), question_id: z.string(), allow: z.boolean() }),
   /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */

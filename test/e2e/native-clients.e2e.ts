@@ -228,7 +228,7 @@ describe('native messaging: clients through the host into the extension', () => 
     });
   });
 
-  it('approve_new_clients, turned on in the panel’s Settings: a new client waits for the person, Allow runs its held requests, Refuse refuses them, an allowed name is not asked again until Disconnect', async () => {
+  it('approve_new_clients, turned on in the panel’s Settings: a new client waits for the person, Allow until revoked runs its held requests, Refuse refuses them, an allowed program is not asked again until Disconnect', async () => {
     const gammaEvents = (): Promise<string[]> =>
       chain.inWorker<string[]>(
         `globalThis.tabpilot.session.bus.history().filter((view) => view.source === 'native:mcp:gamma').map((view) => view.type)`,
@@ -264,13 +264,14 @@ describe('native messaging: clients through the host into the extension', () => 
       // Held, not run: nothing of gamma's reached the bus, and its navigate has no answer yet.
       expect(await gammaEvents()).toEqual([]);
       expect(navigating.done()).toBe(false);
-      await panel.click('[data-client="mcp:gamma"] [data-action="allow"]');
+      // Issue 24: a plain Allow is this connection only; allowing until revoked issues the program a key.
+      await panel.click('[data-client="mcp:gamma"] [data-action="allow-always"]');
       const navigated = ok<{ tab_id: string }>(await navigating.promise);
       expect(await gammaEvents()).toContain('NavigateToUrlEvent');
       const owned = ok<TabsResult>(await gamma.request('tabs')).tabs.find((tab) => tab.tab_id === navigated.tab_id);
       expect(owned).toMatchObject({ owner: 'mcp:gamma', url: server.url('/counter.html') });
 
-      // Allowed once: the same name connecting again is not asked (the approval is kept in storage).
+      // Allowed until revoked: the same program connecting again (its key, the same executable) is not asked.
       gamma.close();
       const again = await chain.connect('mcp:gamma');
       opened.push(again);

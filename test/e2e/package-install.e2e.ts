@@ -23,10 +23,11 @@ import { ChromiumLauncher } from '../../src/platform/node/chromium-launcher';
 import { listRecords } from '../../src/platform/node/native/discovery';
 import { statePaths } from '../../src/platform/node/native/state-dir';
 import { pollUntil } from '../../src/shared/time';
-import { EXTENSION_ID, extensionFlags, repositoryRoot, TEST_FLAGS } from './harness/browser';
+import { BrowserClient, EXTENSION_ID, extensionFlags, repositoryRoot, TEST_FLAGS } from './harness/browser';
 import { FakeModelServer } from './harness/fake-model-server';
 import { FixtureServer, html, page } from './harness/fixture-server';
 import { textOf } from './harness/mcp';
+import { allowEveryProgram } from './harness/native';
 
 /**
  * The package as a person gets it: `npm pack`, `npm install -g` into a fresh prefix, and every command run
@@ -266,6 +267,13 @@ describe('the packed tarball, installed into a fresh prefix', () => {
           onTimeout: () => new Error(`the extension never started the installed host (state ${stateDir})`),
         },
       );
+      // A test profile: every program is pre-allowed (consent itself is native-consent.e2e.ts's subject).
+      const cdp = await BrowserClient.connect(browser.cdpUrl);
+      try {
+        await allowEveryProgram(await cdp.serviceWorker());
+      } finally {
+        cdp.close();
+      }
       const url = server.url('/installed.html');
       const navigated = await tabpilot(installed, ['navigate', '--url', url, '--json']);
       expect(navigated.stderr).toBe('');

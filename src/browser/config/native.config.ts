@@ -12,9 +12,11 @@ export const NATIVE_CONFIG_SHAPE = {
         ),
       approve_new_clients: z
         .boolean()
-        .default(false)
-        .describe('Ask in the side panel before a client you have not approved yet (by name) may act'),
+        .default(true)
+        .describe(
+          'Hold each program that connects until you allow it in the side panel (once, or until revoked: bound to a key the program keeps and the executable the system saw, never to the name alone); off lets every local program of this user drive the browser',
+        ),
     })
-    .default({ enabled: true, approve_new_clients: false })
+    .default({ enabled: true, approve_new_clients: true })
     .describe('Extension: native clients through the tabpilot host (no TCP port)'),
 };

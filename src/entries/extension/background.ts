@@ -246,7 +246,7 @@ servePanelPorts(browser.runtime, {
   native: {
     status: () => native.status(),
     disconnect: (client) => native.clients.disconnect(client),
-    answer: (client, allow) => native.clients.answer(client, allow),
+    answer: (client, answer, conn) => native.clients.answer(client, answer, conn),
   },
   questions,
   showTab: async (tabId) => {

@@ -4,6 +4,7 @@ import { EXTENSION_ID, type ExtensionInfo } from '../../protocol/native-messages
 import type { NativeStatus } from '../../protocol/native-panel';
 import { chromeNativeRuntime, chromeTabGroupApi } from '../../platform/extension/native/chrome-native';
 import { ClientApprovals } from '../../platform/extension/native/client-approvals';
+import { hashClientKey, newClientKey } from '../../platform/extension/native/client-key';
 import { persistLeases, restoreLeases } from '../../platform/extension/native/lease-store';
 import { NativeClients } from '../../platform/extension/native/native-clients';
 import { NativeLink } from '../../platform/extension/native/native-link';
@@ -31,6 +32,11 @@ export interface NativeSide {
   restore(): Promise<void>;
   /** Opens the native port when the settings allow it (and closes it when they stop allowing it). */
   applySettings(): void;
+  /**
+   * Allows a program until revoked without asking, and returns its key: for whoever already holds the
+   * browser through DevTools (`npm start` pre-allows its own REPL and CLI in its dedicated profile).
+   */
+  preallow(name: string, exe: string): Promise<string>;
 }
 
 /**
@@ -111,6 +117,11 @@ export function composeNativeSide(options: {
       // Leases of tabs that did not come back after a worker restart are dropped.
       leases.retain((targetId) => session.targets.target(targetId) !== undefined);
       restored = true;
+    },
+    async preallow(name, exe) {
+      const key = newClientKey();
+      await approvals.grant({ name, exe, key_hash: await hashClientKey(key) });
+      return key;
     },
     applySettings() {
       if (restored) {

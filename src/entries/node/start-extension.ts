@@ -9,6 +9,7 @@ import { runRepl } from '../../platform/node/native/cli-repl';
 import { listRecords, pickRecord } from '../../platform/node/native/discovery';
 import { HostClient } from '../../platform/node/native/host-client';
 import { installHost } from '../../platform/node/native/installer';
+import { preallowOwnClient } from '../../platform/node/native/preallow';
 import { stateDir, statePaths } from '../../platform/node/native/state-dir';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import { EXTENSION_ID } from '../../protocol/native-messages';
@@ -101,6 +102,8 @@ async function main(): Promise<number> {
       intervalMs: 100,
       onTimeout: () => new Error(`the extension started no native host within ${HOST_WAIT_MS / 1000} s`),
     });
+    // The person just ran npm start: its REPL and CLI (the `tabpilot` client on this Node) need no consent.
+    await preallowOwnClient({ cdpUrl: browser.cdpUrl, stateDir: state, client: 'tabpilot' });
     const client = await HostClient.connect({ client: 'tabpilot', stateDir: state, userDataDir: profileDir });
     const opened = await client.request('navigate', { url: demo.url });
     if (opened.ok) {

@@ -2,6 +2,7 @@ import type { Runtime } from 'webextension-polyfill';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import type { NativeStatus } from '../../protocol/native-panel';
 import type { PersonQuestion } from '../../protocol/person-questions';
+import type { ConsentAnswer } from './native/native-clients';
 import { PanelToWorker, type AgentKeysPresent, type WorkerToPanel } from '../../protocol/panel-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { shortId } from '../../shared/ids';
@@ -44,7 +45,7 @@ export interface PanelServices {
   readonly native?: {
     status(): NativeStatus;
     disconnect(client: string): Promise<void>;
-    answer(client: string, allow: boolean): Promise<void>;
+    answer(client: string, answer: ConsentAnswer, conn?: string): Promise<void>;
   };
   /** Questions a program put to the person (person-questions.ts): the panel shows them and answers. */
   readonly questions?: {
@@ -236,7 +237,11 @@ async function dispatch(
       await services.native?.disconnect(message.client);
       return;
     case 'native_approval':
-      await services.native?.answer(message.client, message.allow);
+      await services.native?.answer(
+        message.client,
+        !message.allow ? 'deny' : message.remember === true ? 'always' : 'once',
+        message.conn,
+      );
       return;
     case 'person_answer':
       services.questions?.answer(message.question_id, message.allow);

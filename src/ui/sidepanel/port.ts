@@ -138,8 +138,9 @@ export class WorkerPort {
   }
 
   /** Allows or refuses a native client that waits for the person's approval. */
-  answerClient(client: string, allow: boolean): void {
-    this.#post({ type: 'native_approval', client, allow });
+  /** Allow once, allow until revoked (`remember`), or refuse; `conn` answers one waiting connection. */
+  answerClient(client: string, allow: boolean, options: { remember?: boolean; conn?: string } = {}): void {
+    this.#post({ type: 'native_approval', client, allow, ...options });
   }
 
   /** The person's answer to a program's question: allow it once, or refuse it. */

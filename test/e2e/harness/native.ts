@@ -42,6 +42,18 @@ export function runCli(
 }
 
 /**
+ * Turns consent off in a test profile (a dedicated profile may pre-allow, as `npm start`'s does): the
+ * tests that are not about consent connect many client names, and nobody is there to click Allow.
+ * test/e2e/native-consent.e2e.ts runs with the person's default instead.
+ */
+export async function allowEveryProgram(worker: CdpSession): Promise<void> {
+  await evaluate(
+    worker,
+    `globalThis.tabpilot.settings.save({ ...globalThis.tabpilot.settings.config, native_clients: { ...globalThis.tabpilot.settings.config.native_clients, approve_new_clients: false } })`,
+  );
+}
+
+/**
  * Chromium with the built extension and the host installed in its test profile's
  * NativeMessagingHosts folder by the real installer, with a state folder of its own: the extension
  * starts the real host, which publishes its socket there.
@@ -66,6 +78,9 @@ export class NativeChain {
   /**
    * `downloadsDir`: the profile's downloads folder (where the extension's saves land, under tabpilot/).
    * `headless: false, infobar: true`: a headed window that shows Chrome's debugging bar (headed tests of its Cancel).
+   * `consent: true` keeps the person's default (every program held until allowed in the panel); the
+   * other tests' profiles allow every program explicitly, as a dedicated test profile may, so their
+   * many client names need no one to click Allow.
    */
   static async start(
     options: {
@@ -75,6 +90,7 @@ export class NativeChain {
       headless?: boolean;
       infobar?: boolean;
       args?: string[];
+      consent?: boolean;
     } = {},
   ): Promise<NativeChain> {
     const root = mkdtempSync(join(tmpdir(), 'tabpilot-native-'));
@@ -110,6 +126,9 @@ export class NativeChain {
     });
     const client = await BrowserClient.connect(browser.cdpUrl);
     const worker = options.extension === false ? (undefined as unknown as CdpSession) : await client.serviceWorker();
+    if (options.extension !== false && options.consent !== true) {
+      await allowEveryProgram(worker);
+    }
     return new NativeChain(root, browser, client, worker);
   }
 

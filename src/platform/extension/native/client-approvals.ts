@@ -1,15 +1,24 @@
 import type { KeyValueStore } from '../timeline-recorder';
 
-const STORAGE_KEY = 'tabpilot.native.approved';
+/** v2: grants bound to a key and an executable. The v1 list of bare names is no longer read. */
+const STORAGE_KEY = 'tabpilot.native.grants';
+
+/** An "allow until revoked": the name, the executable the system saw, the hash of the key issued. */
+export interface ClientGrant {
+  readonly name: string;
+  /** Null when the system did not vouch for the caller (no peer credentials on this platform). */
+  readonly exe: string | null;
+  readonly key_hash: string;
+}
 
 /**
- * The client names the person allowed (asked only when `native_clients.approve_new_clients` is on),
- * kept in chrome.storage.local so a client is asked once, not on every run. Disconnect in the panel
- * takes the approval back.
+ * The programs the person allowed until revoked, kept in chrome.storage.local. A name alone lets
+ * nobody in: a grant holds only for a hello that presents the key issued with it (its sha-256 here,
+ * never the key) from the same executable. Disconnect in the panel forgets every grant of the name.
  */
 export class ClientApprovals {
   readonly #store: KeyValueStore;
-  readonly #approved = new Set<string>();
+  #grants: ClientGrant[] = [];
 
   constructor(store: KeyValueStore) {
     this.#store = store;
@@ -17,27 +26,40 @@ export class ClientApprovals {
 
   async load(): Promise<void> {
     const saved = await this.#store.get(STORAGE_KEY);
-    if (Array.isArray(saved)) {
-      for (const name of saved) {
-        if (typeof name === 'string') {
-          this.#approved.add(name);
-        }
-      }
-    }
+    this.#grants = Array.isArray(saved) ? saved.filter(isGrant) : [];
   }
 
-  has(name: string): boolean {
-    return this.#approved.has(name);
+  /** Whether this caller holds a grant: its name, its executable and its key's hash all match one. */
+  allows(name: string, exe: string | null, keyHash: string | null): boolean {
+    return (
+      keyHash !== null &&
+      this.#grants.some((grant) => grant.name === name && grant.exe === exe && grant.key_hash === keyHash)
+    );
   }
 
-  async approve(name: string): Promise<void> {
-    this.#approved.add(name);
-    await this.#store.set(STORAGE_KEY, [...this.#approved]);
+  async grant(grant: ClientGrant): Promise<void> {
+    // One grant per name and executable: allowing again replaces the key.
+    this.#grants = [...this.#grants.filter((kept) => kept.name !== grant.name || kept.exe !== grant.exe), grant];
+    await this.#store.set(STORAGE_KEY, this.#grants);
   }
 
   async revoke(name: string): Promise<void> {
-    if (this.#approved.delete(name)) {
-      await this.#store.set(STORAGE_KEY, [...this.#approved]);
+    const kept = this.#grants.filter((grant) => grant.name !== name);
+    if (kept.length !== this.#grants.length) {
+      this.#grants = kept;
+      await this.#store.set(STORAGE_KEY, this.#grants);
     }
   }
+}
+
+function isGrant(value: unknown): value is ClientGrant {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const grant = value as Record<string, unknown>;
+  return (
+    typeof grant['name'] === 'string' &&
+    (grant['exe'] === null || typeof grant['exe'] === 'string') &&
+    typeof grant['key_hash'] === 'string'
+  );
 }

@@ -9,7 +9,8 @@ import { ClientLeases } from '../../../tools/client-leases';
 import { CommandServer } from '../../../tools/command-server';
 import { createDefaultRegistry } from '../../../tools/actions';
 import { ClientApprovals } from './client-approvals';
-import { NativeClients } from './native-clients';
+import { hashClientKey } from './client-key';
+import { HELD_REQUEST_LIMIT, NativeClients } from './native-clients';
 import { NativeLink, type NativePortLike, type NativeRuntime } from './native-link';
 
 class FakePort implements NativePortLike {
@@ -178,17 +179,101 @@ describe('NativeClients (the worker side of native messaging)', () => {
       ['mcp:other', 'pending'],
     ]);
     expect(responses()).toHaveLength(0);
-    await clients.answer('mcp:agent', true);
+    await clients.answer('mcp:agent', 'once');
     await expect
       .poll(() => responses().map((message) => (message.type === 'response' ? message.seq : -1)))
       .toEqual([1, 2]);
-    await clients.answer('mcp:other', false);
+    await clients.answer('mcp:other', 'deny');
     await expect.poll(() => responses().length).toBe(3);
     expect(responses()[2]).toMatchObject({ seq: 3, response: { id: 3, ok: false, error: { code: 'FORBIDDEN' } } });
-    // Allowed once, asked never again (until Disconnect takes it back).
+    // Allowed once is this connection only: the same name connecting again is asked about again.
     deliver({ type: 'client_connected', conn: 'c3', client: 'mcp:agent', pid: 7 });
     deliver({ type: 'request', conn: 'c3', seq: 4, message: { id: 4, action: 'tabs' } });
-    await expect.poll(() => responses().length).toBe(4);
+    expect(clients.status(true).clients.find((client) => client.name === 'mcp:agent')?.approval).toBe('pending');
+    expect(responses()).toHaveLength(3);
+  });
+
+  it('allowed until revoked, a program is let in again with its key from the same executable; a name alone, or the key from another executable, is held', async () => {
+    const { deliver, responses, clients, sent } = await setup({ approve: true });
+    const peer = (pid: number, exe: string) => ({ pid, exe, cmdline: `${exe} agent`, parent: null });
+    deliver({ type: 'client_connected', conn: 'c1', client: 'mcp:agent', pid: 5, peer: peer(5, '/usr/bin/agent') });
+    expect(clients.status(true).clients[0]?.waiting).toEqual([
+      { conn: 'c1', claimed_pid: 5, peer: peer(5, '/usr/bin/agent') },
+    ]);
+    await clients.answer('mcp:agent', 'always', 'c1');
+    const status = sent().find((message) => message.type === 'client_status' && message.approval === 'approved');
+    const key = status?.type === 'client_status' ? status.key : undefined;
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const keyHash = await hashClientKey(key ?? '');
+
+    deliver({
+      type: 'client_connected',
+      conn: 'c2',
+      client: 'mcp:agent',
+      pid: 8,
+      peer: peer(8, '/usr/bin/agent'),
+      key_hash: keyHash,
+    });
+    deliver({ type: 'request', conn: 'c2', seq: 1, message: { id: 1, action: 'tabs' } });
+    await expect.poll(() => responses().length).toBe(1);
+    expect(responses()[0]).toMatchObject({ conn: 'c2', response: { ok: true } });
+
+    // Same name, no key: an impostor, held. Same name and key, another executable: held too.
+    deliver({ type: 'client_connected', conn: 'c3', client: 'mcp:agent', pid: 9, peer: peer(9, '/usr/bin/agent') });
+    deliver({
+      type: 'client_connected',
+      conn: 'c4',
+      client: 'mcp:agent',
+      pid: 10,
+      peer: peer(10, '/tmp/evil'),
+      key_hash: keyHash,
+    });
+    deliver({ type: 'request', conn: 'c3', seq: 2, message: { id: 2, action: 'tabs' } });
+    deliver({ type: 'request', conn: 'c4', seq: 3, message: { id: 3, action: 'tabs' } });
+    expect(clients.status(true).clients[0]?.waiting.map((waiting) => waiting.conn)).toEqual(['c3', 'c4']);
+    expect(responses()).toHaveLength(1);
+
+    // Disconnect forgets the grant: the key no longer lets the program in.
+    await clients.disconnect('mcp:agent');
+    deliver({
+      type: 'client_connected',
+      conn: 'c5',
+      client: 'mcp:agent',
+      pid: 11,
+      peer: peer(11, '/usr/bin/agent'),
+      key_hash: keyHash,
+    });
+    expect(clients.status(true).clients[0]?.approval).toBe('pending');
+  });
+
+  it('bounds a held connection’s waiting requests: the one past the limit is refused FORBIDDEN, saying why', async () => {
+    const { deliver, responses } = await setup({ approve: true });
+    deliver({ type: 'client_connected', conn: 'c1', client: 'mcp:agent', pid: 5 });
+    for (let seq = 1; seq <= HELD_REQUEST_LIMIT + 1; seq++) {
+      deliver({ type: 'request', conn: 'c1', seq, message: { id: seq, action: 'tabs' } });
+    }
+    expect(responses()).toHaveLength(1);
+    expect(responses()[0]).toMatchObject({
+      seq: HELD_REQUEST_LIMIT + 1,
+      response: { ok: false, error: { code: 'FORBIDDEN', details: { approval: 'pending' } } },
+    });
+    const refused = responses()[0];
+    expect(refused?.type === 'response' && !refused.response.ok ? refused.response.error.message : '').toContain(
+      `already has ${HELD_REQUEST_LIMIT} requests waiting`,
+    );
+  });
+
+  it('refuses a held client nobody answered once the wait is over, saying so', async () => {
+    const { deliver, responses } = await setup({ approve: true });
+    vi.useFakeTimers();
+    deliver({ type: 'client_connected', conn: 'c1', client: 'mcp:agent', pid: 5 });
+    deliver({ type: 'request', conn: 'c1', seq: 1, message: { id: 1, action: 'tabs' } });
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(responses()[0]).toMatchObject({ response: { ok: false, error: { code: 'FORBIDDEN' } } });
+    const refused = responses()[0];
+    expect(refused?.type === 'response' && !refused.response.ok ? refused.response.error.message : '').toMatch(
+      /Nobody allowed mcp:agent .* within 5 minutes/,
+    );
   });
 
   it('opens the port again with backoff when the host exits, and the clients’ connections end', async () => {

@@ -1,5 +1,5 @@
 import { salvageRequestId, type CommandResponse } from '../../../protocol/commands';
-import type { ClientApproval, ClientName, ExtensionInfo } from '../../../protocol/native-messages';
+import type { ClientApproval, ClientName, ExtensionInfo, PeerIdentity } from '../../../protocol/native-messages';
 import type { NativeClientStatus, NativeStatus } from '../../../protocol/native-panel';
 import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
@@ -7,16 +7,27 @@ import type { ClientGate } from '../../../tools/client-gate';
 import type { ClientConnection, CommandServer } from '../../../tools/command-server';
 import { redact, type Secret } from '../../../shared/redact';
 import type { ClientApprovals } from './client-approvals';
+import { hashClientKey, newClientKey } from './client-key';
 import type { HostMessage, NativeLink } from './native-link';
 
 /** How long a request waits for the person to allow its client before it is refused. */
 const APPROVAL_WAIT_MS = 5 * 60_000;
+/** Requests one held connection may queue; the next is refused at once (FORBIDDEN), saying why. */
+export const HELD_REQUEST_LIMIT = 32;
+
+/** The person's answer: allow this connection only, allow the program until revoked, or refuse. */
+export type ConsentAnswer = 'once' | 'always' | 'deny';
 
 interface Connection {
   readonly conn: string;
   readonly name: ClientName;
   readonly connection: ClientConnection;
+  /** What the system says of the caller (null: not vouched), and the pid it claims for itself. */
+  readonly peer: PeerIdentity | null;
+  readonly claimedPid: number | null;
   approval: ClientApproval;
+  /** Why it was refused (the person, or no answer in time): the words every later request gets. */
+  refusal?: string;
   /** Requests that arrived while the person has not answered yet, in order. */
   readonly held: Array<{ seq: number; message: unknown }>;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -85,17 +96,25 @@ export class NativeClients {
     this.#changed();
   }
 
-  /** The person's answer to a client waiting for approval. */
-  async answer(name: string, allow: boolean): Promise<void> {
-    if (allow) {
-      await this.#options.approvals.approve(name);
-    }
-    for (const entry of this.#connections.values()) {
-      if (entry.name === name && entry.approval === 'pending') {
-        this.#settle(entry, allow ? 'approved' : 'denied');
+  /**
+   * The person's answer to a client waiting for approval: every waiting connection of the name, or
+   * only `conn`. "Always" issues each of them a key, bound to the executable the system saw.
+   */
+  async answer(name: string, answer: ConsentAnswer, conn?: string): Promise<void> {
+    const waiting = [...this.#connections.values()].filter(
+      (entry) => entry.name === name && entry.approval === 'pending' && (conn === undefined || entry.conn === conn),
+    );
+    for (const entry of waiting) {
+      if (answer === 'always') {
+        const key = newClientKey();
+        await this.#options.approvals.grant({ name, exe: entry.peer?.exe ?? null, key_hash: await hashClientKey(key) });
+        this.#settle(entry, 'approved', { key, why: `The person allowed ${name} until revoked.` });
+      } else {
+        this.#settle(entry, answer === 'once' ? 'approved' : 'denied');
       }
     }
-    this.#options.note(allow ? 'info' : 'warn', `${allow ? 'Allowed' : 'Refused'} ${name}.`, `native:${name}`);
+    const said = { once: 'Allowed once', always: 'Allowed until revoked', deny: 'Refused' }[answer];
+    this.#options.note(answer === 'deny' ? 'warn' : 'info', `${said}: ${name}.`, `native:${name}`);
     this.#changed();
   }
 
@@ -105,7 +124,7 @@ export class NativeClients {
     const entryOf = (name: string): NativeClientStatus => {
       let entry = byName.get(name);
       if (entry === undefined) {
-        entry = { name, connections: 0, approval: 'approved', tabs: [] };
+        entry = { name, connections: 0, approval: 'approved', waiting: [], tabs: [] };
         byName.set(name, entry);
       }
       return entry;
@@ -115,6 +134,9 @@ export class NativeClients {
       entry.connections++;
       if (connection.approval !== 'approved') {
         entry.approval = connection.approval;
+      }
+      if (connection.approval === 'pending') {
+        entry.waiting.push({ conn: connection.conn, claimed_pid: connection.claimedPid, peer: connection.peer });
       }
     }
     const leases = this.#options.gate.leases;
@@ -153,7 +175,7 @@ export class NativeClients {
         link.send({ type: 'hello', protocol: message.protocol, extension: this.#options.extension() });
         return;
       case 'client_connected':
-        this.#connect(message.conn, message.client);
+        this.#connect(message);
         return;
       case 'client_disconnected': {
         const entry = this.#connections.get(message.conn);
@@ -175,7 +197,8 @@ export class NativeClients {
     }
   }
 
-  #connect(conn: string, name: ClientName): void {
+  #connect(hello: Extract<HostMessage, { type: 'client_connected' }>): void {
+    const { conn, client: name, peer } = hello;
     if (this.#connections.has(conn)) {
       return;
     }
@@ -189,18 +212,27 @@ export class NativeClients {
         },
       },
     );
-    const needsApproval = this.#options.approveNewClients() && !this.#options.approvals.has(name);
+    const needsApproval =
+      this.#options.approveNewClients() && !this.#options.approvals.allows(name, peer?.exe ?? null, hello.key_hash);
     const entry: Connection = {
       conn,
       name,
       connection,
+      peer,
+      claimedPid: hello.pid,
       approval: needsApproval ? 'pending' : 'approved',
       held: [],
       timer: undefined,
     };
     this.#connections.set(conn, entry);
     if (needsApproval) {
-      entry.timer = setTimeout(() => this.#settle(entry, 'denied'), APPROVAL_WAIT_MS);
+      entry.timer = setTimeout(
+        () =>
+          this.#settle(entry, 'denied', {
+            why: `Nobody allowed ${name} in the tabpilot side panel within ${APPROVAL_WAIT_MS / 60_000} minutes`,
+          }),
+        APPROVAL_WAIT_MS,
+      );
       this.#options.link.send({
         type: 'client_status',
         conn,
@@ -209,7 +241,7 @@ export class NativeClients {
       });
       this.#options.note(
         'warn',
-        `${name} asks to drive this browser: allow or refuse it in the Clients section.`,
+        `${name} asks to drive this browser (${peer === null ? 'the system did not vouch for it' : `pid ${peer.pid}, ${peer.exe}`}): allow or refuse it in the Clients section.`,
         `native:${name}`,
       );
     } else {
@@ -230,10 +262,22 @@ export class NativeClients {
     }
     switch (entry.approval) {
       case 'pending':
+        if (entry.held.length >= HELD_REQUEST_LIMIT) {
+          this.#respond(
+            conn,
+            seq,
+            refusedResponse(
+              message,
+              `${entry.name} already has ${HELD_REQUEST_LIMIT} requests waiting for the person to allow it (side panel, Clients); wait for the answer before sending more`,
+              'pending',
+            ),
+          );
+          return;
+        }
         entry.held.push({ seq, message });
         return;
       case 'denied':
-        this.#respond(conn, seq, refusedResponse(message, entry.name));
+        this.#respond(conn, seq, refusedResponse(message, entry.refusal ?? deniedWords(entry.name), 'denied'));
         return;
       case 'approved':
         this.#run(entry, seq, message);
@@ -254,22 +298,27 @@ export class NativeClients {
       );
   }
 
-  #settle(entry: Connection, approval: 'approved' | 'denied'): void {
+  #settle(entry: Connection, approval: 'approved' | 'denied', options: { key?: string; why?: string } = {}): void {
     clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.approval = approval;
+    if (approval === 'denied') {
+      entry.refusal = options.why ?? deniedWords(entry.name);
+    }
     this.#options.link.send({
       type: 'client_status',
       conn: entry.conn,
       approval,
       message:
-        approval === 'approved' ? `The person allowed ${entry.name}.` : `The person did not allow ${entry.name}.`,
+        options.why ??
+        (approval === 'approved' ? `The person allowed ${entry.name}.` : `The person did not allow ${entry.name}.`),
+      ...(options.key === undefined ? {} : { key: options.key }),
     });
     for (const { seq, message } of entry.held.splice(0)) {
       if (approval === 'approved') {
         this.#run(entry, seq, message);
       } else {
-        this.#respond(entry.conn, seq, refusedResponse(message, entry.name));
+        this.#respond(entry.conn, seq, refusedResponse(message, entry.refusal ?? deniedWords(entry.name), 'denied'));
       }
     }
   }
@@ -313,14 +362,14 @@ export class NativeClients {
   }
 }
 
-function refusedResponse(message: unknown, name: string): CommandResponse {
+function deniedWords(name: string): string {
+  return `The person did not allow ${name} to drive this browser (side panel, Clients)`;
+}
+
+function refusedResponse(message: unknown, words: string, approval: 'denied' | 'pending'): CommandResponse {
   return {
     id: salvageRequestId(message),
     ok: false,
-    error: {
-      code: 'FORBIDDEN',
-      message: `The person did not allow ${name} to drive this browser (side panel, Clients)`,
-      details: { approval: 'denied' },
-    },
+    error: { code: 'FORBIDDEN', message: words, details: { approval } },
   };
 }

@@ -1,24 +1,40 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, rmSync } from 'node:fs';
 import { salvageRequestId, type CommandResponse, type RequestId } from '../../../protocol/commands';
-import type { ClientName, ExtensionInfo, HostInfo, WorkerToHost } from '../../../protocol/native-messages';
+import type {
+  ClientName,
+  ExtensionInfo,
+  HostInfo,
+  PeerIdentity,
+  WorkerToHost,
+} from '../../../protocol/native-messages';
 import { ClientHello } from '../../../protocol/native-socket';
 import { errorMessageOf, type ErrorCode } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
 import { zodMessage } from '../../../shared/zod-issues';
 import type { ChromeLink } from './chrome-link';
 import { LineSplitter } from './line-splitter';
+import { identifyPeer } from './peer-identity';
 
 /** The longest request line a client may send (an upload's content travels inside one). */
 export const CLIENT_LINE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** A client that stops reading its answers is dropped before its backlog grows past this. */
 const CLIENT_BACKLOG_LIMIT_BYTES = 256 * 1024 * 1024;
+/** Connections open at once; one more is refused (FORBIDDEN) and closed, the others go on. */
+export const CLIENT_CONNECTION_LIMIT = 64;
+
+type Line = ReturnType<LineSplitter['push']>[number];
 
 interface Client {
   readonly conn: string;
   readonly socket: Socket;
   readonly lines: LineSplitter;
+  /** Who the system says is calling, looked up as the connection is accepted. */
+  readonly peer: Promise<PeerIdentity | null>;
   name: ClientName | undefined;
+  /** Lines that came after the hello while the worker is not yet told of the client. */
+  queued: Line[] | undefined;
   closed: boolean;
 }
 
@@ -116,7 +132,13 @@ export class Broker {
         this.#write(message.conn, message.message);
         return;
       case 'client_status':
-        this.#write(message.conn, { notice: { approval: message.approval, message: message.message } });
+        this.#write(message.conn, {
+          notice: {
+            approval: message.approval,
+            message: message.message,
+            ...(message.key === undefined ? {} : { key: message.key }),
+          },
+        });
         return;
       case 'disconnect_client': {
         const client = this.#clients.get(message.conn);
@@ -158,11 +180,27 @@ export class Broker {
   }
 
   #accept(socket: Socket): void {
+    if (this.#clients.size >= CLIENT_CONNECTION_LIMIT) {
+      this.#log.warn('refused a connection: too many open', { limit: CLIENT_CONNECTION_LIMIT });
+      const refusal: CommandResponse = {
+        id: null,
+        ok: false,
+        error: {
+          code: 'FORBIDDEN',
+          message: `The tabpilot host already has ${CLIENT_CONNECTION_LIMIT} connections open, its limit; close one and retry`,
+        },
+      };
+      socket.on('error', () => undefined);
+      socket.end(`${JSON.stringify(refusal)}\n`);
+      return;
+    }
     const client: Client = {
       conn: `c${++this.#nextConn}`,
       socket,
       lines: new LineSplitter(this.#lineLimit),
+      peer: identifyPeer(socket),
       name: undefined,
+      queued: undefined,
       closed: false,
     };
     this.#clients.set(client.conn, client);
@@ -179,7 +217,11 @@ export class Broker {
     socket.on('close', () => this.#drop(client));
   }
 
-  #onLine(client: Client, line: ReturnType<LineSplitter['push']>[number]): void {
+  #onLine(client: Client, line: Line): void {
+    if (client.queued !== undefined) {
+      client.queued.push(line);
+      return;
+    }
     if (line.kind === 'too_long') {
       this.#answer(
         client.conn,
@@ -243,10 +285,33 @@ export class Broker {
     }
     const { hello } = parsed.data;
     client.name = hello.client;
-    this.#log.info('client hello', { conn: client.conn, client: hello.client, pid: hello.pid });
-    this.#link.send({ type: 'client_connected', conn: client.conn, client: hello.client, pid: hello.pid ?? null });
-    this.#write(client.conn, {
-      hello: { client: hello.client, host: this.#options.host(), extension: this.#options.extension() },
+    // What follows the hello waits until the worker knows who the client is.
+    client.queued = [];
+    client.socket.pause();
+    void client.peer.then((peer) => {
+      if (client.closed) {
+        return;
+      }
+      this.#log.info('client hello', { conn: client.conn, client: hello.client, pid: hello.pid, peer: peer?.pid });
+      this.#link.send({
+        type: 'client_connected',
+        conn: client.conn,
+        client: hello.client,
+        pid: hello.pid ?? null,
+        peer,
+        key_hash: hello.key === undefined ? null : createHash('sha256').update(hello.key).digest('hex'),
+      });
+      this.#write(client.conn, {
+        hello: { client: hello.client, host: this.#options.host(), extension: this.#options.extension() },
+      });
+      const queued = client.queued ?? [];
+      client.queued = undefined;
+      for (const line of queued) {
+        this.#onLine(client, line);
+      }
+      if (!this.#paused) {
+        client.socket.resume();
+      }
     });
   }
 

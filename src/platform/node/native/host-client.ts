@@ -5,6 +5,7 @@ import type { ClientName } from '../../../protocol/native-messages';
 import type { HostNotice, HostRecord, HostWelcome } from '../../../protocol/native-socket';
 import { isHostWelcome } from '../../../protocol/native-socket-shapes';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
+import { readClientKey, saveClientKey } from './client-keys';
 import { listRecords, pickRecord } from './discovery';
 import { LineSplitter } from './line-splitter';
 import { statePaths } from './state-dir';
@@ -228,6 +229,7 @@ export class HostClient {
       const lines = new LineSplitter(1024 * 1024 * 1024);
       let greeted = false;
       socket.on('data', (chunk: Buffer) => {
+        let welcomedNow = false;
         for (const line of lines.push(chunk)) {
           if (line.kind !== 'line') {
             continue;
@@ -248,6 +250,13 @@ export class HostClient {
             }
             greeted = true;
             resolve(message.hello);
+            welcomedNow = true;
+            continue;
+          }
+          if (welcomedNow) {
+            // Lines that came with the welcome (a consent notice) wait until whoever awaited connect() has
+            // had its turn to listen: microtasks run before setImmediate, and later reads come after it.
+            setImmediate(() => this.#onMessage(message));
             continue;
           }
           this.#onMessage(message);
@@ -259,7 +268,10 @@ export class HostClient {
       });
       socket.on('error', () => undefined);
     });
-    socket.write(`${JSON.stringify({ hello: { client: this.#options.client, protocol: 1, pid: process.pid } })}\n`);
+    const key = readClientKey(this.#options.stateDir, this.#options.client, process.execPath);
+    socket.write(
+      `${JSON.stringify({ hello: { client: this.#options.client, protocol: 1, pid: process.pid, ...(key === undefined ? {} : { key }) } })}\n`,
+    );
     this.#welcome = await welcome;
     this.#setState('connected');
   }
@@ -270,11 +282,16 @@ export class HostClient {
     }
     if ('notice' in message) {
       const { notice } = message as HostNotice;
+      if (notice.key !== undefined) {
+        // "Allow until revoked": kept for the next run of this program, never shown to listeners.
+        saveClientKey(this.#options.stateDir, this.#options.client, process.execPath, notice.key);
+      }
+      const { key: _kept, ...shown } = notice;
       if (this.#noticeListeners.size === 0) {
-        this.#unheardNotices.push(notice);
+        this.#unheardNotices.push(shown);
       }
       for (const listener of this.#noticeListeners) {
-        listener(notice);
+        listener(shown);
       }
       return;
     }

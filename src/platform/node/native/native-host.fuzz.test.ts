@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { EXTENSION_ORIGIN, type HostToWorker, type WorkerToHost } from '../../..
 import { createLogger } from '../../../shared/logger';
 import { pollUntil } from '../../../shared/time';
 import { encodeFrame, FrameDecoder } from './frame-codec';
+import { CLIENT_CONNECTION_LIMIT } from './broker';
 import { HostClient } from './host-client';
 import { runNativeHost } from './native-host';
 import { statePaths } from './state-dir';
@@ -368,6 +370,134 @@ describe('native host under fuzz', () => {
     client.close();
     second.close();
   });
+
+  it(
+    'hello and identity tricks: the worker hears who the system says is calling, never who the hello claims, and a key only as its hash',
+    { timeout: 60_000 },
+    async () => {
+      const next = random(24);
+      const host = startHost();
+      fakeWorker(host, { hold: new Set(), events: () => false });
+      await host.ready;
+      const socketPath = join(host.stateDir, 'run', `host-${process.pid}.sock`);
+      const keyChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+      const validKey = (): string =>
+        Array.from({ length: 43 }, () => keyChars[Math.floor(next() * keyChars.length)]).join('');
+      const tricks: Array<{ hello: unknown; valid: boolean; key?: string; claimed?: number }> = [];
+      for (let i = 0; i < 96; i++) {
+        const name = ['tabpilot', 'mcp:claude-code', `tabpilot:t${i}`][i % 3];
+        const claimed = Math.floor(next() * 1e6);
+        switch (i % 8) {
+          case 0: {
+            const key = validKey();
+            tricks.push({ hello: { hello: { client: name, pid: claimed, key } }, valid: true, key, claimed });
+            break;
+          }
+          case 1:
+            tricks.push({ hello: { hello: { client: name, pid: claimed } }, valid: true, claimed });
+            break;
+          case 2:
+            tricks.push({ hello: { hello: { client: name, key: validKey().slice(1) } }, valid: false });
+            break;
+          case 3:
+            tricks.push({ hello: { hello: { client: name, key: 42 } }, valid: false });
+            break;
+          case 4:
+            tricks.push({
+              hello: { hello: { client: name, peer: { pid: 1, exe: '/usr/bin/trusted' } } },
+              valid: false,
+            });
+            break;
+          case 5:
+            tricks.push({ hello: { hello: { client: name, key_hash: '0'.repeat(64) } }, valid: false });
+            break;
+          case 6:
+            tricks.push({ hello: { hello: { client: name }, key: validKey() }, valid: false });
+            break;
+          default:
+            tricks.push({ hello: { hello: { client: `${name}!`, pid: claimed } }, valid: false });
+        }
+      }
+      // In batches well under the connection limit, each connection closed after its answer.
+      for (let start = 0; start < tricks.length; start += 8) {
+        const batch = tricks.slice(start, start + 8);
+        const clients = batch.map(() => rawClient(socketPath));
+        batch.forEach((trick, index) => clients[index]?.socket.write(`${JSON.stringify(trick.hello)}\n`));
+        await pollUntil(() => (clients.every((client) => client.lines.length >= 1) ? true : undefined), {
+          timeoutMs: 30_000,
+          onTimeout: () => new Error('a hello got no answer'),
+        });
+        batch.forEach((trick, index) => {
+          const [first] = clients[index]?.lines ?? [];
+          if (trick.valid) {
+            expect(first).toHaveProperty('hello');
+          } else {
+            expect(first).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+          }
+        });
+        for (const client of clients) {
+          client.socket.destroy();
+        }
+      }
+      const connected = host.received.filter(
+        (message): message is Extract<HostToWorker, { type: 'client_connected' }> =>
+          message.type === 'client_connected',
+      );
+      const valid = tricks.filter((trick) => trick.valid);
+      expect(connected).toHaveLength(valid.length);
+      // Each connection is named by its own lookup, so they reach the worker in any order: matched by claimed pid.
+      for (const message of connected) {
+        const trick = valid.find((candidate) => candidate.claimed === message.pid);
+        expect(trick).toBeDefined();
+        // The peer is this test process, whatever pid the hello claimed.
+        expect(message.peer).toMatchObject({ pid: process.pid, exe: process.execPath });
+        const key = trick?.key;
+        expect(message.key_hash).toBe(key === undefined ? null : createHash('sha256').update(key).digest('hex'));
+      }
+      // No key a client presented ever went to the worker as it is.
+      const toWorker = JSON.stringify(host.received);
+      for (const trick of valid) {
+        if (trick.key !== undefined) {
+          expect(toWorker).not.toContain(trick.key);
+        }
+      }
+      host.toHost.end();
+      expect(await host.exit).toBe(0);
+    },
+  );
+
+  it(
+    'bounds the connections: one past the limit is refused FORBIDDEN and closed, the others keep working',
+    { timeout: 60_000 },
+    async () => {
+      const host = startHost();
+      fakeWorker(host, { hold: new Set(), events: () => false });
+      await host.ready;
+      const socketPath = join(host.stateDir, 'run', `host-${process.pid}.sock`);
+      const open = Array.from({ length: CLIENT_CONNECTION_LIMIT }, () => rawClient(socketPath));
+      open.forEach((client, index) => client.socket.write(`{"hello": {"client": "tabpilot:n${index}"}}\n`));
+      await pollUntil(() => (open.every((client) => client.lines.length >= 1) ? true : undefined), {
+        timeoutMs: 40_000,
+        onTimeout: () => new Error('not every connection under the limit was welcomed'),
+      });
+      const extra = rawClient(socketPath);
+      const closed = new Promise<void>((resolve) => extra.socket.once('close', () => resolve()));
+      await closed;
+      expect(extra.lines).toEqual([
+        { id: null, ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining('connections open') } },
+      ]);
+      open[0]?.socket.write('{"id": 1, "action": "tabs"}\n');
+      await pollUntil(() => (open[0]?.lines.some((line) => (line as { id?: unknown }).id === 1) ? true : undefined), {
+        timeoutMs: 5_000,
+        onTimeout: () => new Error('a connection under the limit stopped working'),
+      });
+      for (const client of open) {
+        client.socket.destroy();
+      }
+      host.toHost.end();
+      expect(await host.exit).toBe(0);
+    },
+  );
 
   it('refuses to start for any caller but the tabpilot extension', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'tabpilot-origin-'));

@@ -80,7 +80,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
       <NativeClients
         native={state.native}
         onDisconnect={(client) => port.disconnectClient(client)}
-        onAnswer={(client, allow) => port.answerClient(client, allow)}
+        onAnswer={(client, allow, options) => port.answerClient(client, allow, options)}
       />
       <nav class="views" role="tablist">
         {VIEWS.map((candidate) => (

@@ -1,4 +1,5 @@
 import type { NativeHostState, NativeStatus } from '../../../protocol/native-panel';
+import { ConsentRequest, type ConsentAnswerHandler } from './consent-request';
 
 function hostText(enabled: boolean, host: NativeHostState): string {
   if (!enabled || host.state === 'off') {
@@ -21,7 +22,7 @@ function hostText(enabled: boolean, host: NativeHostState): string {
 export function NativeClients(props: {
   native: NativeStatus | undefined;
   onDisconnect: (client: string) => void;
-  onAnswer: (client: string, allow: boolean) => void;
+  onAnswer: ConsentAnswerHandler;
 }): preact.JSX.Element | null {
   const { native } = props;
   if (native === undefined) {
@@ -49,12 +50,13 @@ export function NativeClients(props: {
                       type="button"
                       class="primary"
                       data-action="allow"
+                      title="Allow every connection of this name waiting now, this time only"
                       onClick={() => props.onAnswer(client.name, true)}
                     >
-                      Allow
+                      Allow once
                     </button>
                     <button type="button" data-action="refuse" onClick={() => props.onAnswer(client.name, false)}>
-                      Refuse
+                      Deny
                     </button>
                   </>
                 )}
@@ -68,6 +70,9 @@ export function NativeClients(props: {
                   Disconnect
                 </button>
               </div>
+              {client.waiting.map((waiting) => (
+                <ConsentRequest key={waiting.conn} client={client.name} waiting={waiting} onAnswer={props.onAnswer} />
+              ))}
               <ul class="client-tabs">
                 {client.tabs.map((tab) => (
                   <li key={tab.tab_id} data-tab-id={tab.tab_id}>
