@@ -15,7 +15,7 @@ import type { Logger } from '../../../shared/logger';
 import { zodMessage } from '../../../shared/zod-issues';
 import type { ChromeLink } from './chrome-link';
 import { LineSplitter } from './line-splitter';
-import { identifyPeer } from './peer-identity';
+import { SocketTable, identifyPeer } from './peer-identity';
 
 /** The longest request line a client may send (an upload's content travels inside one). */
 export const CLIENT_LINE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -64,6 +64,8 @@ export class Broker {
   readonly #log: Logger;
   readonly #options: BrokerOptions;
   readonly #clients = new Map<string, Client>();
+  /** Who is at the other end of each connection, as the system says (read for many at once). */
+  readonly #sockets = new SocketTable();
   readonly #open = new Map<number, OpenRequest>();
   #server: Server | undefined;
   #path: string | undefined;
@@ -198,7 +200,7 @@ export class Broker {
       conn: `c${++this.#nextConn}`,
       socket,
       lines: new LineSplitter(this.#lineLimit),
-      peer: identifyPeer(socket),
+      peer: identifyPeer(socket, this.#sockets),
       name: undefined,
       queued: undefined,
       closed: false,

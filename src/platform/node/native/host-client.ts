@@ -229,7 +229,6 @@ export class HostClient {
       const lines = new LineSplitter(1024 * 1024 * 1024);
       let greeted = false;
       socket.on('data', (chunk: Buffer) => {
-        let welcomedNow = false;
         for (const line of lines.push(chunk)) {
           if (line.kind !== 'line') {
             continue;
@@ -250,13 +249,6 @@ export class HostClient {
             }
             greeted = true;
             resolve(message.hello);
-            welcomedNow = true;
-            continue;
-          }
-          if (welcomedNow) {
-            // Lines that came with the welcome (a consent notice) wait until whoever awaited connect() has
-            // had its turn to listen: microtasks run before setImmediate, and later reads come after it.
-            setImmediate(() => this.#onMessage(message));
             continue;
           }
           this.#onMessage(message);

@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { identifyPeer, parentPidFromStat, peerPidFromSs, socketInode } from './peer-identity';
+import { SocketTable, identifyPeer, parentPidFromStat, peerPidFromSs, socketInode } from './peer-identity';
 
 // Captured from `ss -xpn` on Linux (iproute2 6.1): the host's accepted socket (inode 1079933, on the
 // socket's path) and its client's end (inode 1079932), plus noise around them.
@@ -40,7 +40,7 @@ describe('peer identity from ss and /proc', () => {
         server.unref();
       });
       try {
-        const peer = await identifyPeer(await accepted);
+        const peer = await identifyPeer(await accepted, new SocketTable());
         expect(peer).toMatchObject({ pid: process.pid, exe: process.execPath, parent: { pid: process.ppid } });
         expect(peer?.cmdline).toContain(process.argv[1] ?? '');
       } finally {
@@ -48,4 +48,24 @@ describe('peer identity from ss and /proc', () => {
       }
     },
   );
+
+  it('reads the socket table once for the lookups that ask while a read is going, and again only after it', async () => {
+    const runs: ((output: string) => void)[] = [];
+    const table = new SocketTable(() => new Promise((resolve) => runs.push(resolve)));
+    const first = table.read();
+    // These ask while the first read walks the table: they may be newer than it, so they share the next.
+    const second = table.read();
+    const third = table.read();
+    expect(runs).toHaveLength(1);
+    runs[0]?.('first table');
+    expect(await first).toBe('first table');
+    await Promise.resolve();
+    expect(runs).toHaveLength(2);
+    runs[1]?.('second table');
+    expect(await Promise.all([second, third])).toEqual(['second table', 'second table']);
+    const later = table.read();
+    expect(runs).toHaveLength(3);
+    runs[2]?.('third table');
+    expect(await later).toBe('third table');
+  });
 });

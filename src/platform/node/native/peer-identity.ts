@@ -16,7 +16,49 @@ const CMDLINE_LIMIT = 2_000;
  * socket whose peer is that inode, and /proc/<pid> says its executable, command line and parent.
  * Anywhere else, or when any step fails, the answer is null: the system did not vouch for the caller.
  */
-export async function identifyPeer(socket: Socket): Promise<PeerIdentity | null> {
+/**
+ * The system's table of Unix sockets (`ss -xpn`), read once for every lookup that asks while a read is
+ * going: a flood of connections costs a few reads, not one each (ss walks every process's descriptors).
+ * A read already under way may have walked past a socket accepted after it began, so a lookup that asks
+ * meanwhile waits for the read after it.
+ */
+export class SocketTable {
+  readonly #readTable: () => Promise<string>;
+  #running: Promise<string> | undefined;
+  #next: Promise<string> | undefined;
+
+  constructor(readTable: () => Promise<string> = runSs) {
+    this.#readTable = readTable;
+  }
+
+  read(): Promise<string> {
+    if (this.#running === undefined) {
+      return this.#start();
+    }
+    this.#next ??= this.#running.then(
+      () => this.#startNext(),
+      () => this.#startNext(),
+    );
+    return this.#next;
+  }
+
+  #startNext(): Promise<string> {
+    this.#next = undefined;
+    return this.#start();
+  }
+
+  #start(): Promise<string> {
+    const run = this.#readTable().finally(() => {
+      if (this.#running === run) {
+        this.#running = undefined;
+      }
+    });
+    this.#running = run;
+    return run;
+  }
+}
+
+export async function identifyPeer(socket: Socket, table: SocketTable): Promise<PeerIdentity | null> {
   if (process.platform !== 'linux') {
     return null;
   }
@@ -29,7 +71,7 @@ export async function identifyPeer(socket: Socket): Promise<PeerIdentity | null>
     if (inode === undefined) {
       return null;
     }
-    const pid = peerPidFromSs(await runSs(), inode);
+    const pid = peerPidFromSs(await table.read(), inode);
     if (pid === undefined) {
       return null;
     }
