@@ -192,6 +192,11 @@ async function extensionPaths(): Promise<{ paths: StopPath[]; close: () => Promi
       pending.set(n, resolve);
       port.postMessage({ type: 'command', request: { id: n, action, params } });
     });
+    globalThis.__benchResume = () => new Promise((resolve) => {
+      const n = ++id;
+      pending.set(n, resolve);
+      port.postMessage({ type: 'resume_clients', id: n });
+    });
     return true;
   })()`);
   const inTab = (tabId: string, expression: string): Promise<unknown> =>
@@ -223,6 +228,8 @@ async function extensionPaths(): Promise<{ paths: StopPath[]; close: () => Promi
           });
         }
       }
+      // A stop holds every program until the person resumes: the person presses Resume, as in the panel.
+      okResult(await panel.eval<CommandResponse>('globalThis.__benchResume()'), 'resume_clients');
       // After a stop no tab opens for a client until the person attaches one: the person opens a tab and
       // attaches it from the panel (it is closed after the next round with the others).
       const targetId = await chain.client.createTab(`${origin}a.html?person`);

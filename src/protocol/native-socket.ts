@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientApproval, ClientName, ExtensionInfo, HostInfo } from './native-messages';
+import { CLIENT_KEY_PATTERN } from './client-key';
 
 /**
  * What local clients and the native host say on the host's Unix socket: JSON lines. A client first
@@ -7,9 +8,6 @@ import { ClientApproval, ClientName, ExtensionInfo, HostInfo } from './native-me
  * response, exactly as on `tabpilot connect`'s stdin and stdout. A few host-level lines sit beside
  * them, each recognised by its single key (`hello`, `ping`, `pong`, `notice`).
  */
-
-/** A key the extension issues: 32 random bytes, base64url. */
-export const CLIENT_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export const ClientHello = z.strictObject({
   hello: z.strictObject({

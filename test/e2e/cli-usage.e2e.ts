@@ -26,6 +26,12 @@ describe('tabpilot usage, with no host running', () => {
 
   afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
+  it('starts lean: the bundle every command loads first carries no zod (about 50 ms of start-up)', () => {
+    const lean = readFileSync(resolve(repositoryRoot(), 'dist/node/tabpilot.js'), 'utf8');
+    expect(lean).toContain('// src/entries/node/tabpilot.ts');
+    expect(lean.match(/^\/\/ node_modules\/zod\/.*$/gm) ?? []).toEqual([]);
+  });
+
   it('prints its version', async () => {
     for (const flag of ['--version', '-v']) {
       const run = await cli([flag]);

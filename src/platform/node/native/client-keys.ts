@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_KEY_PATTERN } from '../../../protocol/native-socket';
+import { CLIENT_KEY_PATTERN } from '../../../protocol/client-key';
 import { ensurePrivateDir } from './state-dir';
 
 /**
