@@ -1,3 +1,4 @@
+import { CdpConnectionClosedError } from '../../src/cdp/errors';
 import { pollUntil } from '../../src/shared/time';
 import { defineIndicatorContract } from './contract/indicator-contract';
 import { NodeDriver, type Driver } from './harness/drivers';
@@ -14,9 +15,15 @@ defineIndicatorContract('the Node WebSocket transport', () => NodeDriver.start()
     const { session } = node(driver);
     const page = session.targets.requireSession(session.tabIds.targetFor(tabId) ?? '');
     await page.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
-    for (const type of ['mousePressed', 'mouseReleased'] as const) {
-      await page.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
-    }
+    await page.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
+    // The click is the Stop: it may end the browser (and its pipe) before the release is answered.
+    await page
+      .send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 })
+      .catch((error: unknown) => {
+        if (!(error instanceof CdpConnectionClosedError)) {
+          throw error;
+        }
+      });
   },
   // Node's stop lets go of the browser it launched: the session says stopped.
   waitForStopped: async (driver) => {

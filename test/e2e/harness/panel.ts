@@ -181,6 +181,11 @@ export class PanelPage {
   /** A picture of the panel. A background tab paints no frames, so the panel is brought to the front. */
   async screenshot(): Promise<RgbaImage> {
     await this.session.send('Page.bringToFront');
+    // A page brought to the front shows its last frame from when it was behind until it draws again: wait
+    // until it is visible and two frames have been drawn (rAF runs only then), so the picture is of now.
+    await this.eval(
+      `new Promise((drawn) => { const wait = () => document.visibilityState === 'visible' ? requestAnimationFrame(() => requestAnimationFrame(() => drawn(true))) : setTimeout(wait, 20); wait(); })`,
+    );
     const { data } = await this.session.send('Page.captureScreenshot', { format: 'png' });
     return decodePng(Buffer.from(data, 'base64'));
   }
