@@ -13,13 +13,14 @@ const ALONE = [
 ];
 
 /**
- * End-to-end tests in real Chromium: one browser per file, two files at a time. A file spends most of its
- * time waiting on its browser (one file at a time kept about a quarter of two cores busy), so two at once
- * share the cores. TABPILOT_E2E_LANE picks the files (scripts/test-e2e.mjs runs `shared`, then `alone`);
- * unset, every file given or found runs, two at a time. TABPILOT_E2E_WORKERS=1 runs them one by one.
+ * End-to-end tests in real Chromium: one browser per file, one file at a time. TABPILOT_E2E_WORKERS=2 runs
+ * two files at a time (a file mostly waits on its browser: the fresh-clone CI took 11 min 51 s instead of
+ * about 16), but two of its first three fresh runs met a flake that one at a time has not shown yet
+ * (docs/testing.md). TABPILOT_E2E_LANE picks the files (scripts/test-e2e.mjs runs `shared`, then `alone`);
+ * unset, every file given or found runs.
  */
 const lane = process.env['TABPILOT_E2E_LANE'];
-const workers = lane === 'alone' ? 1 : Number(process.env['TABPILOT_E2E_WORKERS'] ?? 2);
+const workers = lane === 'alone' ? 1 : Number(process.env['TABPILOT_E2E_WORKERS'] ?? 1);
 
 export default defineConfig({
   test: {

@@ -242,7 +242,9 @@ describe('native messaging: clients through the host into the extension', () => 
     const opened: HostClient[] = [];
     try {
       await panel.view('settings');
-      await panel.setChecked('[data-field="native_clients.approve_new_clients"] input[type="checkbox"]', true);
+      const approveField = '[data-field="native_clients.approve_new_clients"] input[type="checkbox"]';
+      await panel.waitFor(`document.querySelector(${JSON.stringify(approveField)})`, 'the approve_new_clients field');
+      await panel.setChecked(approveField, true);
       await panel.click('#save-settings');
       await panel.waitForText('#settings-result', 'Saved and applied');
       expect(await chain.inWorker('globalThis.tabpilot.settings.config.native_clients.approve_new_clients')).toBe(true);
