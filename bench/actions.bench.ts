@@ -1,4 +1,4 @@
-import type { BrowserStateSummary } from '../src/browser/events/state.events';
+import type { BrowserStateSummary } from '../src/protocol/events/state.events';
 import type { PageServer } from './page-server';
 import { openSides, SETTLE, type Sides } from './sides';
 import { median, round } from './stats';

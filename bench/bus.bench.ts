@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../src/bus/define-event';
+import { defineEvent } from '../src/protocol/define-event';
 import { EventBus } from '../src/bus/event-bus';
 
 const BenchEvent = defineEvent('BenchEvent', {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserStateSummary } from '../src/browser/events/state.events';
+import type { BrowserStateSummary } from '../src/protocol/events/state.events';
 import { pollUntil } from '../src/shared/time';
 import { ExtensionDriver, NodeDriver, type Driver } from '../test/e2e/harness/drivers';
 import type { PageServer } from './page-server';

@@ -13,7 +13,7 @@ import {
   NavigationStartedEvent,
   type NavigationOutcome,
   type WaitUntil,
-} from '../browser/events/navigation.events';
+} from '../protocol/events/navigation.events';
 import type { BrowserSession } from '../browser/session';
 import type { CdpSession } from '../cdp/session';
 import { TabpilotError, errorMessageOf } from '../shared/errors';

@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../browser/config/agent.config';
-import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../browser/events/agent.events';
+import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import type { ActionDescription } from '../tools/registry';

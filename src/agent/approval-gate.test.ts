@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ElementSummary } from '../browser/events/state.events';
+import type { ElementSummary } from '../protocol/events/state.events';
 import type { StateSummary } from '../tools/actions';
 import { createDeferred } from '../shared/deferred';
 import { approvalGate, type ApprovalRequest } from './approval-gate';

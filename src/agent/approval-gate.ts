@@ -1,4 +1,4 @@
-import type { AgentActionOutcome, AgentRisk } from '../browser/events/agent.events';
+import type { AgentActionOutcome, AgentRisk } from '../protocol/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { errorCodeOf, errorMessageOf } from '../shared/errors';
 import { shortId } from '../shared/ids';

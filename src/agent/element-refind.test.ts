@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ElementSummary } from '../browser/events/state.events';
+import type { ElementSummary } from '../protocol/events/state.events';
 import { identityOf, refindIndex } from './element-refind';
 
 function element(

@@ -1,4 +1,4 @@
-import type { ElementSummary } from '../browser/events/state.events';
+import type { ElementSummary } from '../protocol/events/state.events';
 import type { ElementIdentity } from './run-store';
 
 /**

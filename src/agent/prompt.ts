@@ -1,4 +1,4 @@
-import type { AgentActionOutcome } from '../browser/events/agent.events';
+import type { AgentActionOutcome } from '../protocol/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import type { ActionDescription } from '../tools/registry';
 import { JSON_OUTPUT_SHAPE } from './json-output';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRisk, type AgentRisk as Risk } from '../browser/events/agent.events';
-import type { ElementSummary } from '../browser/events/state.events';
+import { AgentRisk, type AgentRisk as Risk } from '../protocol/events/agent.events';
+import type { ElementSummary } from '../protocol/events/state.events';
 import { classifyRisk, registrableDomain, type RiskFacts } from './risk-classifier';
 
 const ALL: readonly Risk[] = AgentRisk.options;

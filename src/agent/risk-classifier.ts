@@ -1,7 +1,7 @@
 import { getDomain } from 'tldts';
-import type { AgentRisk } from '../browser/events/agent.events';
-import { SEARCH_ENGINES } from '../browser/events/navigation.events';
-import type { ElementSummary } from '../browser/events/state.events';
+import type { AgentRisk } from '../protocol/events/agent.events';
+import { SEARCH_ENGINES } from '../protocol/events/navigation.events';
+import type { ElementSummary } from '../protocol/events/state.events';
 import { searchUrl } from '../browser/search-url';
 import type { ModelAction } from './model';
 

@@ -1,4 +1,4 @@
-import type { AgentRisk } from '../browser/events/agent.events';
+import type { AgentRisk } from '../protocol/events/agent.events';
 import type { StateSummary } from '../tools/actions';
 import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';

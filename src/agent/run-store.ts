@@ -1,4 +1,4 @@
-import type { AgentRunFinishReason, AgentStepScreenshot } from '../browser/events/agent.events';
+import type { AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
 
 /**
  * Who an element was when the model chose it by index: what a later state of the page is searched

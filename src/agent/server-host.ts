@@ -5,9 +5,9 @@ import {
   AgentRunFinishedEvent,
   AgentRunStartedEvent,
   AgentStepEvent,
-} from '../browser/events/agent.events';
-import { BrowserStopEvent } from '../browser/events/lifecycle.events';
-import type { PayloadInputOf } from '../bus/define-event';
+} from '../protocol/events/agent.events';
+import { BrowserStopEvent } from '../protocol/events/lifecycle.events';
+import type { PayloadInputOf } from '../protocol/define-event';
 import type { CommandServer } from '../tools/command-server';
 import { sourceOf, type ClientInfo } from '../tools/registry';
 import type { AgentHost } from './agent';

@@ -1,4 +1,4 @@
-import type { AgentActionOutcome } from '../browser/events/agent.events';
+import type { AgentActionOutcome } from '../protocol/events/agent.events';
 
 /** What a step line shows: an AgentStepReport in-process, or an AgentStepEvent's payload off the wire. */
 export interface StepView {

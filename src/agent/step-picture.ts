@@ -1,4 +1,4 @@
-import type { AgentStepScreenshot } from '../browser/events/agent.events';
+import type { AgentStepScreenshot } from '../protocol/events/agent.events';
 import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import type { StateSummary } from '../tools/actions';

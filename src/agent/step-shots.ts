@@ -1,4 +1,4 @@
-import type { AgentStepScreenshot } from '../browser/events/agent.events';
+import type { AgentStepScreenshot } from '../protocol/events/agent.events';
 
 /** The picture of the page a step acted on, as base64 (what Page.captureScreenshot answers). */
 export interface StepShot {

@@ -1,9 +1,9 @@
-import type { PayloadOf } from '../bus/define-event';
+import type { PayloadOf } from '../protocol/define-event';
 import { isSameBrowser, type BrowserIdentity } from '../cdp/browser-identity';
 import { isPageType, type TargetRecord } from '../cdp/target';
 import { TabpilotError } from '../shared/errors';
 import { redactUrl } from '../shared/redact-url';
-import type { BrowserReplacedEvent } from './events/connection.events';
+import type { BrowserReplacedEvent } from '../protocol/events/connection.events';
 
 /**
  * One page's endpoint answers for that page only (its Target domain attaches to nothing else): refused at

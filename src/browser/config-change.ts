@@ -1,6 +1,6 @@
 import type { EventBus } from '../bus/event-bus';
 import type { TabpilotConfig } from './config';
-import { ConfigChangedEvent } from './events/config.events';
+import { ConfigChangedEvent } from '../protocol/events/config.events';
 
 /** The top-level fields whose values differ between two configs. */
 export function changedConfigFields(previous: TabpilotConfig, next: TabpilotConfig): string[] {

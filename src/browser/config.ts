@@ -4,7 +4,7 @@ import { PERMISSIONS_CONFIG } from './config/permissions.config';
 import { SECURITY_CONFIG } from './config/security.config';
 import { firstProblem } from '../shared/zod-issues';
 import { NATIVE_CONFIG_SHAPE } from './config/native.config';
-import { EVENT_NAMES } from './events/index';
+import { EVENT_NAMES } from '../protocol/events/index';
 import { ArtifactsConfigShape } from './config/artifacts.config';
 import { connectConfigShape } from './config/connect.config';
 import { HistoryConfigShape } from './config/history.config';

@@ -1,4 +1,4 @@
-import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from '../bus/define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from '../protocol/define-event';
 import type { EventBus, EventHandle, HandlerContext } from '../bus/event-bus';
 import type { Logger } from '../shared/logger';
 import type { TabpilotConfig } from './config';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineWatchdog } from './define-watchdog';
-import { BrowserErrorEvent } from './events/lifecycle.events';
-import { TabClosedEvent, TabCreatedEvent } from './events/tabs.events';
+import { BrowserErrorEvent } from '../protocol/events/lifecycle.events';
+import { TabClosedEvent, TabCreatedEvent } from '../protocol/events/tabs.events';
 
 /**
  * What defineWatchdog promises at compile time: a handler for every listened event, and `emit` only of

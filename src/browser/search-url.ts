@@ -1,4 +1,4 @@
-import type { SEARCH_ENGINES } from './events/navigation.events';
+import type { SEARCH_ENGINES } from '../protocol/events/navigation.events';
 
 const SEARCH_URLS: Record<(typeof SEARCH_ENGINES)[number], (query: string) => string> = {
   duckduckgo: (query) => `https://duckduckgo.com/?q=${encodeURIComponent(query)}`,

@@ -12,8 +12,8 @@ import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
 import type { TabpilotConfig } from './config';
-import { BrowserReplacedEvent } from './events/connection.events';
-import { BrowserReconnectedEvent, BrowserReconnectingEvent } from './events/lifecycle.events';
+import { BrowserReplacedEvent } from '../protocol/events/connection.events';
+import { BrowserReconnectedEvent, BrowserReconnectingEvent } from '../protocol/events/lifecycle.events';
 import type { ConnectionState } from './session-view';
 
 export interface OpenTransportOptions {

@@ -1,4 +1,4 @@
-import type { AnyEventDefinition } from '../bus/define-event';
+import type { AnyEventDefinition } from '../protocol/define-event';
 import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';

@@ -5,21 +5,25 @@ import { defaultConfig } from './config';
 import { BrowserSession } from './session';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { defineWatchdog, attachWatchdog } from './define-watchdog';
-import { BrowserReconnectedEvent, BrowserReconnectingEvent, BrowserConnectedEvent } from './events/lifecycle.events';
+import {
+  BrowserReconnectedEvent,
+  BrowserReconnectingEvent,
+  BrowserConnectedEvent,
+} from '../protocol/events/lifecycle.events';
 import {
   GoBackEvent,
   NavigateToUrlEvent,
   NavigationCompleteEvent,
   NavigationStartedEvent,
   WaitEvent,
-} from './events/navigation.events';
+} from '../protocol/events/navigation.events';
 import {
   AgentFocusChangedEvent,
   CloseTabEvent,
   SwitchTabEvent,
   TabClosedEvent,
   TabCreatedEvent,
-} from './events/tabs.events';
+} from '../protocol/events/tabs.events';
 import { aboutBlankWatchdog } from './watchdogs/about-blank.watchdog';
 import { navigationWatchdog } from './watchdogs/navigation.watchdog';
 import { tabsWatchdog } from './watchdogs/tabs.watchdog';

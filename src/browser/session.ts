@@ -1,4 +1,4 @@
-import type { AnyEventDefinition } from '../bus/define-event';
+import type { AnyEventDefinition } from '../protocol/define-event';
 import { EventBus } from '../bus/event-bus';
 import type { EventRecordView } from '../bus/event-record';
 import { SessionManager, type SessionManagerEvent } from '../cdp/session-manager';
@@ -11,11 +11,16 @@ import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
 import { announceConfigChange } from './config-change';
 import { historyLimits } from './config/history.config';
-import { SaveStorageStateEvent } from './events/artifacts.events';
+import { SaveStorageStateEvent } from '../protocol/events/artifacts.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
 import { withStartDeadline } from './config/connect.config';
-import { BrowserErrorEvent, BrowserStartEvent, BrowserStopEvent } from './events/lifecycle.events';
-import { AgentFocusChangedEvent, TabClosedEvent, TabCreatedEvent, TargetCrashedEvent } from './events/tabs.events';
+import { BrowserErrorEvent, BrowserStartEvent, BrowserStopEvent } from '../protocol/events/lifecycle.events';
+import {
+  AgentFocusChangedEvent,
+  TabClosedEvent,
+  TabCreatedEvent,
+  TargetCrashedEvent,
+} from '../protocol/events/tabs.events';
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
 import { NavigationGuard } from './security/navigation-guard';

@@ -1,20 +1,5 @@
 import { TabpilotError } from '../shared/errors';
 
-/** A payload or result failed its schema; `field` names the first offending field. */
-export class EventValidationError extends TabpilotError {
-  readonly eventType: string;
-  readonly field: string;
-
-  constructor(eventType: string, field: string, message: string, issues: unknown) {
-    super('INVALID_PARAMS', `${eventType}: ${field === '' ? '' : `${field}: `}${message}`, {
-      details: { event: eventType, field, issues },
-    });
-    this.name = 'EventValidationError';
-    this.eventType = eventType;
-    this.field = field;
-  }
-}
-
 /** A handler ran past its event's timeout. The handler's signal is aborted when this is raised. */
 export class EventHandlerTimeoutError extends TabpilotError {
   readonly eventType: string;

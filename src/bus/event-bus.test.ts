@@ -1,13 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineEvent } from './define-event';
-import {
-  EventCancelledError,
-  EventDepthError,
-  EventHandlerTimeoutError,
-  EventNoResultError,
-  EventValidationError,
-} from './errors';
+import { defineEvent } from '../protocol/define-event';
+import { EventCancelledError, EventDepthError, EventHandlerTimeoutError, EventNoResultError } from './errors';
+import { EventValidationError } from '../protocol/event-validation-error';
 import { EventBus } from './event-bus';
 
 const Ping = defineEvent('PingEvent', { payload: { n: z.number() }, result: z.number().optional(), timeoutMs: 1000 });

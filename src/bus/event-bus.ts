@@ -1,7 +1,7 @@
 import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
-import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf } from '../protocol/define-event';
 import { DeadlineTimer } from './deadline-timer';
 import { cancelOnAbort, descendsFrom } from './cancel-on-abort';
 import { EventCancelledError, EventDepthError } from './errors';

@@ -1,4 +1,4 @@
-import type { AnyEventDefinition, BusEvent, ResultOf } from './define-event';
+import type { AnyEventDefinition, BusEvent, ResultOf } from '../protocol/define-event';
 import { EventNoResultError } from './errors';
 import {
   viewOfRecord,

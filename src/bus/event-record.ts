@@ -1,5 +1,5 @@
 import { errorCodeOf, errorMessageOf } from '../shared/errors';
-import type { AnyEventDefinition, BusEvent } from './define-event';
+import type { AnyEventDefinition, BusEvent } from '../protocol/define-event';
 
 export type EventStatus = 'queued' | 'started' | 'completed';
 export type HandlerStatus = 'started' | 'completed' | 'error';

@@ -1,4 +1,4 @@
-import type { AnyEventDefinition, BusEvent, PayloadInputOf } from './define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf } from '../protocol/define-event';
 import type { EventHandle } from './event-handle';
 import type { EventRecord, HandlerRun } from './event-record';
 import type { HandlerContext, HandlerInvocation } from './types';

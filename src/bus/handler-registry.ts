@@ -1,4 +1,4 @@
-import type { AnyEventDefinition } from './define-event';
+import type { AnyEventDefinition } from '../protocol/define-event';
 import type { Handler } from './types';
 
 export interface RegisteredHandler {

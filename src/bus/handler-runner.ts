@@ -1,7 +1,7 @@
 import { errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import type { DeadlineTimer } from './deadline-timer';
-import { validateResult } from './define-event';
+import { validateResult } from '../protocol/define-event';
 import { EventCancelledError, EventHandlerTimeoutError } from './errors';
 import { isPromiseLike, type EventRecord, type HandlerRun } from './event-record';
 import { Context, Invocation, type ChildEmitter } from './handler-context';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineEvent } from './define-event';
+import { defineEvent } from '../protocol/define-event';
 import { EventBus } from './event-bus';
 import { OMITTED_KEY } from './summary';
 

@@ -1,5 +1,5 @@
 import { estimateJsonBytes } from '../shared/json-size';
-import type { AnyEventDefinition, BusEvent } from './define-event';
+import type { AnyEventDefinition, BusEvent } from '../protocol/define-event';
 import { viewOfRecord, type EventRecord, type EventRecordView } from './event-record';
 import { summarize } from './summary';
 

@@ -1,4 +1,4 @@
-import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from './define-event';
+import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from '../protocol/define-event';
 import type { EventHandle } from './event-handle';
 import type { EventRecord } from './event-record';
 

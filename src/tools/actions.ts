@@ -9,22 +9,22 @@ import {
   SendKeysEvent,
   TypeTextEvent,
   UploadFileEvent,
-} from '../browser/events/actions.events';
+} from '../protocol/events/actions.events';
 import {
   EvaluateJavaScriptEvent,
   ExtractContentEvent,
   FindElementsEvent,
   SavePdfEvent,
   SearchPageEvent,
-} from '../browser/events/content.events';
-import { HandleDialogEvent } from '../browser/events/dialogs.events';
+} from '../protocol/events/content.events';
+import { HandleDialogEvent } from '../protocol/events/dialogs.events';
 import {
   LoadStorageStateEvent,
   SaveStorageStateEvent,
   StartHarRecordingEvent,
   StopHarRecordingEvent,
-} from '../browser/events/artifacts.events';
-import { BrowserStopEvent } from '../browser/events/lifecycle.events';
+} from '../protocol/events/artifacts.events';
+import { BrowserStopEvent } from '../protocol/events/lifecycle.events';
 import {
   GoBackEvent,
   GoForwardEvent,
@@ -32,20 +32,20 @@ import {
   RefreshEvent,
   SearchEvent,
   WaitEvent,
-} from '../browser/events/navigation.events';
+} from '../protocol/events/navigation.events';
 import {
   BrowserStateRequestEvent,
   HighlightElementEvent,
   ScreenshotEvent,
   type BrowserStateSummary,
-} from '../browser/events/state.events';
+} from '../protocol/events/state.events';
 import {
   AttachTabEvent,
   CloseTabEvent,
   ListTabsEvent,
   ReleaseTabEvent,
   SwitchTabEvent,
-} from '../browser/events/tabs.events';
+} from '../protocol/events/tabs.events';
 import type { Public } from './public-result';
 import { ActionRegistry, defineAction, type ActionHints, type AnyActionDefinition } from './registry';
 

@@ -1,6 +1,6 @@
 import type { BrowserSession } from '../browser/session';
-import type { TabInfo as TargetTabInfo } from '../browser/events/tabs.events';
-import { TabClosedEvent, TabCreatedEvent } from '../browser/events/tabs.events';
+import type { TabInfo as TargetTabInfo } from '../protocol/events/tabs.events';
+import { TabClosedEvent, TabCreatedEvent } from '../protocol/events/tabs.events';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';

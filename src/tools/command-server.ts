@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EventRecord } from '../bus/event-record';
 import { configJsonSchema } from '../browser/config';
-import { EVENT_NAMES } from '../browser/events/index';
+import { EVENT_NAMES } from '../protocol/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
   CommandRequest,

@@ -1,5 +1,5 @@
 import type { BrowserSession } from '../browser/session';
-import { ControlStopRequestedEvent } from '../browser/events/indicator.events';
+import { ControlStopRequestedEvent } from '../protocol/events/indicator.events';
 import type { CommandResponse } from '../protocol/commands';
 import type { Logger } from '../shared/logger';
 import type { ClientConnection, CommandServer } from './command-server';

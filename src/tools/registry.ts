@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyEventDefinition, PayloadInputOf } from '../bus/define-event';
+import type { AnyEventDefinition, PayloadInputOf } from '../protocol/define-event';
 import type { EmitOptions, EventHandle } from '../bus/event-bus';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem, problemText } from '../shared/zod-issues';

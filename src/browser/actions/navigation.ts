@@ -4,7 +4,7 @@ import type { LifecycleEntry } from '../../cdp/lifecycle';
 import type { Protocol } from '../../protocol/cdp';
 import { CdpProtocolError } from '../../cdp/errors';
 import { TabpilotError } from '../../shared/errors';
-import type { NavigationOutcome, WaitUntil } from '../events/navigation.events';
+import type { NavigationOutcome, WaitUntil } from '../../protocol/events/navigation.events';
 import { urlBlockedError, type BlockRecord, type NavigationGuard } from '../security/navigation-guard';
 
 /** The lifecycle names that satisfy each `wait_until` (networkIdle counting for all). */

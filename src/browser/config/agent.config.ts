@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentRisk } from '../events/agent.events';
+import { AgentRisk } from '../../protocol/events/agent.events';
 
 /** Actions the agent is not offered: the person's controls and what the agent gets every step anyway. */
 export const AGENT_EXCLUDED_ACTIONS = ['stop', 'attach', 'release', 'state', 'highlight'];

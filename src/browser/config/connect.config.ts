@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrowserLaunchEvent, BrowserStartEvent } from '../events/lifecycle.events';
+import { BrowserLaunchEvent, BrowserStartEvent } from '../../protocol/events/lifecycle.events';
 
 export const CONNECT_DEFAULTS = { timeout_ms: 90_000, backoff_ms: [500, 1000, 2000, 4000] };
 

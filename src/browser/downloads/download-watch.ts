@@ -4,14 +4,14 @@ import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { pollUntil } from '../../shared/time';
 import type { DownloadedFiles } from '../artifacts/downloaded-files';
-import type { ClickDownload } from '../events/artifacts.events';
+import type { ClickDownload } from '../../protocol/events/artifacts.events';
 
 /** How long a click's navigation may take to turn out a download (the server answers with a file). */
 const DECIDE_MS = 3_000;
 /** How long a click waits for the download it started to finish (browser-use: 30 s). */
 const FINISH_MS = 30_000;
 
-export type { ClickDownload } from '../events/artifacts.events';
+export type { ClickDownload } from '../../protocol/events/artifacts.events';
 
 /**
  * Notices a download a click started, the way NewTabWatch notices a tab: no fixed wait after every

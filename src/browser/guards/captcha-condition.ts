@@ -1,5 +1,5 @@
 import { TabpilotError } from '../../shared/errors';
-import type { CaptchaVendor } from '../events/captcha.events';
+import type { CaptchaVendor } from '../../protocol/events/captcha.events';
 import { vendorName } from './captcha-detect';
 import type { Admission, TabCondition, TabConditions } from './tab-conditions';
 

@@ -1,4 +1,4 @@
-import type { CaptchaVendor } from '../events/captcha.events';
+import type { CaptchaVendor } from '../../protocol/events/captcha.events';
 
 /**
  * Challenge detection from what CDP and the page tell: the frames a page loaded (every frame, closed

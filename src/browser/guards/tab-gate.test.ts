@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { TabpilotError } from '../../shared/errors';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
-import { ScrollEvent } from '../events/actions.events';
-import { BrowserStateRequestEvent } from '../events/state.events';
+import { ScrollEvent } from '../../protocol/events/actions.events';
+import { BrowserStateRequestEvent } from '../../protocol/events/state.events';
 import { captchaCondition } from './captcha-condition';
 import { tabOfPayload } from './tab-gate';
 

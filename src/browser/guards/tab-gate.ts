@@ -1,9 +1,9 @@
-import type { AnyEventDefinition } from '../../bus/define-event';
+import type { AnyEventDefinition } from '../../protocol/define-event';
 import type { BusMiddleware } from '../../bus/event-bus';
-import * as actions from '../events/actions.events';
-import * as content from '../events/content.events';
-import * as navigation from '../events/navigation.events';
-import * as state from '../events/state.events';
+import * as actions from '../../protocol/events/actions.events';
+import * as content from '../../protocol/events/content.events';
+import * as navigation from '../../protocol/events/navigation.events';
+import * as state from '../../protocol/events/state.events';
 import type { GateClass, TabConditions } from './tab-conditions';
 
 /**

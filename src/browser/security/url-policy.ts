@@ -3,17 +3,8 @@ import type { TabpilotConfig } from '../config';
 import { DomainList, parseDomainPattern, type DomainPattern } from './domain-pattern';
 import { isIpLiteral, matchableHost } from './host-name';
 import { isLoopbackName, isPrivateAddress } from './private-address';
+import { type BLOCK_RULES } from '../../protocol/events/security.events';
 
-/** The rule that refused a URL; each but the first three is the config field that holds it. */
-export const BLOCK_RULES = [
-  'javascript',
-  'browser_page',
-  'invalid_url',
-  'allowed_schemes',
-  'block_ip_addresses',
-  'allowed_domains',
-  'prohibited_domains',
-] as const;
 export type BlockRule = (typeof BLOCK_RULES)[number];
 
 export type UrlDecision =

@@ -4,7 +4,7 @@ import {
   BrowserStartEvent,
   BrowserStopEvent,
   BrowserStoppedEvent,
-} from '../events/lifecycle.events';
+} from '../../protocol/events/lifecycle.events';
 import { TabpilotError } from '../../shared/errors';
 import { redactUrl } from '../../shared/redact-url';
 import { stopLoading } from '../actions/navigation';

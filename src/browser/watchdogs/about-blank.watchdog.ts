@@ -1,6 +1,6 @@
 import { defineWatchdog } from '../define-watchdog';
-import { BrowserStopEvent, BrowserStoppedEvent } from '../events/lifecycle.events';
-import { TabClosedEvent } from '../events/tabs.events';
+import { BrowserStopEvent, BrowserStoppedEvent } from '../../protocol/events/lifecycle.events';
+import { TabClosedEvent } from '../../protocol/events/tabs.events';
 
 /**
  * There is always a tab to work in, where tabpilot owns the browser (Node): when the last page closes

@@ -9,7 +9,7 @@ import {
   CaptchaDetectedEvent,
   CaptchaSolverFinishedEvent,
   CaptchaSolverStartedEvent,
-} from '../events/captcha.events';
+} from '../../protocol/events/captcha.events';
 import type { PageFacts } from '../guards/captcha-detect';
 import { captchaWatchdog } from './captcha.watchdog';
 

@@ -7,8 +7,8 @@ import {
   CaptchaDetectedEvent,
   CaptchaSolverFinishedEvent,
   CaptchaSolverStartedEvent,
-} from '../events/captcha.events';
-import { TabClosedEvent } from '../events/tabs.events';
+} from '../../protocol/events/captcha.events';
+import { TabClosedEvent } from '../../protocol/events/tabs.events';
 
 /** A widget's markup settles a moment after its frame navigates. */
 const PROBE_DELAY_MS = 150;

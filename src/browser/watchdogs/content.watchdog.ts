@@ -6,7 +6,7 @@ import {
   ExtractContentEvent,
   FindElementsEvent,
   SearchPageEvent,
-} from '../events/content.events';
+} from '../../protocol/events/content.events';
 
 const MAX_VALUE_CHARS = 20_000;
 

@@ -1,8 +1,8 @@
 import type { CdpSession } from '../../cdp/session';
 import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
-import { ControlStopRequestedEvent } from '../events/indicator.events';
-import { ReleaseTabEvent } from '../events/tabs.events';
+import { ControlStopRequestedEvent } from '../../protocol/events/indicator.events';
+import { ReleaseTabEvent } from '../../protocol/events/tabs.events';
 import { INDICATOR_GLOBAL, INDICATOR_WORLD, indicatorSource, STOP_WAIT_MS } from '../indicator/indicator-source';
 
 /** How long one renewal keeps the indicator up: past it, a tab tabpilot silently lost shows none. */

@@ -10,8 +10,8 @@ import {
 } from '../guards/crash-conditions';
 import { StuckRequests } from '../guards/stuck-requests';
 import type { Admission } from '../guards/tab-conditions';
-import { BrowserErrorEvent } from '../events/lifecycle.events';
-import { TabClosedEvent, TargetCrashedEvent } from '../events/tabs.events';
+import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
+import { TabClosedEvent, TargetCrashedEvent } from '../../protocol/events/tabs.events';
 
 /** How often open requests are checked against their bound. */
 const REQUEST_SWEEP_MS = 250;

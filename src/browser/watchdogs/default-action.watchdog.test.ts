@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { createLogger, type LogRecord } from '../../shared/logger';
 import { defaultConfig } from '../config';
-import { SendKeysEvent, TypeTextEvent } from '../events/actions.events';
+import { SendKeysEvent, TypeTextEvent } from '../../protocol/events/actions.events';
 import { BrowserSession } from '../session';
 import { defaultActionWatchdog } from './default-action.watchdog';
 

@@ -22,7 +22,7 @@ import {
   SendKeysEvent,
   TypeTextEvent,
   UploadFileEvent,
-} from '../events/actions.events';
+} from '../../protocol/events/actions.events';
 import { fillSecrets, hasSecrets } from '../secrets';
 
 /**

@@ -3,16 +3,16 @@ import type { DomState } from '../../dom/dom-service';
 import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
 import { defineWatchdog } from '../define-watchdog';
-import { DialogOpenedEvent } from '../events/dialogs.events';
-import { BrowserReplacedEvent } from '../events/connection.events';
-import { BrowserErrorEvent } from '../events/lifecycle.events';
+import { DialogOpenedEvent } from '../../protocol/events/dialogs.events';
+import { BrowserReplacedEvent } from '../../protocol/events/connection.events';
+import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import {
   BrowserStateRequestEvent,
   HighlightElementEvent,
   ScreenshotEvent,
   type BrowserStateSummary,
-} from '../events/state.events';
-import { TabClosedEvent } from '../events/tabs.events';
+} from '../../protocol/events/state.events';
+import { TabClosedEvent } from '../../protocol/events/tabs.events';
 import type { BrowserSessionView } from '../session-view';
 import { paginationButtons } from '../state/pagination';
 import type { DialogCondition, TabConditions } from '../guards/tab-conditions';

@@ -5,14 +5,18 @@ import type { DownloadedFile } from '../artifacts/downloaded-files';
 import { defineWatchdog } from '../define-watchdog';
 import { baseName, fileTypeOf, mimeTypeOf, pdfNameOf } from '../downloads/mime';
 import { fetchPdfInPage } from '../downloads/pdf-saver';
-import { DownloadProgressEvent, DownloadStartedEvent, FileDownloadedEvent } from '../events/artifacts.events';
-import { ConfigChangedEvent } from '../events/config.events';
+import {
+  DownloadProgressEvent,
+  DownloadStartedEvent,
+  FileDownloadedEvent,
+} from '../../protocol/events/artifacts.events';
+import { ConfigChangedEvent } from '../../protocol/events/config.events';
 import {
   BrowserConnectedEvent,
   BrowserReconnectedEvent,
   BrowserStopEvent,
   BrowserStoppedEvent,
-} from '../events/lifecycle.events';
+} from '../../protocol/events/lifecycle.events';
 import { requireArtifacts } from '../host';
 
 const FIELD = 'downloads_path';

@@ -1,8 +1,8 @@
 import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
-import { StartHarRecordingEvent, StopHarRecordingEvent } from '../events/artifacts.events';
-import { ConfigChangedEvent } from '../events/config.events';
-import { BrowserConnectedEvent, BrowserStopEvent, BrowserStoppedEvent } from '../events/lifecycle.events';
+import { StartHarRecordingEvent, StopHarRecordingEvent } from '../../protocol/events/artifacts.events';
+import { ConfigChangedEvent } from '../../protocol/events/config.events';
+import { BrowserConnectedEvent, BrowserStopEvent, BrowserStoppedEvent } from '../../protocol/events/lifecycle.events';
 import { HarFile, harSettingsOf } from '../har/har-file';
 import { requireArtifacts } from '../host';
 

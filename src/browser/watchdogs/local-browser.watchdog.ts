@@ -1,5 +1,5 @@
 import { defineWatchdog } from '../define-watchdog';
-import { BrowserKillEvent, BrowserLaunchEvent, BrowserStopEvent } from '../events/lifecycle.events';
+import { BrowserKillEvent, BrowserLaunchEvent, BrowserStopEvent } from '../../protocol/events/lifecycle.events';
 import type { BrowserLauncher, LaunchedBrowser } from '../launcher';
 
 /**

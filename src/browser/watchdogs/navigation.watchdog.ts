@@ -14,8 +14,8 @@ import {
   WaitEvent,
   type NavigationOutcome,
   type WaitUntil,
-} from '../events/navigation.events';
-import { SwitchTabEvent } from '../events/tabs.events';
+} from '../../protocol/events/navigation.events';
+import { SwitchTabEvent } from '../../protocol/events/tabs.events';
 import { searchUrl } from '../search-url';
 import { normalizeUrl } from '../url-guards';
 

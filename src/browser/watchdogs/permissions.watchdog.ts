@@ -1,8 +1,12 @@
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog, type WatchdogHandlerContext } from '../define-watchdog';
-import { ConfigChangedEvent } from '../events/config.events';
-import { BrowserReplacedEvent } from '../events/connection.events';
-import { BrowserConnectedEvent, BrowserErrorEvent, BrowserReconnectedEvent } from '../events/lifecycle.events';
+import { ConfigChangedEvent } from '../../protocol/events/config.events';
+import { BrowserReplacedEvent } from '../../protocol/events/connection.events';
+import {
+  BrowserConnectedEvent,
+  BrowserErrorEvent,
+  BrowserReconnectedEvent,
+} from '../../protocol/events/lifecycle.events';
 import { ungrantable, ungrantableError } from '../permissions/permission-granter';
 
 type Emits = readonly [typeof BrowserErrorEvent];

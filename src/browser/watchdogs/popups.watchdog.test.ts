@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { defaultConfig } from '../config';
-import { ScrollEvent } from '../events/actions.events';
-import { DialogOpenedEvent, HandleDialogEvent } from '../events/dialogs.events';
+import { ScrollEvent } from '../../protocol/events/actions.events';
+import { DialogOpenedEvent, HandleDialogEvent } from '../../protocol/events/dialogs.events';
 import { popupsWatchdog } from './popups.watchdog';
 
 const PROMPT = {

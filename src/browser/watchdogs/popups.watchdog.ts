@@ -5,8 +5,8 @@ import { bestEffort } from '../../shared/logger';
 import { answerDialog } from '../actions/dialog';
 import type { TabpilotConfig } from '../config';
 import { defineWatchdog } from '../define-watchdog';
-import { DialogOpenedEvent, HandleDialogEvent } from '../events/dialogs.events';
-import { TabClosedEvent, TargetCrashedEvent } from '../events/tabs.events';
+import { DialogOpenedEvent, HandleDialogEvent } from '../../protocol/events/dialogs.events';
+import { TabClosedEvent, TargetCrashedEvent } from '../../protocol/events/tabs.events';
 import { dialogCondition, dialogSuspension } from '../guards/dialog-condition';
 import type { OpenDialog } from '../guards/tab-conditions';
 

@@ -7,9 +7,9 @@ import {
   BrowserReconnectedEvent,
   BrowserStopEvent,
   BrowserStoppedEvent,
-} from '../events/lifecycle.events';
-import { RecordingSavedEvent } from '../events/recording.events';
-import { AgentFocusChangedEvent } from '../events/tabs.events';
+} from '../../protocol/events/lifecycle.events';
+import { RecordingSavedEvent } from '../../protocol/events/recording.events';
+import { AgentFocusChangedEvent } from '../../protocol/events/tabs.events';
 import { FramePoller, type ScreenshotSession } from '../recording/frame-poller';
 import { ScreenRecorder, type RecordingSummary } from '../recording/screen-recorder';
 import { videoSize } from '../recording/video-size';

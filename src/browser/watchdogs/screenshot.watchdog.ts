@@ -1,8 +1,8 @@
 import { defineWatchdog } from '../define-watchdog';
 import { saveFile } from '../host';
 import { captureScreenshot } from '../actions/screenshot';
-import { SavePdfEvent } from '../events/content.events';
-import { ScreenshotEvent } from '../events/state.events';
+import { SavePdfEvent } from '../../protocol/events/content.events';
+import { ScreenshotEvent } from '../../protocol/events/state.events';
 import { printToPdf } from '../actions/pdf';
 
 const MIME: Record<'png' | 'jpeg' | 'webp', string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import type { ArtifactFiles } from '../artifacts/artifact-files';
-import { LoadStorageStateEvent, SaveStorageStateEvent } from '../events/artifacts.events';
+import { LoadStorageStateEvent, SaveStorageStateEvent } from '../../protocol/events/artifacts.events';
 import type { TabCondition } from '../guards/tab-conditions';
 import { storageStateWatchdog } from './storage-state.watchdog';
 

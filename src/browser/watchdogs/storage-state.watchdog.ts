@@ -8,8 +8,8 @@ import {
   SaveStorageStateEvent,
   StorageStateLoadedEvent,
   StorageStateSavedEvent,
-} from '../events/artifacts.events';
-import { BrowserConnectedEvent } from '../events/lifecycle.events';
+} from '../../protocol/events/artifacts.events';
+import { BrowserConnectedEvent } from '../../protocol/events/lifecycle.events';
 import { requireArtifacts } from '../host';
 import type { BrowserSessionView } from '../session-view';
 import {

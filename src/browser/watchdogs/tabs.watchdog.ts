@@ -1,7 +1,7 @@
 import { TabpilotError } from '../../shared/errors';
 import { pollUntil } from '../../shared/time';
 import { defineWatchdog } from '../define-watchdog';
-import { BrowserStartEvent, BrowserStopEvent } from '../events/lifecycle.events';
+import { BrowserStartEvent, BrowserStopEvent } from '../../protocol/events/lifecycle.events';
 import {
   AgentFocusChangedEvent,
   AttachTabEvent,
@@ -10,7 +10,7 @@ import {
   ReleaseTabEvent,
   SwitchTabEvent,
   type TabInfo,
-} from '../events/tabs.events';
+} from '../../protocol/events/tabs.events';
 
 const CLOSE_WAIT_MS = 5000;
 

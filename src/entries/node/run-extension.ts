@@ -7,7 +7,7 @@ import {
   AgentRunFinishReason,
   AgentRunStartedEvent,
   AgentStepEvent,
-} from '../../browser/events/agent.events';
+} from '../../protocol/events/agent.events';
 import { connectClient, EXIT } from '../../platform/node/native/cli-action';
 import type { HostClient } from '../../platform/node/native/host-client';
 import type { CommandResponse, EventMessage } from '../../protocol/commands';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../../test/fakes/memory-store';
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../../protocol/define-event';
 import { EventBus } from '../../bus/event-bus';
 import type { TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
 import { silentLogger } from '../../shared/logger';

@@ -1,7 +1,7 @@
 import { errorMessageOf } from '../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { ConfigError, parseConfig, type TabpilotConfig } from '../../browser/config';
-import { EVENT_NAMES } from '../../browser/events/index';
+import { EVENT_NAMES } from '../../protocol/events/index';
 import type { Logger } from '../../shared/logger';
 
 /** Reads `--config FILE` (JSON). A missing file, bad JSON or an invalid field stops start-up, naming it. */

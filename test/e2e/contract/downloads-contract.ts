@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { BrowserStateSummary } from '../../../src/protocol/events/state.events';
 import { pollUntil } from '../../../src/shared/time';
 import { DOWNLOADS, PDF_BYTES, addDownloadPages } from '../harness/download-pages';
 import type { Driver } from '../harness/drivers';

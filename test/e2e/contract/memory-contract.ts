@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserStateSummary } from '../../../src/browser/events/state.events';
+import type { BrowserStateSummary } from '../../../src/protocol/events/state.events';
 import type { HistoryStats } from '../../../src/bus/history';
 import type { DomRetention } from '../../../src/dom/dom-service';
 import type { WorldRetention } from '../../../src/dom/payload';

@@ -4,7 +4,7 @@ import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import type { CdpSession } from '../../../src/cdp/session';
 import { composeNodeSession } from '../../../src/entries/node/compose';
 import type { CommandResponse, EventMessage, ServerMessage } from '../../../src/protocol/commands';
-import { NavigationStartedEvent } from '../../../src/browser/events/navigation.events';
+import { NavigationStartedEvent } from '../../../src/protocol/events/navigation.events';
 import { TabpilotError } from '../../../src/shared/errors';
 import { pollUntil } from '../../../src/shared/time';
 import type { ClientConnection } from '../../../src/tools/command-server';

@@ -227,7 +227,7 @@ export function renderProtocolReference(): string {
   const sections = [
     '# Protocol and tool reference',
     GENERATED_NOTE,
-    "Every action of the [command protocol](../protocol.md): what it does, its params, its result, the errors it may answer and the MCP tool it becomes. The text comes from the declarations: the actions (`src/tools/actions.ts`), their events (`src/browser/events/*.events.ts`), the agent's actions (`src/agent`), the tool catalog (`src/tools/mcp/tool-catalog.ts`) and the error codes (`src/shared/errors.ts`).",
+    "Every action of the [command protocol](../protocol.md): what it does, its params, its result, the errors it may answer and the MCP tool it becomes. The text comes from the declarations: the actions (`src/tools/actions.ts`), their events (`src/protocol/events/*.events.ts`), the agent's actions (`src/agent`), the tool catalog (`src/tools/mcp/tool-catalog.ts`) and the error codes (`src/shared/errors.ts`).",
     "Every action that works in a tab takes `tab_id` and answers with `tab_id`s: the protocol never shows CDP target ids. A param with a default may be left out. The MCP server (`tabpilot mcp`) lists each action below as a tool of the same name with the same params; it lists `evaluate` in `--launch` / `--cdp-url` mode only when the config sets `allow_evaluate`, and the agent's actions when the config names a model (with the extension, when the extension serves them).",
     '## Actions',
     ...ACTIONS.map((action) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /**
  * A person pressed Stop on the in-page indicator of a controlled tab. The entry that owns the command

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 import { TabStatusSchema } from './state.events';
 
 /** A tab as `tabs` lists it. */

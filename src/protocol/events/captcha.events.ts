@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 export const CaptchaVendor = z.enum(['recaptcha', 'hcaptcha', 'turnstile', 'cloudflare']);
 export type CaptchaVendor = z.infer<typeof CaptchaVendor>;

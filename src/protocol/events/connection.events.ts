@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /**
  * The session got a browser again after losing one, and it is another browser: a pool handed out a new

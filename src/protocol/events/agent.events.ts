@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /**
  * A built-in agent's run as the timeline shows it: one started event, one event per step, one finished

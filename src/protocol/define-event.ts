@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuid7 } from '../shared/ids';
 import { firstProblem } from '../shared/zod-issues';
-import { EventValidationError } from './errors';
+import { EventValidationError } from './event-validation-error';
 
 /**
  * An event definition: the name literal (written out, never derived from a class name), a strict payload

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /**
  * A screen recording was written (on stop, on disconnect, or when recording was turned off).

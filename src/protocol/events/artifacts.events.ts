@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 import { OutputFileName } from '../output-file-name';
 
 /** Downloads (browser-use's names and fields) and storage state. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /** Connects to the browser (launching one first when there is no endpoint). */
 export const BrowserStartEvent = defineEvent('BrowserStartEvent', {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 import { TargetId } from './navigation.events';
 
 export const DialogType = z.enum(['alert', 'confirm', 'prompt', 'beforeunload']);

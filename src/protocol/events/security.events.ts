@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
-import { BLOCK_RULES } from '../security/url-policy';
+import { defineEvent } from '../define-event';
+
+/** The rule that refused a URL; each but the first three is the config field that holds it. */
+export const BLOCK_RULES = [
+  'javascript',
+  'browser_page',
+  'invalid_url',
+  'allowed_schemes',
+  'block_ip_addresses',
+  'allowed_domains',
+  'prohibited_domains',
+] as const;
 
 /** Where the policy caught a URL. */
 export const BLOCK_STAGES = [

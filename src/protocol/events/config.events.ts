@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 /**
  * The running config was replaced (the panel's settings in the extension). Awaited by whoever applied

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from '../../bus/define-event';
+import { defineEvent } from '../define-event';
 
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle', 'commit'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];

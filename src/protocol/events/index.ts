@@ -1,4 +1,4 @@
-import type { AnyEventDefinition } from '../../bus/define-event';
+import type { AnyEventDefinition } from '../define-event';
 import * as actions from './actions.events';
 import * as agent from './agent.events';
 import * as artifacts from './artifacts.events';
