@@ -1,5 +1,6 @@
 import type { AgentConfig } from '../browser/config/agent.config';
 import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
+import { declarationOf } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import type { ActionDescription } from '../tools/registry';
@@ -14,18 +15,15 @@ import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
 import { screenshotOf, stepShotOf, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
 
-/** Actions after which the page (or the tab) is another one: the rest of the batch is skipped. */
-const PAGE_CHANGING = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search', 'switch', 'close']);
-/** Actions that only read: after a step of these alone the page needs no time to settle. */
-const READ_ONLY = new Set([
-  'tabs',
-  'extract',
-  'search_page',
-  'find_elements',
-  'screenshot',
-  'wait',
-  'dropdown_options',
-]);
+/** After this action the page (or the tab) is another one: the rest of the batch is skipped. */
+function changesPage(name: string): boolean {
+  return declarationOf(name)?.changesPage === true;
+}
+
+/** This action only reads: after a step of these alone the page needs no time to settle. */
+function onlyReads(name: string): boolean {
+  return declarationOf(name)?.onlyReads === true;
+}
 
 /** What the loop may touch: the one action road, the bus, the redaction every output passes. */
 export interface AgentHost {
@@ -370,7 +368,7 @@ export class Agent {
       const result = this.#host.redact(
         await toActionResult(action.name, () => this.#host.runAction(action.name, action.params)),
       );
-      if (result.success && !READ_ONLY.has(action.name) && !PAGE_CHANGING.has(action.name)) {
+      if (result.success && !onlyReads(action.name) && !changesPage(action.name)) {
         this.#unsettled = true;
       }
       outcomes.push({
@@ -385,7 +383,7 @@ export class Agent {
       if (last || (!result.success && result.error_code === 'CANCELLED')) {
         break;
       }
-      if (PAGE_CHANGING.has(action.name) || (await this.#pageChanged(state))) {
+      if (changesPage(action.name) || (await this.#pageChanged(state))) {
         break;
       }
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActionHints } from '../tools/registry';
+import type { ActionHints } from '../protocol/actions';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
 import type { ControlledRun, RunControl } from './run-control';
 

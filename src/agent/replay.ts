@@ -1,3 +1,4 @@
+import { declarationOf } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import { createDeferred, type Deferred } from '../shared/deferred';
@@ -8,8 +9,11 @@ import { describeIdentity, INDEX_PARAMS, refindIndex } from './element-refind';
 import type { ControlledRun } from './run-control';
 import type { RecordedAction, RunRecord } from './run-store';
 
-/** Actions after which the page needs no time before the next state is read. */
-const SETTLED = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search', 'switch', 'close', 'tabs', 'wait']);
+/** Whether the page needs no time after this action before the next state is read. */
+function settled(name: string): boolean {
+  const declared = declarationOf(name);
+  return declared?.changesPage === true || declared?.onlyReads === true;
+}
 
 export interface ReplayedAction {
   readonly step: number;
@@ -154,7 +158,7 @@ export class Replay implements ControlledRun {
             results,
           );
         }
-        unsettled = !SETTLED.has(action.name);
+        unsettled = !settled(action.name);
       }
     }
     return answer();

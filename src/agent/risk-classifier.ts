@@ -3,6 +3,7 @@ import type { AgentRisk } from '../protocol/events/agent.events';
 import { SEARCH_ENGINES } from '../protocol/events/navigation.events';
 import type { ElementSummary } from '../protocol/events/state.events';
 import { searchUrl } from '../browser/search-url';
+import { declarationOf } from '../protocol/actions';
 import type { ModelAction } from './model';
 
 /** Why an action waits for the person: its class and a sentence naming what it touches. */
@@ -194,17 +195,17 @@ function enterRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
 }
 
 function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
-  switch (action.name) {
-    case 'upload_file': {
+  switch (declarationOf(action.name)?.risk) {
+    case 'file_upload': {
       const path = stringParam(action.params, 'path') ?? 'a file';
       const where = originOf(facts.pageUrl);
       return [
         { risk: 'upload', reason: `upload_file gives ${path} to the page${where === null ? '' : ` at ${where}`}` },
       ];
     }
-    case 'evaluate':
+    case 'page_script':
       return [{ risk: 'evaluate', reason: 'evaluate runs JavaScript the model wrote in the page' }];
-    case 'navigate': {
+    case 'goes_to_url': {
       const raw = stringParam(action.params, 'url');
       if (raw === null) {
         return [];
@@ -212,7 +213,7 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       const newTab = (action.params as { new_tab?: unknown }).new_tab === true;
       return addressRisks(navigationUrl(raw), facts, newTab ? 'a new tab on' : 'navigating to');
     }
-    case 'search': {
+    case 'search_results': {
       const query = stringParam(action.params, 'query');
       const engine = stringParam(action.params, 'engine') ?? 'duckduckgo';
       if (query === null || !(SEARCH_ENGINES as readonly string[]).includes(engine)) {
@@ -220,16 +221,15 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       }
       return addressRisks(searchUrl(engine as (typeof SEARCH_ENGINES)[number], query), facts, 'searching on');
     }
-    case 'click':
+    case 'clicked_element':
       return clickRisks(action.params, facts);
-    case 'send_keys':
+    case 'enter_key':
       return enterRisks(action.params, facts);
-    case 'go_back':
-    case 'go_forward':
+    case 'history_entry':
       return facts.historyTarget === null
         ? []
         : addressRisks(facts.historyTarget, facts, action.name === 'go_back' ? 'going back to' : 'going forward to');
-    default:
+    case undefined:
       return [];
   }
 }

@@ -1,4 +1,5 @@
 import type { AgentRisk } from '../protocol/events/agent.events';
+import { declarationOf } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';
@@ -138,7 +139,7 @@ export async function probeRiskFacts(options: {
   };
   const keys = (action.params as { keys?: unknown } | null | undefined)?.keys;
   if (
-    action.name === 'send_keys' &&
+    declarationOf(action.name)?.risk === 'enter_key' &&
     typeof keys === 'string' &&
     pressesEnter(keys) &&
     state !== null &&
@@ -150,7 +151,7 @@ export async function probeRiskFacts(options: {
     };
   }
   if (
-    (action.name === 'go_back' || action.name === 'go_forward') &&
+    declarationOf(action.name)?.risk === 'history_entry' &&
     state !== null &&
     options.look !== undefined &&
     (risky.includes('new_domain') || risky.includes('download'))

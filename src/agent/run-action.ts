@@ -54,11 +54,15 @@ export interface RunActionOptions {
 /** What `run` is, apart from running it: its name, params, description and hints. */
 export const RUN_ACTION: ServerActionSpec<typeof RunParams> = {
   name: 'run',
+  title: 'Let the built-in agent do a task',
   description:
     'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped). Its steps come as AgentStepEvent to subscribers.',
   params: RunParams,
   category: 'session',
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  mcp: {
+    note: 'It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes; the answer is the done text.',
+  },
 };
 
 /** The longest a run may take: every step's model request timing out, with time for its actions. */

@@ -16,6 +16,7 @@ export const RUN_SCREENSHOT_ACTION: ServerActionSpec<typeof RunStepParams> = {
   params: RunStepParams,
   category: 'session',
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  mcp: { answer: 'step_picture' },
   immediate: true,
 };
 

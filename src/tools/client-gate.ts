@@ -6,7 +6,7 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import type { ClientLeases } from './client-leases';
 import { PersonPowers, type PersonAsker } from './person-powers';
-import type { Public } from './public-result';
+import type { Public } from '../protocol/public-result';
 import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
 
 type TabInfo = Public<TargetTabInfo>;
@@ -117,26 +117,26 @@ export class ClientGate {
       return action === 'tabs' ? this.#annotateTabs(result, undefined) : result;
     }
     const client = ctx.client.id;
-    if (HELD_ACTIONS.has(action)) {
+    const declared = this.#registry.get(action);
+    if (declared?.loadsPage === true) {
       this.#refuseUnderHold(action);
     }
     const given = await this.#powers.vet(action, { ...(isRecord(params) ? params : {}) }, client);
-    switch (action) {
-      case 'tabs':
+    if (declared?.personOnly === true && this.#session.host.tabControl !== undefined) {
+      throw new TabpilotError(
+        'FORBIDDEN',
+        `${action} detaches every tab of every client and of the person: only the person may press it (release lets go of your own tabs)`,
+      );
+    }
+    switch (declared?.lease) {
+      case 'list':
         return this.#annotateTabs(await next(given), client);
-      case 'stop':
-        if (this.#session.host.tabControl !== undefined) {
-          throw new TabpilotError(
-            'FORBIDDEN',
-            'stop detaches every tab of every client and of the person: only the person may press it (release lets go of your own tabs)',
-          );
-        }
-        return next(given);
       case 'release':
         return this.#release(client, given, next);
       case 'attach':
         return this.#attach(client, given, next);
-      default:
+      case 'take':
+      case undefined:
         break;
     }
     if (!this.#takesTab(action)) {
@@ -149,10 +149,11 @@ export class ClientGate {
         this.#checkOwner(targetId, client, action);
       }
     } else {
-      const wantsNewTab = action === 'navigate' && given['new_tab'] === true;
+      const opensTab = declared?.opensTab === true;
+      const wantsNewTab = opensTab && given['new_tab'] === true;
       targetId = wantsNewTab ? undefined : this.#leases.focusOf(client);
       if (targetId === undefined) {
-        if (action !== 'navigate' && action !== 'search') {
+        if (!opensTab) {
           throw new TabpilotError(
             'NOT_ATTACHED',
             `${client} has no tab yet: navigate opens one for it, or attach one listed by "tabs"`,
@@ -160,14 +161,15 @@ export class ClientGate {
           );
         }
         targetId = await this.#openTabFor(client);
-        if (action === 'navigate') {
+        if ('new_tab' in given) {
+          // The tab just opened is the new tab.
           given['new_tab'] = false;
         }
       }
       given['tab_id'] = this.#session.tabIdOf(targetId);
     }
     const result = await next(given);
-    if (targetId !== undefined && action === 'switch') {
+    if (targetId !== undefined && declared?.lease === 'take') {
       if (this.#leases.owner(targetId) === undefined) {
         this.#leases.lease(client, targetId);
         this.#group(targetId, client);
@@ -346,17 +348,6 @@ export class ClientGate {
     this.#log.info('could not group or ungroup a client tab', { error: errorMessageOf(error) });
   }
 }
-
-/** What a client may not do while the person holds the clients: each attaches, loads a page or opens a tab. */
-const HELD_ACTIONS: ReadonlySet<string> = new Set([
-  'attach',
-  'navigate',
-  'search',
-  'switch',
-  'go_back',
-  'go_forward',
-  'refresh',
-]);
 
 /** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
 export function leasesTabs(client: ClientInfo): boolean {

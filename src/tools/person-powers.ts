@@ -1,3 +1,4 @@
+import { declarationOf } from '../protocol/actions';
 import { requireArtifacts } from '../browser/host';
 import type { BrowserSession } from '../browser/session';
 import { cookiesFor, sitesOf } from '../browser/storage/cookie-scope';
@@ -28,9 +29,8 @@ export interface PersonAsker {
  * what it would do counted; without a person to ask (the Node transport, where the operator who launched
  * it is the person) it goes on. Wherever it runs, a program's export holds only the cookies and storage
  * of the hosts of its own tabs. Granting permissions and changing the URL policy are config, which no
- * protocol client can change at all (config-fields.ts).
+ * protocol client can change at all (config-fields.ts). Which actions are powers, their declarations say.
  */
-export const PERSON_POWERS: ReadonlySet<string> = new Set(['save_storage_state', 'load_storage_state', 'start_har']);
 
 export class PersonPowers {
   readonly #session: BrowserSession;
@@ -45,16 +45,16 @@ export class PersonPowers {
 
   /** The params to run the action with (an export held to the client's hosts), once the person allowed it. */
   async vet(action: string, params: Record<string, unknown>, client: string): Promise<Record<string, unknown>> {
-    switch (action) {
-      case 'save_storage_state':
+    switch (declarationOf(action)?.personPower) {
+      case 'export_storage':
         return this.#vetSave(params, client);
-      case 'load_storage_state':
+      case 'import_storage':
         await this.#ask(client, action, await this.#describeLoad(params));
         return params;
-      case 'start_har':
+      case 'record_traffic':
         await this.#ask(client, action, this.#describeHar(params));
         return params;
-      default:
+      case undefined:
         return params;
     }
   }

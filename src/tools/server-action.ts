@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ActionCategory, ActionDescription, ActionHints, ClientInfo } from './registry';
+import type { ActionCategory, ActionHints, McpFacts } from '../protocol/actions';
+import type { ActionDescription, ClientInfo } from './registry';
 
 /**
  * An action a layer above the tools serves itself, beside the registry's (the built-in agent's `run`).
@@ -9,8 +10,11 @@ import type { ActionCategory, ActionDescription, ActionHints, ClientInfo } from 
  */
 export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
   readonly name: string;
+  /** What a person reads for it in a tool list; default its name. */
+  readonly title?: string;
   readonly description: string;
   readonly params: S;
+  readonly mcp?: McpFacts;
   readonly category: ActionCategory;
   readonly hints: ActionHints;
   /**
@@ -28,9 +32,11 @@ export interface ServerAction<S extends z.ZodType = z.ZodType> extends ServerAct
 export function describeServerAction(action: ServerActionSpec): ActionDescription {
   return {
     name: action.name,
+    title: action.title ?? action.name,
     description: action.description,
     category: action.category,
     hints: action.hints,
     params_schema: z.toJSONSchema(action.params, { io: 'input' }),
+    ...(action.mcp === undefined ? {} : { mcp: action.mcp }),
   };
 }

@@ -3,7 +3,7 @@ import { startedFakeSession } from '../../test/fakes/fake-session';
 import type { BrowserLauncher } from '../browser/launcher';
 import { watchdogsFor, type Platform } from '../browser/watchdogs/index';
 import { gateClassOf } from '../browser/guards/tab-gate';
-import { ACTIONS } from './actions';
+import { ACTIONS } from '../protocol/actions';
 
 const launcher: BrowserLauncher = {
   launch: () => Promise.reject(new Error('the wiring test launches nothing')),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageContent } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
 import { AGENT_ACTIONS } from '../../src/agent/agent-actions';
-import { ACTIONS } from '../../src/tools/actions';
+import { ACTIONS } from '../../src/protocol/actions';
 import { FixtureServer } from './harness/fixture-server';
 import { addMcpPages, imageSize, indexIn, McpTestClient, textOf } from './harness/mcp';
 import { NativeChain } from './harness/native';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageContent, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
-import { ACTIONS } from '../../src/tools/actions';
+import { ACTIONS } from '../../src/protocol/actions';
 import { FixtureServer } from './harness/fixture-server';
 import { TEST_FLAGS } from './harness/browser';
 import { ChallengeServer, challengeFlags } from './harness/challenge-server';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ACTIONS } from '../../protocol/actions';
 import { AgentRisk } from '../../protocol/events/agent.events';
 
-/** Actions the agent is not offered: the person's controls and what the agent gets every step anyway. */
-export const AGENT_EXCLUDED_ACTIONS = ['stop', 'attach', 'release', 'state', 'highlight'];
+/** Actions the agent is not offered by default: the person's controls and what it gets every step anyway. */
+const AGENT_EXCLUDED_ACTIONS = ACTIONS.filter((action) => action.notForAgent === true).map((action) => action.name);
 
 const Agent = z
   .strictObject({

@@ -14,11 +14,11 @@ import { McpAdapter } from '../../platform/node/mcp/sdk-adapter';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import { errorMessageOf } from '../../shared/errors';
 import { createLogger, type LogLevel, type Logger } from '../../shared/logger';
-import { ACTIONS, createDefaultRegistry } from '../../tools/actions';
-import { ACTION_CATEGORIES, type ActionCategory } from '../../tools/registry';
+import { ACTION_CATEGORIES, ACTIONS, declarationOf, type ActionCategory } from '../../protocol/actions';
+import { createDefaultRegistry } from '../../tools/actions';
 import { DEFAULT_ANSWER_CHARS } from '../../tools/mcp/answer-budget';
 import type { BrowserMode } from '../../tools/mcp/error-advice';
-import { actionsOnFocusedTab, buildToolCatalog } from '../../tools/mcp/tool-catalog';
+import { actionsOnFocusedTab, buildToolCatalog, toolAnswers } from '../../tools/mcp/tool-catalog';
 import { describeServerAction } from '../../tools/server-action';
 import { AGENT_ACTIONS } from '../../agent/agent-actions';
 import { RERUN_ACTION } from '../../agent/history-actions';
@@ -242,7 +242,8 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   // the extension's worker with the model of its panel settings, listed when its build serves the actions
   // (the tool list follows the extension's describe).
   const served = cli.mode === 'extension' || config.agent.model !== null ? AGENT_ACTIONS.map(describeServerAction) : [];
-  const tools = buildToolCatalog([...createDefaultRegistry().describe(), ...served], {
+  const offered = [...createDefaultRegistry().describe(), ...served];
+  const tools = buildToolCatalog(offered, {
     ...(cli.categories === undefined ? {} : { categories: cli.categories }),
     slim: cli.slim,
     hidden,
@@ -252,6 +253,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   const runner = new McpToolRunner({
     tools,
     focusedTabActions: actionsOnFocusedTab(ACTIONS),
+    answers: toolAnswers(offered),
     files,
     mode: cli.mode,
     answerChars: cli.answerChars,
@@ -306,12 +308,11 @@ function waitForEnd(adapter: McpAdapter, log: Logger): Promise<number> {
 
 /** Each action's own timeout: the config's for its event, else the event's. */
 function eventTimeouts(config: TabpilotConfig): (action: string) => number {
-  const byAction = new Map(ACTIONS.map((action) => [action.name, action.event]));
   return (action) => {
     if (action === RUN_ACTION.name || action === RERUN_ACTION.name) {
       return runDeadlineMs(config.agent);
     }
-    const event = byAction.get(action);
+    const event = declarationOf(action)?.event;
     return event === undefined ? 30_000 : (config.timeouts[event.type] ?? event.timeoutMs);
   };
 }

@@ -11,7 +11,7 @@ describe('MCP answers', () => {
   it("gives a run step's picture as an image, not as base64 text", async () => {
     const answer = await answerOf(
       { run_id: 'r1', step: 2, format: 'jpeg', data: '/9j/4AAQSkZJRg' },
-      { action: 'run_screenshot', tabId: undefined, budget: 40_000, files },
+      { action: 'run_screenshot', answer: 'step_picture', tabId: undefined, budget: 40_000, files },
     );
     expect(answer.content).toEqual([
       { type: 'text', text: 'The page at step 2 of run r1' },

@@ -1,13 +1,15 @@
+import type { McpAnswer } from '../../protocol/actions';
 import type { StateSummary } from '../actions';
 import { previewOf, type OutputFiles } from './answer-budget';
 import type { McpContent, McpToolResult } from './mcp-shapes';
 import { stateAnswer } from './state-answer';
 
 const MIME: Readonly<Record<string, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
-const NAVIGATIONS = new Set(['navigate', 'go_back', 'go_forward', 'refresh', 'search']);
 
 export interface AnswerContext {
   action: string;
+  /** How the action's declaration says its answer is put. */
+  answer: McpAnswer;
   /** The tab the action acted on, when the runner knows it before the answer. */
   tabId: string | undefined;
   budget: number;
@@ -19,12 +21,12 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
   const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
   const tabId = typeof record['tab_id'] === 'string' ? record['tab_id'] : ctx.tabId;
   const where = tabId === undefined ? '' : `Tab ${tabId}: `;
-  switch (ctx.action) {
+  switch (ctx.answer) {
     case 'state':
       return stateAnswer(result as StateSummary, ctx.budget, ctx.files);
     case 'screenshot':
       return screenshotAnswer(record, where, ctx);
-    case 'save_as_pdf':
+    case 'pdf':
       return {
         content: [
           {
@@ -34,7 +36,7 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
           ctx.files.linkTo(String(record['path']), 'application/pdf'),
         ],
       };
-    case 'stop_har':
+    case 'har':
       return {
         content: [
           {
@@ -44,11 +46,11 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
           ctx.files.linkTo(String(record['path']), 'application/json'),
         ],
       };
-    case 'extract':
-      return bounded(extractText(record, where), 'extract', ctx, 'text/markdown');
-    case 'tabs':
+    case 'pages':
+      return bounded(extractText(record, where), ctx.action, ctx, 'text/markdown');
+    case 'tab_list':
       return { content: [{ type: 'text', text: tabsText(record) }] };
-    case 'run_screenshot': {
+    case 'step_picture': {
       const format = String(record['format']);
       return {
         content: [
@@ -57,11 +59,10 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
         ],
       };
     }
-    default:
+    case 'navigation':
+      return { content: [{ type: 'text', text: navigationLead(record, tabId) }] };
+    case 'fields':
       break;
-  }
-  if (NAVIGATIONS.has(ctx.action)) {
-    return { content: [{ type: 'text', text: navigationLead(record, tabId) }] };
   }
   const lead = `${where}${ctx.action} done.`;
   const rest = fieldLines(record);

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandResponse } from '../../protocol/commands';
-import { ACTIONS, createDefaultRegistry } from '../actions';
+import { ACTIONS } from '../../protocol/actions';
+import { createDefaultRegistry } from '../actions';
 import type { OutputFiles } from './answer-budget';
 import type { CommandChannel } from './command-channel';
 import type { McpProgress, McpResourceLink } from './mcp-shapes';
-import { actionsOnFocusedTab, buildToolCatalog } from './tool-catalog';
+import { actionsOnFocusedTab, buildToolCatalog, toolAnswers } from './tool-catalog';
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, McpToolRunner } from './tool-runner';
 
 type Handler = (action: string, params: Record<string, unknown>) => Promise<CommandResponse> | CommandResponse;
@@ -50,6 +51,7 @@ function runner(channel: CommandChannel | (() => Promise<CommandChannel>), files
   return new McpToolRunner({
     tools: buildToolCatalog(createDefaultRegistry().describe()),
     focusedTabActions: actionsOnFocusedTab(ACTIONS),
+    answers: toolAnswers(createDefaultRegistry().describe()),
     openChannel: typeof channel === 'function' ? channel : () => Promise.resolve(channel),
     files,
     mode: 'launch',
@@ -151,6 +153,7 @@ describe('McpToolRunner', () => {
     const follower = new McpToolRunner({
       tools: buildToolCatalog(createDefaultRegistry().describe()),
       focusedTabActions: actionsOnFocusedTab(ACTIONS),
+      answers: toolAnswers(createDefaultRegistry().describe()),
       openChannel: () => Promise.resolve(channel),
       files: fakeFiles(),
       mode: 'extension',

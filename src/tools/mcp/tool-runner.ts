@@ -1,3 +1,4 @@
+import type { McpAnswer } from '../../protocol/actions';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
@@ -19,6 +20,8 @@ export interface McpToolRunnerOptions {
   tools: readonly McpTool[];
   /** The actions that act on the focused tab when no tab_id is given (see actionsOnFocusedTab). */
   focusedTabActions: ReadonlySet<string>;
+  /** How each tool's answer is put (toolAnswers of the catalog's actions). */
+  answers: ReadonlyMap<string, McpAnswer>;
   /** Opens the way to the browser; called at the first tool call, and again after it failed. */
   openChannel: () => Promise<CommandChannel>;
   files: OutputFiles;
@@ -142,7 +145,13 @@ export class McpToolRunner {
       return this.#failure(name, tabId ?? tabOfError(response.error), response.error);
     }
     const budget = this.#options.answerChars ?? DEFAULT_ANSWER_CHARS;
-    const answer = await answerOf(response.result, { action: name, tabId, budget, files: this.#options.files });
+    const answer = await answerOf(response.result, {
+      action: name,
+      answer: this.#options.answers.get(name) ?? 'fields',
+      tabId,
+      budget,
+      files: this.#options.files,
+    });
     if (wantsScreenshot) {
       const stateTab = (response.result as { tab_id?: string }).tab_id;
       answer.content.push(...(await this.#stateScreenshot(channel, tool, stateTab, options)));

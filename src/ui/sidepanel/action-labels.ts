@@ -1,42 +1,5 @@
+import { declarationOf } from '../../protocol/actions';
 import type { ActionInfo } from './describe';
-
-/** Readable names for the actions, as a person looks for them; an action not listed reads as its name. */
-const LABELS: Record<string, string> = {
-  navigate: 'Go to a URL',
-  go_back: 'Go back',
-  go_forward: 'Go forward',
-  refresh: 'Reload the page',
-  search: 'Search the web',
-  wait: 'Wait',
-  tabs: 'List the tabs',
-  switch: 'Switch to a tab',
-  close: 'Close a tab',
-  attach: 'Take control of a tab',
-  release: 'Let go of a tab',
-  stop: 'Stop everything',
-  save_storage_state: 'Save cookies and storage',
-  load_storage_state: 'Load cookies and storage',
-  state: 'Read the page',
-  screenshot: 'Take a screenshot',
-  highlight: 'Highlight an element',
-  extract: 'Extract content',
-  search_page: 'Search the page text',
-  find_elements: 'Find elements by CSS',
-  save_as_pdf: 'Save as PDF',
-  start_har: 'Start HAR',
-  stop_har: 'Stop HAR',
-  evaluate: 'Run JavaScript',
-  click: 'Click',
-  input: 'Type text',
-  scroll: 'Scroll',
-  send_keys: 'Press keys',
-  find_text: 'Scroll to text',
-  upload_file: 'Upload a file',
-  dropdown_options: 'List dropdown options',
-  select_dropdown: 'Choose a dropdown option',
-  hover: 'Hover',
-  drag: 'Drag and drop',
-};
 
 const GROUPS: Record<string, string> = {
   page: 'Page',
@@ -47,19 +10,14 @@ const GROUPS: Record<string, string> = {
 };
 const GROUP_ORDER = ['page', 'tabs', 'content', 'files', 'session'];
 
-/**
- * Params the panel's form leaves out because another one says the same: scroll's `down` (browser-use's
- * form) next to `direction`, where ticking and unticking `down` sent `down: false` and the refusal
- * "give direction or down, not both".
- */
-const HIDDEN_PARAMS: Record<string, readonly string[]> = { scroll: ['down'] };
-
+/** The action's name as a person looks for it (its declaration's); one without a declaration reads as its name. */
 export function actionLabel(name: string): string {
-  return LABELS[name] ?? name.replace(/_/g, ' ');
+  return declarationOf(name)?.panel.label ?? name.replace(/_/g, ' ');
 }
 
+/** Params the panel's form leaves out because another one says the same (scroll's `down`). */
 export function hiddenParams(name: string): readonly string[] {
-  return HIDDEN_PARAMS[name] ?? [];
+  return declarationOf(name)?.panel.hiddenParams ?? [];
 }
 
 /** The actions by group (page, tabs, content, files, session), in the order describe gives them. */

@@ -1,3 +1,4 @@
+import type { ActionName } from '../../protocol/actions';
 import { z } from 'zod';
 
 /**
@@ -37,7 +38,7 @@ export function parsePageState(result: unknown): PageState | undefined {
 }
 
 /** The element actions the page view offers, each a protocol action. */
-export type ElementActionName = 'click' | 'input' | 'select_dropdown' | 'upload_file';
+export type ElementActionName = Extract<ActionName, 'click' | 'input' | 'select_dropdown' | 'upload_file'>;
 
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'password', 'tel', 'url', 'number', 'date', 'time']);
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);

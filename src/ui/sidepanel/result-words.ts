@@ -1,6 +1,7 @@
 import type { CommandResponse } from '../../protocol/commands';
 import type { ErrorCode } from '../../shared/errors';
-import { capitalised, hostAndPath } from './activity';
+import { declarationOf } from '../../protocol/actions';
+import { capitalised } from './activity';
 
 /**
  * A protocol answer said for people: one line for what a success did ("Clicked [6] "Go"", "Navigated
@@ -20,83 +21,18 @@ function asResult(value: unknown): Result {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Result) : {};
 }
 
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/**
+ * The declaration's words for a success. The answer is the action's declared result: the worker checked
+ * it against the result schema before it answered, so it is taken as that type here.
+ */
+function successWords(action: string, params: Result, result: unknown): string | undefined {
+  const words = declarationOf(action)?.panel.success;
+  return words === undefined || typeof result !== 'object' || result === null ? undefined : words(params, result);
 }
-
-function quoted(value: unknown, max = 40): string {
-  const text = str(value);
-  return `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
-}
-
-function elementOf(params: Result, result: Result): string {
-  const index = result['index'] ?? params['index'];
-  const label =
-    typeof result['element'] === 'string' && result['element'] !== '' ? ` ${quoted(result['element'])}` : '';
-  return `${typeof index === 'number' ? `[${index}]` : 'the element'}${label}`;
-}
-
-function scrolled(r: Result): string {
-  const x = Number(r['moved_x'] ?? 0);
-  const y = Number(r['moved_y'] ?? 0);
-  if (x === 0 && y === 0) {
-    return 'did not scroll: already at the end';
-  }
-  const vertical = Math.abs(y) >= Math.abs(x);
-  const direction = vertical ? (y < 0 ? 'up' : 'down') : x < 0 ? 'left' : 'right';
-  const distance = Math.round(Math.abs(vertical ? y : x));
-  return `scrolled ${direction} ${distance} px${r['at_end'] === true ? ' (now at the end)' : ''}`;
-}
-
-const SUCCESS: Record<string, (params: Result, result: Result) => string> = {
-  navigate: (_p, r) => `navigated to ${hostAndPath(str(r['url'], ''))}`,
-  go_back: (_p, r) => `went back to ${hostAndPath(str(r['url'], ''))}`,
-  go_forward: (_p, r) => `went forward to ${hostAndPath(str(r['url'], ''))}`,
-  refresh: (_p, r) => `reloaded ${hostAndPath(str(r['url'], ''))}`,
-  search: (p) => `searched the web for ${quoted(p['query'])}`,
-  wait: (_p, r) => `waited ${str(r['waited_seconds'], '')} s`,
-  tabs: (_p, r) => count(Array.isArray(r['tabs']) ? r['tabs'].length : 0, 'tab') + ' controlled',
-  switch: (_p, r) => `switched to ${quoted(r['title'] ?? r['url'] ?? 'the tab')}`,
-  close: () => 'closed the tab',
-  attach: (_p, r) => `attached ${quoted(r['title'] ?? r['url'] ?? 'the tab')}`,
-  release: (_p, r) =>
-    `released ${Array.isArray(r['released_tab_ids']) ? count(r['released_tab_ids'].length, 'tab') : 'the tab'}`,
-  stop: () => 'stopped',
-  state: (_p, r) =>
-    `read ${quoted(r['title'] ?? r['url'] ?? 'the page')}: ${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')}`,
-  screenshot: (_p, r) =>
-    `took a ${str(r['width'])}×${str(r['height'])} screenshot${r['path'] ? ` saved as ${str(r['path'])}` : ''}`,
-  highlight: (_p, r) =>
-    r['highlighted'] === null ? 'cleared the highlight' : `highlighted [${str(r['highlighted'])}]`,
-  click: (p, r) => `clicked ${elementOf(p, r)}${r['opened_target_id'] ? ', which opened a new tab' : ''}`,
-  input: (p, r) => `typed ${count([...str(p['text'], '')].length, 'character')} into ${elementOf(p, r)}`,
-  scroll: (_p, r) => scrolled(r),
-  send_keys: (p) => `pressed ${str(p['keys'])}`,
-  find_text: (p, r) => (r['found'] === true ? `scrolled to ${quoted(p['text'])}` : `did not find ${quoted(p['text'])}`),
-  upload_file: (p, r) =>
-    `uploaded ${count(Array.isArray(r['files']) ? r['files'].length : 0, 'file')} to ${elementOf(p, r)}`,
-  dropdown_options: (p, r) =>
-    `${count(Array.isArray(r['options']) ? r['options'].length : 0, 'option')} in ${elementOf(p, r)}`,
-  select_dropdown: (p, r) =>
-    Array.isArray(p['values'])
-      ? `set ${elementOf(p, r)} to ${p['values'].length === 0 ? 'nothing' : p['values'].map((value) => quoted(value)).join(', ')}`
-      : `chose ${quoted(asResult(r['selected'])['text'] ?? p['text'])} in ${elementOf(p, r)}`,
-  hover: (p, r) => `hovered over ${elementOf(p, r)}`,
-  drag: (p, r) => `dragged ${elementOf(p, r)}`,
-  extract: () => 'extracted the content',
-  search_page: (p, r) =>
-    `${count(Number(r['total'] ?? (Array.isArray(r['matches']) ? r['matches'].length : 0)), 'match', 'matches')} for ${quoted(p['pattern'])}`,
-  find_elements: (p, r) =>
-    `${count(Array.isArray(r['elements']) ? r['elements'].length : 0, 'element')} match ${quoted(p['selector'])}`,
-  save_as_pdf: (_p, r) => `saved the page as a PDF${r['path'] ? `: ${str(r['path'])}` : ''}`,
-  start_har: (_p, r) => `recording the network to ${str(r['path'])}`,
-  stop_har: (_p, r) => `recorded ${count(Number(r['entries'] ?? 0), 'request')} to ${str(r['path'])}`,
-  evaluate: () => 'ran the script',
-};
 
 /** One line for a success; the elapsed time is what the person waited, measured in the panel. */
 export function successLine(action: string, params: Result, result: unknown, elapsedMs?: number): string {
-  const words = SUCCESS[action]?.(params, asResult(result)) ?? `${action.replace(/_/g, ' ')} done`;
+  const words = successWords(action, params, result) ?? `${action.replace(/_/g, ' ')} done`;
   return capitalised(elapsedMs === undefined ? words : `${words} in ${Math.round(elapsedMs)} ms`);
 }
 

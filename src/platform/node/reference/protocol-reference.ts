@@ -3,10 +3,11 @@ import { AGENT_ACTIONS } from '../../../agent/agent-actions';
 import { gateClassOf } from '../../../browser/guards/tab-gate';
 import type { GateClass } from '../../../browser/guards/tab-conditions';
 import { ERROR_CODES, type ErrorCode } from '../../../shared/errors';
-import { ACTIONS } from '../../../tools/actions';
+import { ACTIONS } from '../../../protocol/actions';
 import { CLIENT_ACTIONS } from '../../../tools/command-server';
-import { buildToolCatalog, SLIM_TOOLS } from '../../../tools/mcp/tool-catalog';
-import type { ActionDescription, AnyActionDefinition } from '../../../tools/registry';
+import { buildToolCatalog } from '../../../tools/mcp/tool-catalog';
+import type { ActionDescription } from '../../../tools/registry';
+import type { AnyActionDeclaration } from '../../../protocol/actions';
 import { createDefaultRegistry } from '../../../tools/actions';
 import { describeServerAction } from '../../../tools/server-action';
 import { cell, code, schemaRows, type JsonSchema, type SchemaRow } from './schema-rows';
@@ -96,7 +97,7 @@ function paramsSection(schema: unknown): string {
   return `**Params**\n\n${table(schemaRows(schema, { depth: 2 }), true)}`;
 }
 
-function resultSection(action: AnyActionDefinition): string {
+function resultSection(action: AnyActionDeclaration): string {
   const schema = z.toJSONSchema(action.event.resultSchema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const rows = schemaRows(schema, { depth: 2, rename: publicKey });
   if (rows.length === 0) {
@@ -116,7 +117,7 @@ function errorsLine(codes: Iterable<ErrorCode>): string {
     .join(', ');
 }
 
-function tabText(binding: AnyActionDefinition['tabBinding']): string {
+function tabText(binding: AnyActionDeclaration['tabBinding']): string {
   switch (binding) {
     case 'focused':
       return "`tab_id`, default the client's focused tab";
@@ -129,12 +130,12 @@ function tabText(binding: AnyActionDefinition['tabBinding']): string {
   }
 }
 
-function mcpLine(name: string, tools: ReadonlyMap<string, { title: string; note: string }>): string {
+function mcpLine(name: string, tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>): string {
   const tool = tools.get(name);
   if (tool === undefined) {
     return '- MCP tool: none.';
   }
-  const slim = SLIM_TOOLS.includes(name) ? '; in `--slim`' : '';
+  const slim = tool.slim ? '; in `--slim`' : '';
   const note = tool.note === '' ? '' : ` The tool adds: ${tool.note}`;
   return `- MCP tool: \`${name}\`, titled "${tool.title}"${slim}.${note}`;
 }
@@ -145,9 +146,9 @@ function hintsLine(description: ActionDescription): string {
 }
 
 function registryAction(
-  action: AnyActionDefinition,
+  action: AnyActionDeclaration,
   description: ActionDescription,
-  tools: ReadonlyMap<string, { title: string; note: string }>,
+  tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>,
 ): string {
   const gate = gateClassOf(action.event.type);
   const codes = new Set<ErrorCode>([...COMMON, ...mentionedCodes(action.description)]);
@@ -182,7 +183,7 @@ function registryAction(
 
 function serverAction(
   description: ActionDescription,
-  tools: ReadonlyMap<string, { title: string; note: string }>,
+  tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>,
   immediate: boolean,
 ): string {
   const codes = new Set<ErrorCode>([...COMMON, ...mentionedCodes(description.description)]);
@@ -221,13 +222,13 @@ export function renderProtocolReference(): string {
     buildToolCatalog([...registryDescriptions, ...agentDescriptions]).map((tool) => {
       const own = [...registryDescriptions, ...agentDescriptions].find((d) => d.name === tool.name);
       const note = own === undefined ? '' : tool.description.slice(own.description.length).trim();
-      return [tool.name, { title: tool.title ?? tool.name, note }] as const;
+      return [tool.name, { title: tool.title ?? tool.name, note, slim: own?.mcp?.slim === true }] as const;
     }),
   );
   const sections = [
     '# Protocol and tool reference',
     GENERATED_NOTE,
-    "Every action of the [command protocol](../protocol.md): what it does, its params, its result, the errors it may answer and the MCP tool it becomes. The text comes from the declarations: the actions (`src/tools/actions.ts`), their events (`src/protocol/events/*.events.ts`), the agent's actions (`src/agent`), the tool catalog (`src/tools/mcp/tool-catalog.ts`) and the error codes (`src/shared/errors.ts`).",
+    "Every action of the [command protocol](../protocol.md): what it does, its params, its result, the errors it may answer and the MCP tool it becomes. The text comes from the declarations: the actions (`src/protocol/actions/`), their events (`src/protocol/events/*.events.ts`), the agent's actions (`src/agent`) and the error codes (`src/shared/errors.ts`).",
     "Every action that works in a tab takes `tab_id` and answers with `tab_id`s: the protocol never shows CDP target ids. A param with a default may be left out. The MCP server (`tabpilot mcp`) lists each action below as a tool of the same name with the same params; it lists `evaluate` in `--launch` / `--cdp-url` mode only when the config sets `allow_evaluate`, and the agent's actions when the config names a model (with the extension, when the extension serves them).",
     '## Actions',
     ...ACTIONS.map((action) => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS } from '../../../tools/actions';
+import { ACTIONS } from '../../../protocol/actions';
 import { AGENT_ACTIONS } from '../../../agent/agent-actions';
 import { REFERENCE_COMMAND, referenceFiles } from './reference-files';
 import { renderConfigReference } from './config-reference';

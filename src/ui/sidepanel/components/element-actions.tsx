@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Described } from '../describe';
 import { fileContent } from '../file-bytes';
+import { declarationOf, type ElementWidget } from '../../../protocol/actions';
 import { actionsFor, describeElement, type ElementActionName, type PageElement } from '../page-state';
 
-const LABELS: Record<ElementActionName, string> = {
-  click: 'Click',
-  input: 'Type',
-  select_dropdown: 'Select',
-  upload_file: 'Upload',
-};
+/** How the element view offers an action, as its declaration says. */
+function elementFacts(action: ElementActionName): { widget: ElementWidget; button: string } | undefined {
+  return declarationOf(action)?.panel.element;
+}
 
 /** The actions that fit one element, each run as its protocol action; unavailable ones say so. */
 export function ElementActions(props: {
@@ -51,18 +50,19 @@ export function ElementActions(props: {
         if (!available(action)) {
           return (
             <p key={action} class="muted" data-unavailable={action}>
-              {LABELS[action]}: not available yet (this build has no <code>{action}</code> action)
+              {elementFacts(action)?.button ?? action}: not available yet (this build has no <code>{action}</code>{' '}
+              action)
             </p>
           );
         }
-        switch (action) {
-          case 'click':
+        switch (elementFacts(action)?.widget) {
+          case 'press':
             return (
               <button key={action} type="button" data-action="click" onClick={() => props.run('click', { index })}>
                 Click
               </button>
             );
-          case 'input':
+          case 'type':
             return (
               <div key={action} class="row">
                 <input
@@ -81,7 +81,7 @@ export function ElementActions(props: {
                 </button>
               </div>
             );
-          case 'select_dropdown':
+          case 'choose':
             return (
               <div key={action} class="row">
                 {props.options === undefined ? (
@@ -115,7 +115,7 @@ export function ElementActions(props: {
                 )}
               </div>
             );
-          case 'upload_file':
+          case 'upload':
             return (
               <div key={action} class="row">
                 <input
@@ -132,6 +132,8 @@ export function ElementActions(props: {
                 )}
               </div>
             );
+          case undefined:
+            return null;
         }
       })}
     </div>

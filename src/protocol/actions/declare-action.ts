@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import type { AnyEventDefinition, PayloadInputOf, PayloadOf, ResultOf } from '../define-event';
+import type { Public } from '../public-result';
+
+/** The tool groups a client can pick (the MCP server's `--tools`), and the panel's groups. */
+export const ACTION_CATEGORIES = ['page', 'tabs', 'content', 'files', 'session'] as const;
+export type ActionCategory = (typeof ACTION_CATEGORIES)[number];
+
+/** How an action may affect the world, as MCP's tool annotations say it (clients treat them as hints). */
+export interface ActionHints {
+  /** Changes nothing in the page or the browser. */
+  readonly readOnly: boolean;
+  /** May destroy something (close a tab, overwrite a file, submit what cannot be undone). */
+  readonly destructive: boolean;
+  /** Doing it twice has the same effect as once. */
+  readonly idempotent: boolean;
+  /** Reaches beyond the browser's current pages (the web, the disk). */
+  readonly openWorld: boolean;
+}
+
+/** The params a client sends: the event's payload with `tab_id` for `target_id`, before defaults. */
+export type ParamsIn<D extends AnyEventDefinition> = Omit<PayloadInputOf<D>, 'target_id'> & { tab_id?: string };
+/** The result a client receives: the event's result with tab ids for target ids. */
+export type ResultOut<D extends AnyEventDefinition> = Public<ResultOf<D>>;
+
+/** The same act while it runs and after it ran (lowercase; the panel capitalises). */
+export interface Phrase {
+  readonly doing: string;
+  readonly did: string;
+}
+
+/**
+ * How the MCP server answers the action: `state` as the page text with its structured content, a
+ * `screenshot` as an image, a `pdf` or `har` file it links, `pages` of markdown, the `tab_list`, where a
+ * `navigation` landed, a run's `step_picture`, or by default its `fields` one per line.
+ */
+export type McpAnswer =
+  'state' | 'screenshot' | 'pdf' | 'har' | 'pages' | 'tab_list' | 'navigation' | 'step_picture' | 'fields';
+
+/** What the MCP server makes of an action beyond its name, description and params. */
+export interface McpFacts {
+  /** What a model needs to know of the tool beyond the description. */
+  readonly note?: string;
+  /** One of the few tools that drive a page end to end (`--slim`). */
+  readonly slim?: boolean;
+  /** How its answer is put; by default its fields one per line. */
+  readonly answer?: McpAnswer;
+}
+
+/** What the client gate does beyond the tab rule, for the actions that touch leases themselves. */
+export type LeaseRole = 'list' | 'attach' | 'release' | 'take';
+
+/** The built-in agent's risk classes an action can carry, judged before it runs (risk-classifier.ts). */
+export type RiskRule =
+  'goes_to_url' | 'history_entry' | 'search_results' | 'clicked_element' | 'enter_key' | 'file_upload' | 'page_script';
+
+/** The person's powers a program must ask for each time (person-powers.ts). */
+export type PersonPower = 'export_storage' | 'import_storage' | 'record_traffic';
+
+/** How the panel's element view offers an action on one element. */
+export type ElementWidget = 'press' | 'type' | 'choose' | 'upload';
+
+export interface ActionSpec<D extends AnyEventDefinition> {
+  readonly name: string;
+  /** What a person reads for it in a tool list (MCP's `title`). */
+  readonly title: string;
+  readonly category: ActionCategory;
+  readonly hints: ActionHints;
+  /** Defaults to the event's description. */
+  readonly description?: string;
+  /** `tab_id` must be given (switch, close) instead of defaulting to the focused tab. */
+  readonly tabRequired?: boolean;
+  /** Cancels every queued and running command first, and never waits behind them: the emergency stop. */
+  readonly preempt?: boolean;
+  /** It loads a page or takes a tab, so the person's hold (their Stop, their Cancel) refuses it to programs. */
+  readonly loadsPage?: boolean;
+  /** The tab is another page afterwards (or another tab): an agent stops its batch there. */
+  readonly changesPage?: boolean;
+  /** Only reads: after it the page needs no time to settle. */
+  readonly onlyReads?: boolean;
+  /** Lets the person alone do it when the browser is theirs (the extension). */
+  readonly personOnly?: boolean;
+  readonly lease?: LeaseRole;
+  /** A program without a tab gets a new one for it instead of NOT_ATTACHED. */
+  readonly opensTab?: boolean;
+  readonly risk?: RiskRule;
+  /** A program must ask the person each time (a native or MCP client). */
+  readonly personPower?: PersonPower;
+  /** Not offered to the built-in agent by default (the person's controls, what it gets each step anyway). */
+  readonly notForAgent?: boolean;
+  readonly panel: {
+    /** The action's name in the panel's list. */
+    readonly label: string;
+    /** Params the panel's form leaves out because another one says the same. */
+    readonly hiddenParams?: readonly string[];
+    /** How the panel's element view offers it on one element, and the button's word. */
+    readonly element?: { readonly widget: ElementWidget; readonly button: string };
+    /** One line for a success, in the panel's answer view. */
+    readonly success?: (params: ParamsIn<D>, result: ResultOut<D>) => string;
+    /** The timeline's words while it runs and once it ran (the event's payload, its first result). */
+    readonly activity?: (payload: PayloadOf<D>, result: Partial<ResultOf<D>>) => Phrase;
+  };
+  readonly mcp?: McpFacts;
+}
+
+export interface ActionDeclaration<D extends AnyEventDefinition = AnyEventDefinition> extends ActionSpec<D> {
+  /** The event the action emits; its payload declares the params, its result is the action's result. */
+  readonly event: D;
+  readonly description: string;
+  readonly preempt: boolean;
+  /** The protocol's params: the event's payload, with `target_id` offered as `tab_id`. */
+  readonly params: z.ZodType;
+  /** How the event names its tab: required (the client's focused tab by default), optional, or not at all. */
+  readonly tabBinding: 'focused' | 'required' | 'optional' | 'none';
+}
+
+/** Any action's declaration: its event is known to be an event, its words take any params and result. */
+export type AnyActionDeclaration = ActionDeclaration<AnyEventDefinition>;
+
+const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"');
+
+/**
+ * Declares a protocol action over its event. The params are derived from the event's payload, so each
+ * parameter, default and description is written once:
+ * - a required `target_id` becomes an optional `tab_id` (the client's focused tab when absent), or a
+ *   required one with `tabRequired`;
+ * - an optional `target_id` becomes an optional `tab_id` that stays absent when not given;
+ * - every other field is the event's own, with the event's cross-field rules.
+ */
+export function declareAction<D extends AnyEventDefinition, const N extends string>(
+  event: D,
+  spec: ActionSpec<D> & { readonly name: N },
+): ActionDeclaration<D> & { readonly name: N } {
+  const payloadShape = event.payloadShape as z.ZodObject;
+  const shape: Record<string, z.ZodType> = { ...payloadShape.shape };
+  const target = shape['target_id'];
+  let tabBinding: ActionDeclaration['tabBinding'] = 'none';
+  if (target !== undefined) {
+    delete shape['target_id'];
+    tabBinding = spec.tabRequired === true ? 'required' : target.safeParse(undefined).success ? 'optional' : 'focused';
+    shape['tab_id'] =
+      tabBinding === 'required' ? TabId : TabId.optional().describe('A tab id from "tabs"; default the focused tab');
+  }
+  const object = z.strictObject(shape);
+  const refine = event.refine;
+  const params: z.ZodType =
+    refine === undefined
+      ? object
+      : object.superRefine((value, ctx) => {
+          refine(value, ctx);
+        });
+  return {
+    ...spec,
+    event,
+    description: spec.description ?? event.description,
+    preempt: spec.preempt ?? false,
+    params,
+    tabBinding,
+  };
+}

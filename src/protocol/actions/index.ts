@@ -1,0 +1,53 @@
+import { ACTING_ACTIONS } from './acting.actions';
+import { CONTENT_ACTIONS } from './content.actions';
+import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
+import { NAVIGATION_ACTIONS } from './navigation.actions';
+import { SEEING_ACTIONS } from './seeing.actions';
+import { TAB_ACTIONS } from './tabs.actions';
+
+export * from './declare-action';
+
+/**
+ * Every protocol action, in the order `describe` (and the MCP server's tool list) gives them: a fixed
+ * order, so a client's prompt cache holds across sessions. Each declaration says all there is to say of
+ * its action (see declare-action.ts); every surface derives from this list. To add an action, see
+ * CONTRIBUTING.md.
+ */
+export const ACTIONS = [
+  ...NAVIGATION_ACTIONS,
+  ...TAB_ACTIONS,
+  ...SEEING_ACTIONS,
+  ...CONTENT_ACTIONS,
+  ...ACTING_ACTIONS,
+] as const;
+
+type Declared = (typeof ACTIONS)[number];
+/** The name of a protocol action the registry serves. */
+export type ActionName = Declared['name'];
+type DeclarationNamed<N extends ActionName> = Extract<Declared, { name: N }>;
+/** What a client sends for action N. */
+export type ActionParams<N extends ActionName> = ParamsIn<DeclarationNamed<N>['event']>;
+/** What a client receives for action N: the declared result, with tab ids. */
+export type ActionResult<N extends ActionName> = ResultOut<DeclarationNamed<N>['event']>;
+
+export function isActionName(name: string): name is ActionName {
+  return BY_NAME.has(name);
+}
+
+const BY_NAME: ReadonlyMap<string, AnyActionDeclaration> = new Map(
+  ACTIONS.map((action): [string, AnyActionDeclaration] => [action.name, action]),
+);
+
+const BY_EVENT: ReadonlyMap<string, AnyActionDeclaration> = new Map(
+  ACTIONS.map((action): [string, AnyActionDeclaration] => [action.event.type, action]),
+);
+
+/** The action whose event this is, or undefined for an event no client asks for. */
+export function declarationOfEvent(type: string): AnyActionDeclaration | undefined {
+  return BY_EVENT.get(type);
+}
+
+/** The declaration of an action, or undefined for a name that is none (the agent's, the server's own). */
+export function declarationOf(name: string): AnyActionDeclaration | undefined {
+  return BY_NAME.get(name);
+}

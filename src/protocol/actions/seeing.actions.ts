@@ -1,0 +1,58 @@
+import { BrowserStateRequestEvent, HighlightElementEvent, ScreenshotEvent } from '../events/state.events';
+import { declareAction } from './declare-action';
+import { READS, SETS, WRITES_FILE } from './hints';
+import { both, count, elementAt, quoted } from './words';
+
+/** Seeing the page: its state (the text with indexed elements), a screenshot, an outline. */
+export const SEEING_ACTIONS = [
+  declareAction(BrowserStateRequestEvent, {
+    name: 'state',
+    notForAgent: true,
+    title: 'Read the page',
+    category: 'page',
+    hints: READS,
+    panel: {
+      label: 'Read the page',
+      success: (_p, r) => `read ${quoted(r.title)}: ${count(r.elements.length, 'element')}`,
+      activity: () => both('reading the page', 'read the page'),
+    },
+    mcp: {
+      note: 'Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. The answer names the tab; a page longer than the answer budget is written to a file and linked.',
+      slim: true,
+      answer: 'state',
+    },
+  }),
+  // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).
+  declareAction(ScreenshotEvent, {
+    name: 'screenshot',
+    title: 'Take a screenshot',
+    category: 'page',
+    hints: WRITES_FILE,
+    onlyReads: true,
+    panel: {
+      label: 'Take a screenshot',
+      success: (_p, r) =>
+        `took a ${r.width}×${r.height} screenshot${r.path === null || r.path === '' ? '' : ` saved as ${r.path}`}`,
+      activity: () => both('taking a screenshot', 'took a screenshot'),
+    },
+    mcp: {
+      note: 'Returned as an image, scaled to at most 1568 px on the long side and 1.15 megapixels; format jpeg gives a smaller answer.',
+      answer: 'screenshot',
+    },
+  }),
+  declareAction(HighlightElementEvent, {
+    name: 'highlight',
+    notForAgent: true,
+    title: 'Outline an element',
+    category: 'page',
+    hints: SETS,
+    panel: {
+      label: 'Highlight an element',
+      success: (_p, r) => (r.highlighted === null ? 'cleared the highlight' : `highlighted [${r.highlighted}]`),
+      activity: (p) =>
+        p.index === undefined
+          ? both('clearing the highlight', 'cleared the highlight')
+          : both(`highlighting ${elementAt(p, {})}`, `highlighted ${elementAt(p, {})}`),
+    },
+  }),
+] as const;
