@@ -192,7 +192,7 @@ export class NativeClients {
         }
         return;
       }
-      // A ping takes a request's road: a program the person has not allowed learns nothing of the browser.
+      // A ping takes a request's road: a program the person has not allowed gets no answer from the extension.
       case 'ping':
         this.#request(message.conn, message.seq, { ping: {} }, true);
         return;
