@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ActionHints } from '../protocol/actions';
+import type { ClientInfo } from '../tools/registry';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
 import type { ControlledRun, RunControl } from './run-control';
 
@@ -22,7 +23,7 @@ const STEERS: ActionHints = { readOnly: false, destructive: false, idempotent: t
 export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'pause_run',
   description:
-    "Hold the agent's run (or rerun) before its next step or action; the model request in flight finishes. Answers {run_id, paused}. INVALID_PARAMS when no such run is going.",
+    "Hold the agent's run (or rerun) before its next step or action; the model request in flight finishes. Answers {run_id, paused}. Only the person, or the client whose own run it is, may pause it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
   category: 'session',
   hints: STEERS,
@@ -31,7 +32,8 @@ export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 
 export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'resume_run',
-  description: 'Let a paused run go on. Answers {run_id, paused}. INVALID_PARAMS when no such run is going.',
+  description:
+    'Let a paused run go on. Answers {run_id, paused}. Only the person, or the client whose own run it is, may resume it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.',
   params: RunRef,
   category: 'session',
   hints: STEERS,
@@ -41,7 +43,7 @@ export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'stop_run',
   description:
-    "End the agent's run (or rerun): no further action runs, an approval it waits for is refused; the browser stays as it is (the emergency stop also ends the run, and detaches). Answers {run_id, stopped: true}. INVALID_PARAMS when no such run is going.",
+    "End the agent's run (or rerun): no further action runs, an approval it waits for is refused; the browser stays as it is (the emergency stop also ends the run, and detaches). Answers {run_id, stopped: true}. Only the person, or the client whose own run it is, may stop it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
   category: 'session',
   hints: { ...STEERS, destructive: true },
@@ -61,27 +63,28 @@ export const APPROVE_ACTION: ServerActionSpec<typeof ApproveParams> = {
 /** The actions a person steers the run going with: pause_run, resume_run, stop_run, approve. */
 export function controlActions(control: RunControl): ServerAction[] {
   // Through a promise, so a run that is not going is the action's rejected answer, not a throw.
+  // Only the person or the run's own client steers it (run-control.ts), as with its approvals.
   const steer =
-    <T>(act: (run: ControlledRun) => T) =>
-    (params: { run_id: string | null }): Promise<T> =>
-      Promise.resolve(params.run_id).then((runId) => act(control.running(runId)));
+    <T>(action: string, act: (run: ControlledRun) => T) =>
+    (params: { run_id: string | null }, caller: { client: ClientInfo }): Promise<T> =>
+      Promise.resolve(params.run_id).then((runId) => act(control.steered(runId, caller.client, action)));
   const pause: ServerAction<typeof RunRef> = {
     ...PAUSE_RUN_ACTION,
-    run: steer((run) => {
+    run: steer(PAUSE_RUN_ACTION.name, (run) => {
       run.pause();
       return { run_id: run.runId, paused: run.paused };
     }),
   };
   const resume: ServerAction<typeof RunRef> = {
     ...RESUME_RUN_ACTION,
-    run: steer((run) => {
+    run: steer(RESUME_RUN_ACTION.name, (run) => {
       run.resume();
       return { run_id: run.runId, paused: run.paused };
     }),
   };
   const stop: ServerAction<typeof RunRef> = {
     ...STOP_RUN_ACTION,
-    run: steer((run) => {
+    run: steer(STOP_RUN_ACTION.name, (run) => {
       run.stop();
       return { run_id: run.runId, stopped: true };
     }),

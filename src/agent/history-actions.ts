@@ -107,7 +107,7 @@ export function historyActions(
           log: log.child(`approvals:${record.run_id}`),
         }),
       });
-      const end = control.begin(replay);
+      const end = control.begin(replay, actAs);
       const stop = (): void => replay.stop();
       caller.signal.addEventListener('abort', stop, { once: true });
       const unsubscribe = host.onEmergencyStop(stop);

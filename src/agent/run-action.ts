@@ -3,6 +3,7 @@ import type { AgentConfig } from '../browser/config/agent.config';
 import type { CommandServer } from '../tools/command-server';
 import { leasesTabs } from '../tools/client-gate';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
+import type { ClientInfo } from '../tools/registry';
 import { errorMessageOf, TabpilotError } from '../shared/errors';
 import { shortId } from '../shared/ids';
 import type { Logger } from '../shared/logger';
@@ -95,7 +96,7 @@ export function runAction(
   shared: AgentRunShared,
 ): ServerAction<typeof RunParams> {
   // The last run started here, which a follow-up goes on with (its agent keeps the tasks and steps).
-  let last: { agent: Agent; recorder: RunRecorder } | undefined;
+  let last: { agent: Agent; recorder: RunRecorder; actAs: ClientInfo | undefined } | undefined;
   return {
     ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
@@ -143,12 +144,17 @@ export function runAction(
         }),
         log: options.log.child(`run:${runId}`),
       });
-      last = { agent, recorder };
-      return go(agent, recorder, params.task, caller.signal);
+      last = { agent, recorder, actAs };
+      return go(last, params.task, caller.signal);
     },
   };
-  async function go(agent: Agent, recorder: RunRecorder, task: string, signal: AbortSignal): Promise<AgentRunResult> {
-    const end = shared.control.begin(agent);
+  async function go(
+    { agent, recorder, actAs }: { agent: Agent; recorder: RunRecorder; actAs: ClientInfo | undefined },
+    task: string,
+    signal: AbortSignal,
+  ): Promise<AgentRunResult> {
+    // A follow-up goes on acting as the program whose run it continues, and is steered as that run.
+    const end = shared.control.begin(agent, actAs);
     const stop = (): void => agent.stop();
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -171,7 +177,7 @@ export function runAction(
         details: { field: 'follow_up_of', run_id: runId },
       });
     }
-    return go(last.agent, last.recorder, task, signal);
+    return go(last, task, signal);
   }
 }
 

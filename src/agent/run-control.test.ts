@@ -61,3 +61,55 @@ describe('RunControl approvals: who may answer', () => {
     await expect(answer).resolves.toBe(true);
   });
 });
+
+describe('RunControl steering: who may pause, resume or stop a run', () => {
+  const run = (runId: string) => {
+    const state = { paused: false, stopped: false };
+    return {
+      state,
+      controlled: {
+        runId,
+        get paused() {
+          return state.paused;
+        },
+        pause: () => (state.paused = true),
+        resume: () => (state.paused = false),
+        stop: () => (state.stopped = true),
+      },
+    };
+  };
+
+  it("refuses a program steering the person's run FORBIDDEN naming the run; the person steers it", () => {
+    const control = new RunControl();
+    const { controlled } = run('r1');
+    control.begin(controlled);
+    for (const action of ['pause_run', 'resume_run', 'stop_run']) {
+      expect(() => control.steered(null, ALPHA, action)).toThrow(
+        expect.objectContaining({ code: 'FORBIDDEN', details: { run_id: 'r1' } }),
+      );
+      expect(() => control.steered('r1', BETA, action)).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    }
+    expect(control.steered(null, PANEL, 'pause_run')).toBe(controlled);
+  });
+
+  it('lets a program steer its own run, the person too, and refuses another program (the same name over another kind too)', () => {
+    const control = new RunControl();
+    const { controlled } = run('r2');
+    control.begin(controlled, ALPHA);
+    expect(control.steered('r2', ALPHA, 'stop_run')).toBe(controlled);
+    expect(control.steered(null, PANEL, 'stop_run')).toBe(controlled);
+    expect(() => control.steered(null, BETA, 'pause_run')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    expect(() => control.steered(null, { id: 'alpha', kind: 'mcp' }, 'pause_run')).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
+  });
+
+  it('answers INVALID_PARAMS before any owner check when no run is going, and forgets the owner when the run ends', () => {
+    const control = new RunControl();
+    expect(() => control.steered(null, ALPHA, 'stop_run')).toThrow(expect.objectContaining({ code: 'INVALID_PARAMS' }));
+    const end = control.begin(run('r3').controlled, ALPHA);
+    end();
+    control.begin(run('r4').controlled);
+    expect(() => control.steered(null, ALPHA, 'stop_run')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+  });
+});

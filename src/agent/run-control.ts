@@ -34,14 +34,19 @@ interface PendingApproval {
  */
 export class RunControl {
   #current: ControlledRun | undefined;
+  /** The program the run going acts as (its source), or undefined for the person's own run. */
+  #currentOwner: string | undefined;
   readonly #approvals = new Map<string, PendingApproval>();
   readonly #log: Logger;
 
   constructor(log: Logger = silentLogger) {
     this.#log = log;
   }
-  /** Makes `run` the one going; throws FORBIDDEN while another is. Answers the function that ends it. */
-  begin(run: ControlledRun): () => void {
+  /**
+   * Makes `run` the one going, acting as `owner` (a program's run; none for the person's); throws
+   * FORBIDDEN while another is. Answers the function that ends it.
+   */
+  begin(run: ControlledRun, owner?: ClientInfo): () => void {
     if (this.#current !== undefined) {
       throw new TabpilotError(
         'FORBIDDEN',
@@ -50,6 +55,7 @@ export class RunControl {
       );
     }
     this.#current = run;
+    this.#currentOwner = owner === undefined ? undefined : sourceOf(owner);
     return () => {
       if (this.#current === run) {
         this.#current = undefined;
@@ -71,6 +77,24 @@ export class RunControl {
       });
     }
     return current;
+  }
+
+  /**
+   * The run going, for `by` to pause, resume or stop (`action`), held to the same rule as answering its
+   * approvals: the person (the panel, or any caller that is not a program) steers any run, a program only
+   * the run it started; FORBIDDEN for any other program, so no program holds or ends the person's run or
+   * another program's. INVALID_PARAMS as `running` when no such run is going.
+   */
+  steered(runId: string | null, by: ClientInfo, action: string): ControlledRun {
+    const run = this.running(runId);
+    if (leasesTabs(by) && sourceOf(by) !== this.#currentOwner) {
+      throw new TabpilotError(
+        'FORBIDDEN',
+        `${action}: run ${run.runId} is ${this.#currentOwner === undefined ? "the person's own" : `${this.#currentOwner}'s`}, and only the person (in the panel) or the client whose run it is may pause, resume or stop it`,
+        { details: { run_id: run.runId } },
+      );
+    }
+    return run;
   }
 
   /**

@@ -68,4 +68,24 @@ describe('subscriptions: what one program does stays its own', () => {
     });
     expect(alpha.events.map((event) => [event.event, event.source])).toEqual([['NavigateToUrlEvent', 'panel:p1']]);
   });
+
+  it('every program subscribed gets BrowserStoppedEvent when the person stops the browser, and still nothing of another’s work', async () => {
+    const { connect } = await setup();
+    const alpha = connect('alpha', 'native');
+    const beta = connect('beta', 'mcp');
+    const unsubscribed = connect('gamma', 'native');
+    const panel = connect('p1', 'panel');
+    expect(await alpha.call('subscribe', { events: ['*'] })).toMatchObject({ ok: true });
+    expect(await beta.call('subscribe', { events: ['BrowserStoppedEvent'] })).toMatchObject({ ok: true });
+    expect(await beta.call('navigate', { url: 'https://beta.test/secret' })).toMatchObject({ ok: true });
+    expect(await panel.call('stop')).toMatchObject({ ok: true });
+    for (const client of [alpha, beta]) {
+      expect(client.events.filter((event) => event.event === 'BrowserStoppedEvent')).toEqual([
+        expect.objectContaining({ event: 'BrowserStoppedEvent', source: 'panel:p1' }),
+      ]);
+    }
+    expect(JSON.stringify(alpha.events)).not.toContain('beta.test');
+    expect(alpha.events.map((event) => event.event)).toEqual(['BrowserStoppedEvent']);
+    expect(unsubscribed.events).toEqual([]);
+  });
 });

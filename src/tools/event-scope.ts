@@ -1,3 +1,4 @@
+import { BrowserStoppedEvent } from '../protocol/events/lifecycle.events';
 import type { EventRecord } from '../bus/event-record';
 import { leasesTabs } from './client-gate';
 import { sourceOf, type ClientInfo } from './registry';
@@ -7,6 +8,7 @@ import { sourceOf, type ClientInfo } from './registry';
  * (a native or MCP client, which leases tabs) receives the events its own requests caused (their
  * `source` is its own, children included) and the events of the tabs it leases, nothing of another
  * program's work or of the person's agent. The person (the panel) and in-process callers see everything.
+ * An event about the whole browser (BROWSER_WIDE) concerns every client, whoever caused it.
  */
 export function eventReaches(
   client: ClientInfo,
@@ -16,12 +18,19 @@ export function eventReaches(
   if (!leasesTabs(client)) {
     return true;
   }
-  if (record.source === sourceOf(client)) {
+  if (record.source === sourceOf(client) || BROWSER_WIDE.has(record.event.type)) {
     return true;
   }
   const targetId = targetOf(record.event.payload);
   return targetId !== undefined && ownerOf(targetId) === client.id;
 }
+
+/**
+ * Events about the whole browser, which every subscribed client gets: the browser was stopped (the
+ * person's Stop, the debugging bar's Cancel, a client's stop) is every program's business, since none of
+ * its tabs is controlled any more. Their payload says only why (fixed words), nothing of any tab or client.
+ */
+const BROWSER_WIDE: ReadonlySet<string> = new Set([BrowserStoppedEvent.type]);
 
 /** The tab an event is about, when its payload names one. */
 function targetOf(payload: unknown): string | undefined {

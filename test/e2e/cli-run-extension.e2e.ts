@@ -283,27 +283,33 @@ describe('tabpilot run --extension', () => {
       intervalMs: 50,
       onTimeout: () => new Error(`the run did not reach its second step:\n${stderr}`),
     });
-    // The person pauses and resumes the run from elsewhere (the panel's buttons send these): the CLI shows it.
+    // Another program may not steer the CLI's run (issue 24: only the person or the run's own client).
     const steer = await chain.connect('tabpilot:steer');
     try {
-      expect(await steer.request('pause_run', { run_id: null })).toMatchObject({ ok: true, result: { paused: true } });
-      await pollUntil(() => (stderr.includes('run paused (resume it in the side panel)') ? true : undefined), {
-        timeoutMs: 20_000,
-        intervalMs: 50,
-        onTimeout: () => new Error(`no pause shown:\n${stderr}`),
-      });
-      expect(await steer.request('resume_run', { run_id: null })).toMatchObject({
-        ok: true,
-        result: { paused: false },
-      });
-      await pollUntil(() => (stderr.includes('run resumed') ? true : undefined), {
-        timeoutMs: 20_000,
-        intervalMs: 50,
-        onTimeout: () => new Error(`no resume shown:\n${stderr}`),
+      expect(await steer.request('pause_run', { run_id: null })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN' },
       });
     } finally {
       steer.close();
     }
+    // The person pauses and resumes the run from the panel's connection (its buttons send these): the CLI shows it.
+    const personSteers = (action: string): Promise<{ ok: boolean; result?: { paused?: boolean } }> =>
+      chain.inWorker(`globalThis.tabpilot.server
+        .connect({ id: 'person-steer', kind: 'panel' }, { send: () => undefined })
+        .handle({ id: 1, action: ${JSON.stringify(action)}, params: { run_id: null } })`);
+    expect(await personSteers('pause_run')).toMatchObject({ ok: true, result: { paused: true } });
+    await pollUntil(() => (stderr.includes('run paused (resume it in the side panel)') ? true : undefined), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      onTimeout: () => new Error(`no pause shown:\n${stderr}`),
+    });
+    expect(await personSteers('resume_run')).toMatchObject({ ok: true, result: { paused: false } });
+    await pollUntil(() => (stderr.includes('run resumed') ? true : undefined), {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+      onTimeout: () => new Error(`no resume shown:\n${stderr}`),
+    });
     child.kill('SIGINT');
     const code = await exited;
     expect(stderr).toContain('tabpilot: stopping the run');

@@ -261,15 +261,52 @@ describe('consent per program: held until the person allows it, and a name is no
     for (const client of clients) {
       client.close();
     }
-    // The same host still answers.
+    // The same host still answers: a new program is held, and once the person allows it, its ping is answered.
     const probe = await RawClient.open(socketPath);
     probe.send({ hello: { client: 'tabpilot:probe' } });
     probe.send({ ping: {} });
+    await answer(await waitingFor('tabpilot:probe', process.pid), 'allow-once');
     const pong = await pollUntil(() => probe.lines.find((line) => 'pong' in line), {
       timeoutMs: 10_000,
       onTimeout: () => new Error('the host no longer answers a ping'),
     });
     expect(pong).toMatchObject({ pong: { extension: { id: expect.any(String) } } });
     probe.close();
+  });
+
+  it('a held program’s ping gets nothing but the held notice until the person answers; refused, it is answered FORBIDDEN', async () => {
+    const socketPath = (await chain.host()).record.socket;
+    const prober = await RawClient.open(socketPath);
+    prober.send({ hello: { client: 'mcp:prober' } });
+    prober.send({ ping: {} });
+    prober.send({ ping: {} });
+    const conn = await waitingFor('mcp:prober', process.pid);
+    // Time for a pong to come, were one coming (before the fix it came within milliseconds).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The host's welcome (what its discovery record already tells), then the held notice, and nothing more:
+    // the ping is the one round trip to the extension, and it waits for the person like any request.
+    expect(prober.lines[0]).toHaveProperty('hello');
+    expect(prober.lines.slice(1)).toEqual([{ notice: expect.objectContaining({ approval: 'pending' }) }]);
+    await answer(conn, 'deny');
+    const refused = await pollUntil(
+      () => {
+        const answers = prober.lines.filter((line) => 'ok' in line);
+        return answers.length >= 2 ? answers : undefined;
+      },
+      {
+        timeoutMs: 10_000,
+        onTimeout: () => new Error(`the refused pings got no answer: ${JSON.stringify(prober.lines)}`),
+      },
+    );
+    expect(refused).toEqual([
+      expect.objectContaining({
+        id: null,
+        ok: false,
+        error: expect.objectContaining({ code: 'FORBIDDEN', details: { approval: 'denied' } }),
+      }),
+      expect.objectContaining({ id: null, ok: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+    ]);
+    expect(JSON.stringify(prober.lines)).not.toContain('pong');
+    prober.close();
   });
 });

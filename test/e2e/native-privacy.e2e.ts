@@ -78,16 +78,37 @@ describe('the person’s Stop holds every program until Resume in the panel', ()
     await chain.inWorker('globalThis.tabpilot.router.liftHold()');
   });
 
-  it('after Stop, a client’s attach, navigate and new tab answer FORBIDDEN naming the Stop; Resume (by keyboard) lets them work again', async () => {
+  it('after Stop, every subscribed client is told BrowserStoppedEvent; a client’s attach, navigate and new tab answer FORBIDDEN naming the Stop; Resume (by keyboard) lets them work again', async () => {
     const alpha = await chain.connect('mcp:held');
+    // Another program, subscribed to everything: it learns of the person's Stop, and nothing of alpha's work.
+    const bystander = await chain.connect('mcp:bystander');
+    const alphaEvents = collect(alpha);
+    const bystanderEvents = collect(bystander);
     const panel = await PanelPage.open(chain.client);
     try {
-      const tabId = ok<{ tab_id: string }>(await alpha.request('navigate', { url: pages.url('/a.html') })).tab_id;
+      ok(await alpha.request('subscribe', { events: ['BrowserStoppedEvent'] }));
+      ok(await bystander.request('subscribe', { events: ['*'] }));
+      const tabId = ok<{ tab_id: string }>(
+        await alpha.request('navigate', { url: pages.url('/a.html?who=alpha') }),
+      ).tab_id;
       await panel.waitFor(`document.querySelector('#tabs [data-tab-id="${tabId}"]')`, 'the client’s tab in the panel');
       expect(await panel.exists('#resume')).toBe(false);
       await panel.click('#stop');
       await panel.waitFor(`document.getElementById('resume')`, 'Resume after Stop');
       expect(await panel.text('#hold')).toContain('the person pressed Stop in the panel');
+      for (const [who, events] of [
+        ['alpha', alphaEvents],
+        ['the bystander', bystanderEvents],
+      ] as const) {
+        const stopped = await pollUntil(() => events.find((event) => event.event === 'BrowserStoppedEvent'), {
+          timeoutMs: 10_000,
+          intervalMs: 50,
+          onTimeout: () => new Error(`${who} was not told the browser stopped: ${JSON.stringify(events)}`),
+        });
+        expect(stopped.data).toEqual({ reason: 'Stopped by request' });
+      }
+      expect(bystanderEvents.map((event) => event.event)).toEqual(['BrowserStoppedEvent']);
+      expect(JSON.stringify(bystanderEvents)).not.toContain('who=alpha');
       for (const [action, params] of [
         ['attach', { tab_id: tabId }],
         ['navigate', { url: pages.url('/b.html') }],
@@ -135,6 +156,7 @@ describe('the person’s Stop holds every program until Resume in the panel', ()
       expect(ok<{ url: string }>(await alpha.request('state', { tab_id: back.tab_id })).url).toBe(pages.url('/b.html'));
     } finally {
       alpha.close();
+      bystander.close();
       await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
     }
   });
@@ -214,7 +236,7 @@ describe('what one program does stays its own', () => {
     await chain.client.root.send('Target.closeTarget', { targetId: panel.targetId });
   });
 
-  it('a client subscribed to * sees nothing of another client’s work nor of the panel agent’s run; an approve from it is FORBIDDEN; the panel’s Approve works', async () => {
+  it('a client subscribed to * sees nothing of another client’s work nor of the panel agent’s run; an approve, pause_run, resume_run or stop_run from it is FORBIDDEN; the panel’s Approve works', async () => {
     const workerEvents = collect(worker);
     ok(await worker.request('subscribe', { events: ['*'] }));
     const workerTab = ok<{ tab_id: string }>(
@@ -260,6 +282,16 @@ describe('what one program does stays its own', () => {
       ok: false,
       error: { code: 'FORBIDDEN' },
     });
+    // Nor may a program hold or end the person's run: steering it is the person's, as answering it is.
+    for (const action of ['pause_run', 'resume_run', 'stop_run']) {
+      for (const stranger of [watcher, worker]) {
+        expect(await stranger.request(action, {}), action).toMatchObject({
+          ok: false,
+          error: { code: 'FORBIDDEN' },
+        });
+      }
+    }
+    expect(await panel.exists('#run-view .approval')).toBe(true);
     await panel.click('#run-view .approval .approve');
     await panel.waitForText('#run-state', 'Done (succeeded) after 2 steps', 30_000);
     expect(await panel.text('#run-result')).toBe('on the other site');
@@ -281,7 +313,7 @@ describe('what one program does stays its own', () => {
     expect(workerTab).not.toBe(personTab);
   });
 
-  it('a client’s own run: its approvals reach it alone, it may answer them, a stranger may not; runs, run_history and rerun are scoped the same way', async () => {
+  it('a client’s own run: its approvals reach it alone, it may answer them and steer the run, a stranger may not; runs, run_history and rerun are scoped the same way', async () => {
     ok(await worker.request('navigate', { url: pages.url('/agent/start') }));
     const workerEvents = collect(worker);
     ok(await worker.request('subscribe', { events: ['AgentApprovalRequestedEvent', 'AgentRunFinishedEvent'] }));
@@ -297,6 +329,14 @@ describe('what one program does stays its own', () => {
       ok: false,
       error: { code: 'FORBIDDEN', details: { approval_id: approvalId, run_id: runId } },
     });
+    for (const action of ['pause_run', 'resume_run', 'stop_run']) {
+      expect(await watcher.request(action, { run_id: runId }), action).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', details: { run_id: runId } },
+      });
+    }
+    expect(ok<{ paused: boolean }>(await worker.request('pause_run', {})).paused).toBe(true);
+    expect(ok<{ paused: boolean }>(await worker.request('resume_run', { run_id: runId })).paused).toBe(false);
     expect(await worker.request('approve', { approval_id: approvalId, approved: true })).toMatchObject({
       ok: true,
       result: { approval_id: approvalId, approved: true },

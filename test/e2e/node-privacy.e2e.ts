@@ -14,7 +14,8 @@ import { FixtureServer } from './harness/fixture-server';
  * What one program does stays its own, over the Node transport: several clients of one Node session
  * (as on one `tabpilot connect` or MCP session), a real Chromium, the scripted model. A program's
  * subscription to * gets nothing of another program's work nor of the person's run; only the person
- * (the stdin client, which is not leased) or the run's own client answers an approval.
+ * (the stdin client, which is not leased) or the run’s own client answers an approval or pauses, resumes or
+ * stops the run.
  */
 const pages = new FixtureServer();
 const model = new FakeModelServer(() => ({ kind: 'hang' }));
@@ -82,7 +83,7 @@ afterAll(async () => {
 });
 
 describe('several clients of one Node session: what one program does stays its own', () => {
-  it('a client subscribed to * sees nothing of another’s work or of the person’s run; a stranger’s approve is FORBIDDEN, the person’s works', async () => {
+  it('a client subscribed to * sees nothing of another’s work or of the person’s run; a stranger’s approve, pause_run, resume_run and stop_run are FORBIDDEN, the person’s work', async () => {
     const watcher = client('mcp:watcher', 'mcp');
     const worker = client('tabpilot', 'native');
     const person = client('stdin', 'cli');
@@ -93,6 +94,17 @@ describe('several clients of one Node session: what one program does stays its o
     model.useScript(toOtherSite);
     const running = person.call('run', { task: 'open the other site' });
     const asked = await approvalOf(person.events, 'the person’s run');
+    // Nor may a program hold or end the person's run: steering it is the person's, as answering it is.
+    for (const action of ['pause_run', 'resume_run', 'stop_run']) {
+      for (const stranger of [worker, watcher]) {
+        expect(await stranger.call(action, {}), action).toMatchObject({
+          ok: false,
+          error: { code: 'FORBIDDEN', details: { run_id: asked.run_id } },
+        });
+      }
+    }
+    expect(ok<{ paused: boolean }>(await person.call('pause_run', { run_id: asked.run_id })).paused).toBe(true);
+    expect(ok<{ paused: boolean }>(await person.call('resume_run', {})).paused).toBe(false);
     expect(await worker.call('approve', { approval_id: asked.approval_id, approved: true })).toMatchObject({
       ok: false,
       error: { code: 'FORBIDDEN', details: { approval_id: asked.approval_id, run_id: asked.run_id } },
@@ -119,7 +131,7 @@ describe('several clients of one Node session: what one program does stays its o
     expect(ok<{ runs: Array<{ run_id: string }> }>(await person.call('runs')).runs[0]?.run_id).toBe(asked.run_id);
   });
 
-  it('a client’s own run asks it alone; it may answer, a stranger may not; its runs are its own', async () => {
+  it('a client’s own run asks it alone; it may answer and steer it, a stranger may not; its runs are its own', async () => {
     const watcher = client('mcp:watcher2', 'mcp');
     const worker = client('tabpilot:worker2', 'native');
     ok(await watcher.call('subscribe', { events: ['*'] }));
@@ -128,6 +140,14 @@ describe('several clients of one Node session: what one program does stays its o
     model.useScript(toOtherSite);
     const running = worker.call('run', { task: 'open the other site' });
     const asked = await approvalOf(worker.events, 'the worker’s run');
+    for (const action of ['pause_run', 'resume_run', 'stop_run']) {
+      expect(await watcher.call(action, { run_id: asked.run_id }), action).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN', details: { run_id: asked.run_id } },
+      });
+    }
+    expect(ok<{ paused: boolean }>(await worker.call('pause_run', {})).paused).toBe(true);
+    expect(ok<{ paused: boolean }>(await worker.call('resume_run', { run_id: asked.run_id })).paused).toBe(false);
     expect(await watcher.call('approve', { approval_id: asked.approval_id, approved: true })).toMatchObject({
       ok: false,
       error: { code: 'FORBIDDEN' },
@@ -144,5 +164,29 @@ describe('several clients of one Node session: what one program does stays its o
       ok: false,
       error: { code: 'FORBIDDEN' },
     });
+  });
+
+  // Last in the file: the stop lets go of the browser.
+  it('every subscribed client is told the person stopped the browser (BrowserStoppedEvent), and still nothing of another’s work', async () => {
+    const watcher = client('mcp:watcher3', 'mcp');
+    const worker = client('tabpilot:worker3', 'native');
+    const person = client('stdin', 'cli');
+    ok(await watcher.call('subscribe', { events: ['*'] }));
+    ok(await worker.call('subscribe', { events: ['BrowserStoppedEvent'] }));
+    ok(await worker.call('navigate', { url: pages.url('/agent/start?who=worker3') }));
+    ok(await person.call('stop', { force: false }));
+    for (const [who, events] of [
+      ['the watcher', watcher.events],
+      ['the worker', worker.events],
+    ] as const) {
+      const stopped = await pollUntil(() => events.find((event) => event.event === 'BrowserStoppedEvent'), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        onTimeout: () => new Error(`${who} was not told the browser stopped: ${JSON.stringify(events)}`),
+      });
+      expect(stopped).toMatchObject({ source: 'cli:stdin', data: { reason: 'Stopped by request' } });
+    }
+    expect(watcher.events.map((event) => event.event)).toEqual(['BrowserStoppedEvent']);
+    expect(JSON.stringify(watcher.events)).not.toContain('who=worker3');
   });
 });

@@ -193,6 +193,60 @@ describe('NativeClients (the worker side of native messaging)', () => {
     expect(responses()).toHaveLength(3);
   });
 
+  it('answers a held client’s ping only once the person allows it (nothing of the browser before), and a refused one’s FORBIDDEN', async () => {
+    const { deliver, responses, clients, sent } = await setup({ approve: true });
+    const pongs = () => sent().filter((message) => message.type === 'pong');
+    deliver({ type: 'client_connected', conn: 'c1', client: 'mcp:prober', pid: 5 });
+    deliver({ type: 'client_connected', conn: 'c2', client: 'mcp:refused', pid: 6 });
+    deliver({ type: 'ping', conn: 'c1', seq: 1 });
+    deliver({ type: 'ping', conn: 'c2', seq: 2 });
+    // Held: the only thing either has had is the held notice.
+    expect(pongs()).toEqual([]);
+    expect(responses()).toEqual([]);
+    expect(
+      sent()
+        .filter((message) => 'conn' in message && message.conn === 'c1')
+        .map((message) => message.type),
+    ).toEqual(['client_status']);
+    await clients.answer('mcp:prober', 'once');
+    expect(pongs()).toEqual([
+      { type: 'pong', conn: 'c1', seq: 1, extension: expect.objectContaining({ version: '1' }) },
+    ]);
+    await clients.answer('mcp:refused', 'deny');
+    expect(responses()).toEqual([
+      expect.objectContaining({
+        conn: 'c2',
+        seq: 2,
+        response: expect.objectContaining({
+          ok: false,
+          error: expect.objectContaining({ code: 'FORBIDDEN', details: { approval: 'denied' } }),
+        }),
+      }),
+    ]);
+    // Refused stays refused; allowed answers at once.
+    deliver({ type: 'ping', conn: 'c2', seq: 3 });
+    deliver({ type: 'ping', conn: 'c1', seq: 4 });
+    expect(responses().map((message) => message.seq)).toEqual([2, 3]);
+    expect(pongs().map((message) => message.seq)).toEqual([1, 4]);
+  });
+
+  it('counts a held client’s pings against its limit of waiting requests', async () => {
+    const { deliver, responses, sent } = await setup({ approve: true });
+    deliver({ type: 'client_connected', conn: 'c1', client: 'mcp:prober', pid: 5 });
+    for (let seq = 1; seq <= HELD_REQUEST_LIMIT + 1; seq++) {
+      deliver({ type: 'ping', conn: 'c1', seq });
+    }
+    expect(sent().filter((message) => message.type === 'pong')).toEqual([]);
+    expect(responses()).toEqual([
+      expect.objectContaining({
+        seq: HELD_REQUEST_LIMIT + 1,
+        response: expect.objectContaining({
+          error: expect.objectContaining({ code: 'FORBIDDEN', details: { approval: 'pending' } }),
+        }),
+      }),
+    ]);
+  });
+
   it('allowed until revoked, a program is let in again with its key from the same executable; a name alone, or the key from another executable, is held', async () => {
     const { deliver, responses, clients, sent } = await setup({ approve: true });
     const peer = (pid: number, exe: string) => ({ pid, exe, cmdline: `${exe} agent`, parent: null });

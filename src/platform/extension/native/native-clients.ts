@@ -28,9 +28,16 @@ interface Connection {
   approval: ClientApproval;
   /** Why it was refused (the person, or no answer in time): the words every later request gets. */
   refusal?: string;
-  /** Requests that arrived while the person has not answered yet, in order. */
-  readonly held: Array<{ seq: number; message: unknown }>;
+  /** Requests (and pings) that arrived while the person has not answered yet, in order. */
+  readonly held: Held[];
   timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** A request or ping a held connection sent; a ping is answered only once the person has answered. */
+interface Held {
+  readonly seq: number;
+  readonly message: unknown;
+  readonly ping?: true;
 }
 
 export interface NativeClientsOptions {
@@ -185,8 +192,9 @@ export class NativeClients {
         }
         return;
       }
+      // A ping takes a request's road: a program the person has not allowed gets no answer from the extension.
       case 'ping':
-        link.send({ type: 'pong', conn: message.conn, seq: message.seq, extension: this.#options.extension() });
+        this.#request(message.conn, message.seq, { ping: {} }, true);
         return;
       case 'request':
         this.#request(message.conn, message.seq, message.message);
@@ -250,7 +258,7 @@ export class NativeClients {
     this.#changed();
   }
 
-  #request(conn: string, seq: number, message: unknown): void {
+  #request(conn: string, seq: number, message: unknown, ping?: true): void {
     const entry = this.#connections.get(conn);
     if (entry === undefined) {
       this.#respond(conn, seq, {
@@ -274,14 +282,22 @@ export class NativeClients {
           );
           return;
         }
-        entry.held.push({ seq, message });
+        entry.held.push({ seq, message, ...(ping === undefined ? {} : { ping }) });
         return;
       case 'denied':
         this.#respond(conn, seq, refusedResponse(message, entry.refusal ?? deniedWords(entry.name), 'denied'));
         return;
       case 'approved':
-        this.#run(entry, seq, message);
+        this.#runOrPong(entry, { seq, message, ...(ping === undefined ? {} : { ping }) });
         return;
+    }
+  }
+
+  #runOrPong(entry: Connection, held: Held): void {
+    if (held.ping === true) {
+      this.#options.link.send({ type: 'pong', conn: entry.conn, seq: held.seq, extension: this.#options.extension() });
+    } else {
+      this.#run(entry, held.seq, held.message);
     }
   }
 
@@ -314,11 +330,15 @@ export class NativeClients {
         (approval === 'approved' ? `The person allowed ${entry.name}.` : `The person did not allow ${entry.name}.`),
       ...(options.key === undefined ? {} : { key: options.key }),
     });
-    for (const { seq, message } of entry.held.splice(0)) {
+    for (const held of entry.held.splice(0)) {
       if (approval === 'approved') {
-        this.#run(entry, seq, message);
+        this.#runOrPong(entry, held);
       } else {
-        this.#respond(entry.conn, seq, refusedResponse(message, entry.refusal ?? deniedWords(entry.name), 'denied'));
+        this.#respond(
+          entry.conn,
+          held.seq,
+          refusedResponse(held.message, entry.refusal ?? deniedWords(entry.name), 'denied'),
+        );
       }
     }
   }

@@ -317,7 +317,11 @@ async function checkRunningHost(options: DoctorOptions): Promise<DoctorCheck[]> 
       target: 'host',
       status: 'fail',
       detail: errorMessageOf(error),
-      fix: 'Reload the extension in chrome://extensions',
+      // A held program's ping is answered only once the person allows it: nothing to reload then.
+      fix:
+        client.approval === undefined || client.approval === 'approved'
+          ? 'Reload the extension in chrome://extensions'
+          : 'Allow tabpilot:doctor in the tabpilot side panel (Clients), or turn native_clients.approve_new_clients off',
     });
   } finally {
     client.close();

@@ -60,6 +60,8 @@ export class HostClient {
   readonly #waiting: string[] = [];
   readonly #subscriptions = new Set<string>();
   readonly #pongListeners = new Set<(message: unknown) => void>();
+  /** Where the person stands on this program, as the last notice said (none: never asked about). */
+  #approval: HostNotice['notice']['approval'];
   #socket: Socket | undefined;
   #record: HostRecord | undefined;
   #welcome: HostWelcome['hello'] | undefined;
@@ -87,6 +89,11 @@ export class HostClient {
 
   get welcome(): HostWelcome['hello'] | undefined {
     return this.#welcome;
+  }
+
+  /** Where the person stands on this program, as the last notice said (undefined: never asked about). */
+  get approval(): HostNotice['notice']['approval'] {
+    return this.#approval;
   }
 
   /** Every response and event, in arrival order. */
@@ -133,7 +140,7 @@ export class HostClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         dispose();
-        reject(new TabpilotError('TIMEOUT', `the extension did not answer a ping within ${timeoutMs} ms`));
+        reject(new TabpilotError('TIMEOUT', this.#unansweredPing(timeoutMs)));
       }, timeoutMs);
       const socket = this.#socket;
       const onLine = (message: unknown): void => {
@@ -149,6 +156,19 @@ export class HostClient {
       this.#pongListeners.add(onLine);
       socket?.write('{"ping":{}}\n');
     });
+  }
+
+  /** Why a ping got no pong: a program the person has not allowed is answered only once they do. */
+  #unansweredPing(timeoutMs: number): string {
+    switch (this.#approval) {
+      case 'pending':
+        return `the extension did not answer a ping within ${timeoutMs} ms: it holds ${this.#options.client} until the person allows it in the tabpilot side panel (Clients), and answers a held program's ping only then`;
+      case 'denied':
+        return `the extension did not answer a ping: the person did not allow ${this.#options.client} (tabpilot side panel, Clients)`;
+      case 'approved':
+      case undefined:
+        return `the extension did not answer a ping within ${timeoutMs} ms`;
+    }
   }
 
   /** Closes the connection; requests still open are answered DISCONNECTED. */
@@ -277,6 +297,9 @@ export class HostClient {
       if (notice.key !== undefined) {
         // "Allow until revoked": kept for the next run of this program, never shown to listeners.
         saveClientKey(this.#options.stateDir, this.#options.client, process.execPath, notice.key);
+      }
+      if (notice.approval !== undefined) {
+        this.#approval = notice.approval;
       }
       const { key: _kept, ...shown } = notice;
       if (this.#noticeListeners.size === 0) {
