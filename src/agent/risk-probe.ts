@@ -1,16 +1,12 @@
 import type { AgentRisk } from '../protocol/events/agent.events';
-import { declarationOf } from '../protocol/actions';
+import { declarationOf, type ActionResult } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';
 import type { PageLook } from './page-look';
 import { pressesEnter, type RiskFacts } from './risk-classifier';
 
-interface FoundElement {
-  readonly tag: string;
-  readonly attributes: Record<string, string>;
-  readonly index: number | null;
-}
+type FoundElement = ActionResult<'find_elements'>['elements'][number];
 
 type RunAction = (name: string, params: unknown) => Promise<unknown>;
 
@@ -28,7 +24,7 @@ async function find(runAction: RunAction, selector: string, attributes: string[]
     attributes,
     include_text: false,
     max_results: 1000,
-  })) as { elements: FoundElement[] };
+  })) as ActionResult<'find_elements'>;
   return answer.elements;
 }
 

@@ -1,5 +1,6 @@
 import { ACTING_ACTIONS } from './acting.actions';
 import { CONTENT_ACTIONS } from './content.actions';
+import type { CommandError, RequestId } from '../commands';
 import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
 import { NAVIGATION_ACTIONS } from './navigation.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
@@ -29,6 +30,11 @@ type DeclarationNamed<N extends ActionName> = Extract<Declared, { name: N }>;
 export type ActionParams<N extends ActionName> = ParamsIn<DeclarationNamed<N>['event']>;
 /** What a client receives for action N: the declared result, with tab ids. */
 export type ActionResult<N extends ActionName> = ResultOut<DeclarationNamed<N>['event']>;
+
+/** The answer to action N: its declared result, or an error. */
+export type ActionResponse<N extends ActionName> =
+  | { id: RequestId | null; ok: true; result: ActionResult<N> }
+  | { id: RequestId | null; ok: false; error: CommandError };
 
 export function isActionName(name: string): name is ActionName {
   return BY_NAME.has(name);

@@ -30,7 +30,7 @@ describe('page state', () => {
       url: 'u',
       title: 't',
       screenshot: null,
-      elements: [{ index: 0, tag: 'a', role: 'link', name: 'Home', attributes: {} }],
+      elements: [{ index: 1, tag: 'a', role: 'link', name: 'Home', attributes: {} }],
       extra: 1,
     });
     expect(state?.elements?.[0]?.name).toBe('Home');

@@ -1,19 +1,16 @@
 import type { ActionName } from '../../protocol/actions';
 import { z } from 'zod';
+import { ElementSummary } from '../../protocol/events/state.events';
 
 /**
- * What the page view reads from the `state` action's result, and all it keeps of it: unknown fields are
- * stripped (the action owns its shape, and its text alone can be megabytes the view never shows).
+ * What the page view reads from the `state` action's result, and all it keeps of it: the declared
+ * element's fields it shows, unknown fields stripped (the text alone can be megabytes the view never shows).
  */
-const PageElement = z.object({
-  index: z.number(),
-  tag: z.string(),
-  role: z.string().nullable().optional(),
-  name: z.string().optional(),
-  attributes: z.record(z.string(), z.string()).optional(),
-  /** Where it was in the top-level viewport, in CSS px, when the state was taken. */
-  box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
-});
+const PageElement = z
+  .object(
+    ElementSummary.pick({ index: true, tag: true, role: true, name: true, attributes: true, box: true }).shape,
+  )
+  .partial({ role: true, name: true, attributes: true, box: true });
 export type PageElement = z.infer<typeof PageElement>;
 
 const PageState = z.object({

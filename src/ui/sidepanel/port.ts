@@ -1,3 +1,4 @@
+import type { ActionName, ActionParams, ActionResponse } from '../../protocol/actions';
 import type { CommandResponse } from '../../protocol/commands';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { hostPatternOf } from './agent-settings';
@@ -60,7 +61,9 @@ export class WorkerPort {
     return this.#status;
   }
 
-  /** Any protocol action. */
+  /** A declared action, its params and answer typed by its declaration; or any other protocol action. */
+  request<N extends ActionName>(action: N, params?: ActionParams<N>): Promise<ActionResponse<N>>;
+  request(action: string, params?: Record<string, unknown>): Promise<CommandResponse>;
   request(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
     return this.start(action, params).response;
   }
