@@ -1,3 +1,6 @@
+import type { GateClass } from '../../protocol/actions';
+
+export type { GateClass };
 /**
  * What is wrong with a tab right now, as the guard watchdogs see it: its page crashed, its main thread
  * is stuck, it shows a challenge a person must solve, or a JavaScript dialog left open blocks it. Each
@@ -6,9 +9,6 @@
  */
 export type TabStatus = 'ok' | 'crashed' | 'unresponsive' | 'needs_person' | 'solving';
 export type ConditionKind = 'crashed' | 'unresponsive' | 'captcha' | 'dialog';
-
-/** How an event treats a tab: changes it (acts), only looks at it (reads), or may bring it back (recovers). */
-export type GateClass = 'act' | 'read' | 'recover';
 
 export interface Admission {
   /** The latest moment the event may wait until (its own handler timeout, less a margin). */

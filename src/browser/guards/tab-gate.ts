@@ -1,44 +1,18 @@
 import type { AnyEventDefinition } from '../../protocol/define-event';
 import type { BusMiddleware } from '../../bus/event-bus';
-import * as actions from '../../protocol/events/actions.events';
-import * as content from '../../protocol/events/content.events';
-import * as navigation from '../../protocol/events/navigation.events';
-import * as state from '../../protocol/events/state.events';
-import type { GateClass, TabConditions } from './tab-conditions';
+import { ACTIONS, type GateClass } from '../../protocol/actions';
+import type { TabConditions } from './tab-conditions';
 
 /**
- * Which events touch a tab, and how: the gate holds or refuses them while the tab has a condition.
- * Announcements (TabCreated, NavigationStarted...), focus changes, close and wait are not gated.
+ * Which events touch a tab, and how, as each action's declaration says (tabGate): the gate holds or
+ * refuses them while the tab has a condition. Announcements (TabCreated, NavigationStarted...), focus
+ * changes, close and wait are not gated.
  */
-const CLASSES = new Map<string, GateClass>([
-  ...[
-    actions.ClickElementEvent,
-    actions.TypeTextEvent,
-    actions.ScrollEvent,
-    actions.SendKeysEvent,
-    actions.UploadFileEvent,
-    actions.SelectDropdownOptionEvent,
-    actions.ScrollToTextEvent,
-    actions.HoverElementEvent,
-    actions.DragAndDropEvent,
-    navigation.NavigateToUrlEvent,
-    navigation.SearchEvent,
-    navigation.GoBackEvent,
-    navigation.GoForwardEvent,
-  ].map((definition: AnyEventDefinition) => [definition.type, 'act'] as const),
-  ...[
-    state.BrowserStateRequestEvent,
-    state.ScreenshotEvent,
-    state.HighlightElementEvent,
-    content.ExtractContentEvent,
-    content.SearchPageEvent,
-    content.FindElementsEvent,
-    content.EvaluateJavaScriptEvent,
-    content.SavePdfEvent,
-    actions.GetDropdownOptionsEvent,
-  ].map((definition: AnyEventDefinition) => [definition.type, 'read'] as const),
-  [navigation.RefreshEvent.type, 'recover'],
-]);
+const CLASSES: ReadonlyMap<string, GateClass> = new Map(
+  ACTIONS.flatMap((action): Array<[string, GateClass]> =>
+    action.tabGate === undefined ? [] : [[action.event.type, action.tabGate]],
+  ),
+);
 
 /** Time kept back from an event's own timeout, so a held event fails with the gate's error, not a timeout. */
 const DEADLINE_MARGIN_MS = 500;

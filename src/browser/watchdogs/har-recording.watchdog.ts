@@ -4,6 +4,9 @@ import { StartHarRecordingEvent, StopHarRecordingEvent } from '../../protocol/ev
 import { ConfigChangedEvent } from '../../protocol/events/config.events';
 import { BrowserConnectedEvent, BrowserStopEvent, BrowserStoppedEvent } from '../../protocol/events/lifecycle.events';
 import { HarFile, harSettingsOf } from '../har/har-file';
+import { followRequests } from '../har/request-log';
+import { NetworkRequestsEvent } from '../../protocol/actions/content.actions';
+import { TabClosedEvent } from '../../protocol/events/tabs.events';
 import { requireArtifacts } from '../host';
 
 const HAR_FIELDS = [
@@ -22,7 +25,8 @@ const HAR_FIELDS = [
  * too, the file is written as the session goes rather than only at stop, and its CDP listeners sit beside
  * everyone else's instead of replacing the lifecycle callback. A client may also record one on request
  * (start_har, stop_har), beside the configured one: an agent that wants the traffic of a few steps gets
- * a file it can open, not a HAR in its context window.
+ * a file it can open, not a HAR in its context window. Each tab's requests since its page loaded are kept
+ * too, bounded, for network_requests.
  */
 export const harRecordingWatchdog = defineWatchdog({
   name: 'har-recording',
@@ -33,6 +37,8 @@ export const harRecordingWatchdog = defineWatchdog({
     BrowserStoppedEvent,
     StartHarRecordingEvent,
     StopHarRecordingEvent,
+    NetworkRequestsEvent,
+    TabClosedEvent,
   ],
   emits: [],
   setup: (ctx) => {
@@ -59,6 +65,7 @@ export const harRecordingWatchdog = defineWatchdog({
       await current?.close();
       return current;
     };
+    const requests = followRequests(ctx.session.targets, ctx.signal);
     const stopBoth = async (): Promise<void> => {
       await Promise.all([close('configured'), close('requested')]);
     };
@@ -116,6 +123,19 @@ export const harRecordingWatchdog = defineWatchdog({
           throw new TabpilotError('ELEMENT_NOT_FOUND', 'no HAR is being recorded on request: start_har begins one');
         }
         return { path: closed.location, entries: closed.entryCount };
+      },
+      NetworkRequestsEvent: (event) => {
+        const { target_id, url_contains, resource_types, only_failed, max_results } = event.payload;
+        ctx.session.targets.requireSession(target_id);
+        return requests.list(target_id, {
+          urlContains: url_contains,
+          resourceTypes: resource_types,
+          onlyFailed: only_failed,
+          max: max_results,
+        });
+      },
+      TabClosedEvent: (event) => {
+        requests.forget(event.payload.target_id);
       },
     };
   },

@@ -33,6 +33,7 @@ export const ACTING_ACTIONS = [
     title: 'Click',
     category: 'page',
     hints: ACTS,
+    tabGate: 'act',
     risk: 'clicked_element',
     panel: {
       label: 'Click',
@@ -56,6 +57,7 @@ export const ACTING_ACTIONS = [
     title: 'Type into a field',
     category: 'page',
     hints: ACTS,
+    tabGate: 'act',
     panel: {
       label: 'Type text',
       element: { widget: 'type', button: 'Type' },
@@ -72,6 +74,7 @@ export const ACTING_ACTIONS = [
     title: 'Scroll',
     category: 'page',
     hints: MOVES,
+    tabGate: 'act',
     panel: {
       label: 'Scroll',
       // browser-use's `down` next to `direction`: ticking and unticking it sent `down: false` and the
@@ -90,6 +93,7 @@ export const ACTING_ACTIONS = [
     title: 'Press keys',
     category: 'page',
     hints: ACTS,
+    tabGate: 'act',
     risk: 'enter_key',
     panel: {
       label: 'Press keys',
@@ -103,6 +107,7 @@ export const ACTING_ACTIONS = [
     title: 'Scroll to a text',
     category: 'page',
     hints: SETS,
+    tabGate: 'act',
     panel: {
       label: 'Scroll to text',
       success: (p, r) => (r.found ? `scrolled to ${quoted(p.text)}` : `did not find ${quoted(p.text)}`),
@@ -115,6 +120,7 @@ export const ACTING_ACTIONS = [
     title: 'Put files into a file input',
     category: 'files',
     hints: ACTS,
+    tabGate: 'act',
     risk: 'file_upload',
     panel: {
       label: 'Upload a file',
@@ -129,6 +135,7 @@ export const ACTING_ACTIONS = [
     title: 'List the options of a dropdown',
     category: 'page',
     hints: SETS,
+    tabGate: 'read',
     onlyReads: true,
     panel: {
       label: 'List dropdown options',
@@ -142,6 +149,7 @@ export const ACTING_ACTIONS = [
     title: 'Pick an option of a dropdown',
     category: 'page',
     hints: ACTS,
+    tabGate: 'act',
     panel: {
       label: 'Choose a dropdown option',
       element: { widget: 'choose', button: 'Select' },
@@ -158,6 +166,7 @@ export const ACTING_ACTIONS = [
     title: 'Hover over an element',
     category: 'page',
     hints: SETS,
+    tabGate: 'act',
     panel: {
       label: 'Hover',
       success: (p, r) => `hovered over ${elementOf(p, r)}`,
@@ -170,6 +179,7 @@ export const ACTING_ACTIONS = [
     title: 'Drag and drop',
     category: 'page',
     hints: ACTS,
+    tabGate: 'act',
     panel: {
       label: 'Drag and drop',
       success: (p, r) => `dragged ${elementOf(p, r)}`,

@@ -6,9 +6,50 @@ import {
   SavePdfEvent,
   SearchPageEvent,
 } from '../events/content.events';
+import { z } from 'zod';
+import { defineEvent } from '../define-event';
+import { TargetId } from '../events/navigation.events';
 import { declareAction } from './declare-action';
 import { ACTS, READS, WRITES_FILE } from './hints';
 import { both, count, quoted } from './words';
+
+const LoggedRequest = z.strictObject({
+  url: z.string(),
+  method: z.string(),
+  resource_type: z.string(),
+  status: z.number().int().nullable(),
+  mime_type: z.string().nullable(),
+  failure: z.string().nullable(),
+  failed: z.boolean(),
+  started_ms: z.number(),
+  duration_ms: z.number().nullable(),
+  encoded_bytes: z.number().nullable(),
+  from_cache: z.boolean(),
+});
+
+/** The requests of a tab since its page last loaded (src/browser/har/request-log.ts keeps them). */
+export const NetworkRequestsEvent = defineEvent('NetworkRequestsEvent', {
+  payload: {
+    target_id: TargetId,
+    url_contains: z.string().min(1).optional().describe('Only requests whose URL contains this text'),
+    resource_types: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Only these types: Document, Script, Stylesheet, Image, Fetch, XHR, Font, Media, WebSocket, Other'),
+    only_failed: z.boolean().default(false).describe('Only requests that failed or were answered 4xx or 5xx'),
+    max_results: z.number().int().positive().max(500).default(100).describe('The newest this many'),
+  },
+  result: z.strictObject({
+    requests: z.array(LoggedRequest),
+    /** Requests that matched, before max_results. */
+    total: z.number().int(),
+    /** Requests of this page let go past the bound of 500 per tab. */
+    dropped: z.number().int(),
+  }),
+  timeoutMs: 5_000,
+  description:
+    'The network requests of a tab since its page last loaded (at most the newest 500 are kept): method, URL, type, status, failure, timing and size, filtered by URL text, type and failure. Failed and 4xx/5xx requests are marked failed.',
+});
 
 /** Reading the content without a model, the files made of it, and script in the page. */
 export const CONTENT_ACTIONS = [
@@ -17,6 +58,7 @@ export const CONTENT_ACTIONS = [
     title: 'Read the page as markdown',
     category: 'content',
     hints: READS,
+    tabGate: 'read',
     onlyReads: true,
     panel: {
       label: 'Extract content',
@@ -33,6 +75,7 @@ export const CONTENT_ACTIONS = [
     title: 'Find text in the page',
     category: 'content',
     hints: READS,
+    tabGate: 'read',
     onlyReads: true,
     panel: {
       label: 'Search the page text',
@@ -46,6 +89,7 @@ export const CONTENT_ACTIONS = [
     title: 'Find elements by CSS selector',
     category: 'content',
     hints: READS,
+    tabGate: 'read',
     onlyReads: true,
     panel: {
       label: 'Find elements by CSS',
@@ -58,6 +102,7 @@ export const CONTENT_ACTIONS = [
     title: 'Save the page as PDF',
     category: 'files',
     hints: WRITES_FILE,
+    tabGate: 'read',
     panel: {
       label: 'Save as PDF',
       success: (_p, r) => `saved the page as a PDF${r.path === '' ? '' : `: ${r.path}`}`,
@@ -95,11 +140,26 @@ export const CONTENT_ACTIONS = [
     title: 'Run JavaScript in the page',
     category: 'content',
     hints: ACTS,
+    tabGate: 'read',
     risk: 'page_script',
     panel: {
       label: 'Run JavaScript',
       success: () => 'ran the script',
       activity: () => both('running a script in the page', 'ran a script in the page'),
+    },
+  }),
+  declareAction(NetworkRequestsEvent, {
+    name: 'network_requests',
+    title: "List the tab's network requests",
+    category: 'content',
+    hints: READS,
+    tabGate: 'read',
+    onlyReads: true,
+    panel: {
+      label: 'List network requests',
+      success: (_p, r) =>
+        `${count(r.total, 'request')}, ${count(r.requests.filter((request) => request.failed).length, 'failure')} among the newest ${r.requests.length}`,
+      activity: () => both('listing the network requests', 'listed the network requests'),
     },
   }),
 ] as const;

@@ -47,6 +47,12 @@ export interface McpFacts {
   readonly answer?: McpAnswer;
 }
 
+/**
+ * How the tab gate treats the action while its tab has a condition (crashed, stuck, waiting for a
+ * person): `act` and `read` are held or refused, `recover` is let through to bring the tab back.
+ */
+export type GateClass = 'act' | 'read' | 'recover';
+
 /** What the client gate does beyond the tab rule, for the actions that touch leases themselves. */
 export type LeaseRole = 'list' | 'attach' | 'release' | 'take';
 
@@ -72,6 +78,8 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   readonly tabRequired?: boolean;
   /** Cancels every queued and running command first, and never waits behind them: the emergency stop. */
   readonly preempt?: boolean;
+  /** Held or refused while its tab has a condition; none: it touches no one tab's page (tab-gate.ts). */
+  readonly tabGate?: GateClass;
   /** It loads a page or takes a tab, so the person's hold (their Stop, their Cancel) refuses it to programs. */
   readonly loadsPage?: boolean;
   /** The tab is another page afterwards (or another tab): an agent stops its batch there. */

@@ -11,6 +11,7 @@ export const SEEING_ACTIONS = [
     title: 'Read the page',
     category: 'page',
     hints: READS,
+    tabGate: 'read',
     panel: {
       label: 'Read the page',
       success: (_p, r) => `read ${quoted(r.title)}: ${count(r.elements.length, 'element')}`,
@@ -28,6 +29,7 @@ export const SEEING_ACTIONS = [
     title: 'Take a screenshot',
     category: 'page',
     hints: WRITES_FILE,
+    tabGate: 'read',
     onlyReads: true,
     panel: {
       label: 'Take a screenshot',
@@ -46,6 +48,7 @@ export const SEEING_ACTIONS = [
     title: 'Outline an element',
     category: 'page',
     hints: SETS,
+    tabGate: 'read',
     panel: {
       label: 'Highlight an element',
       success: (_p, r) => (r.highlighted === null ? 'cleared the highlight' : `highlighted [${r.highlighted}]`),

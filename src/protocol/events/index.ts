@@ -1,3 +1,4 @@
+import { ACTIONS } from '../actions';
 import type { AnyEventDefinition } from '../define-event';
 import * as actions from './actions.events';
 import * as agent from './agent.events';
@@ -23,7 +24,7 @@ function definitionsOf(module: Record<string, unknown>): AnyEventDefinition[] {
 }
 
 /** Every event definition, for the name rule test, the timeout config and the panel's timeline. */
-export const ALL_EVENTS: readonly AnyEventDefinition[] = [
+export const ALL_EVENTS: readonly AnyEventDefinition[] = withActionEvents([
   ...definitionsOf(lifecycle),
   ...definitionsOf(connection),
   ...definitionsOf(navigation),
@@ -39,6 +40,12 @@ export const ALL_EVENTS: readonly AnyEventDefinition[] = [
   ...definitionsOf(recording),
   ...definitionsOf(agent),
   ...definitionsOf(indicator),
-];
+]);
+
+/** A new action may declare its event beside its declaration (src/protocol/actions): those are events too. */
+function withActionEvents(events: AnyEventDefinition[]): AnyEventDefinition[] {
+  const known = new Set(events.map((definition) => definition.type));
+  return [...events, ...ACTIONS.map((action) => action.event).filter((event) => !known.has(event.type))];
+}
 
 export const EVENT_NAMES: readonly string[] = ALL_EVENTS.map((definition) => definition.type);

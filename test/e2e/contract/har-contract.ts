@@ -292,6 +292,104 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
       }
     });
 
+    it("network_requests lists the tab's requests since its page loaded: status, type, failure, filters", async () => {
+      site.route('/har/errors.html', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(
+          `<!doctype html><title>errors page</title><script>(async () => { await (await fetch('/har/missing.json')).text(); await (await fetch('/har/broken')).text(); document.title = 'errors done'; })();</script>`,
+        );
+      });
+      site.route('/har/broken', (_req, res) => {
+        res.writeHead(500, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.end('broken');
+      });
+      await driver.ok('navigate', { url: site.url('/har/index.html') });
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(tab, 'document.title')) === HAR_READY_TITLE ? true : undefined,
+        { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR page never finished its requests') },
+      );
+      type Listed = {
+        requests: Array<{
+          url: string;
+          method: string;
+          resource_type: string;
+          status: number | null;
+          failed: boolean;
+          failure: string | null;
+          duration_ms: number | null;
+        }>;
+        total: number;
+        dropped: number;
+      };
+      const all = await pollUntil(
+        async () => {
+          const listed = await driver.ok<Listed>('network_requests', {});
+          return listed.requests.some((request) => request.failure !== null) ? listed : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the failed request was never listed') },
+      );
+      const byPath = (path: string) => all.requests.find((request) => request.url.endsWith(path));
+      expect(byPath('/har/index.html')).toMatchObject({
+        method: 'GET',
+        resource_type: 'Document',
+        status: 200,
+        failed: false,
+      });
+      expect(byPath('/har/app.js')).toMatchObject({ resource_type: 'Script', status: 200 });
+      expect(byPath('/har/redirect')).toMatchObject({ status: 302 });
+      expect(byPath('/har/data.json')).toMatchObject({ resource_type: 'Fetch', status: 200 });
+      expect(byPath('/har/submit')).toMatchObject({ method: 'POST', status: 200 });
+      expect(byPath('/unreachable')).toMatchObject({
+        status: null,
+        failed: true,
+        failure: expect.stringMatching(/^net::ERR_/),
+      });
+      expect(all.total).toBe(all.requests.length);
+
+      // The browser's own favicon request may be listed too (a 404 here): the page's requests are the point.
+      const pageOwn = (listed: Listed) => listed.requests.filter((request) => !request.url.endsWith('/favicon.ico'));
+      const failedOnly = await driver.ok<Listed>('network_requests', { only_failed: true });
+      expect(failedOnly.requests.every((request) => request.failed)).toBe(true);
+      expect(pageOwn(failedOnly).map((request) => new URL(request.url).pathname)).toEqual(['/unreachable']);
+      const scripts = await driver.ok<Listed>('network_requests', { resource_types: ['Script'] });
+      expect(scripts.requests.map((request) => new URL(request.url).pathname)).toEqual(['/har/app.js']);
+      const newest = await driver.ok<Listed>('network_requests', { url_contains: 'HAR/', max_results: 2 });
+      expect(newest.requests).toHaveLength(2);
+      expect(newest.total).toBeGreaterThan(2);
+
+      // A new page starts the list anew: the 404 and the 500 are marked failed, with their status.
+      await driver.ok('navigate', { url: site.url('/har/errors.html') });
+      let lastListed: Listed | undefined;
+      const errors = await pollUntil(
+        async () => {
+          lastListed = await driver.ok<Listed>('network_requests', {});
+          const own = pageOwn(lastListed).filter((request) => request.failed);
+          return own.length === 2 && own.every((request) => request.duration_ms !== null) ? own : undefined;
+        },
+        {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          onTimeout: () => new Error(`the 404 and the 500 were never listed: ${JSON.stringify(lastListed)}`),
+        },
+      );
+      expect(errors.map((request) => [new URL(request.url).pathname, request.status])).toEqual([
+        ['/har/missing.json', 404],
+        ['/har/broken', 500],
+      ]);
+      const page = await driver.ok<Listed>('network_requests', {});
+      expect(page.requests.some((request) => request.url.endsWith('/har/index.html'))).toBe(false);
+
+      expect(await driver.send('network_requests', { tab_id: 'no-such-tab' })).toMatchObject({
+        ok: false,
+        error: { code: 'TAB_NOT_FOUND' },
+      });
+      expect(await driver.send('network_requests', { only_failed: 'yes' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', details: { field: 'only_failed' } },
+      });
+    });
+
     it("replays offline in Playwright's routeFromHAR, embedded and attached alike", async () => {
       expect(embedded).toBeDefined();
       expect(attached).toBeDefined();
