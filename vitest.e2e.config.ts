@@ -13,14 +13,13 @@ const ALONE = [
 ];
 
 /**
- * End-to-end tests in real Chromium: one browser per file, one file at a time. TABPILOT_E2E_WORKERS=2 runs
- * two files at a time (a file mostly waits on its browser: the fresh-clone CI took 11 min 51 s instead of
- * about 16), but two of its first three fresh runs met a flake that one at a time has not shown yet
- * (docs/testing.md). TABPILOT_E2E_LANE picks the files (scripts/test-e2e.mjs runs `shared`, then `alone`);
- * unset, every file given or found runs.
+ * End-to-end tests in real Chromium: one browser per file, two files at a time by default (a file mostly
+ * waits on its browser; one at a time took the fresh-clone CI to about 16 minutes). TABPILOT_E2E_WORKERS
+ * sets how many (1: one at a time). TABPILOT_E2E_LANE picks the files (scripts/test-e2e.mjs runs `shared`,
+ * then `alone`); unset, every file given or found runs.
  */
 const lane = process.env['TABPILOT_E2E_LANE'];
-const workers = lane === 'alone' ? 1 : Number(process.env['TABPILOT_E2E_WORKERS'] ?? 1);
+const workers = lane === 'alone' ? 1 : Number(process.env['TABPILOT_E2E_WORKERS'] ?? 2);
 
 export default defineConfig({
   test: {

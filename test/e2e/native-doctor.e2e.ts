@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorCheck, DoctorReport } from '../../src/platform/node/native/doctor';
 import { ChromiumLauncher } from '../../src/platform/node/chromium-launcher';
 import { pollUntil } from '../../src/shared/time';
-import { TEST_FLAGS } from './harness/browser';
+import { BrowserClient, TEST_FLAGS } from './harness/browser';
 import { NativeChain, runCli } from './harness/native';
 
 /**
@@ -124,7 +124,18 @@ describe('tabpilot doctor', () => {
       remoteDebuggingPort: 0,
       args: [...TEST_FLAGS],
     });
-    // A profile is only on disk once Chrome wrote its Preferences; a clean exit writes them.
+    // A profile is only on disk once Chrome wrote its Preferences, which a clean exit does. Close it as
+    // its own Quit does and wait for it to be gone: a SIGTERM could land while a loaded machine still
+    // started the profile, or the exit outlast the kill's grace and end in SIGKILL, and write nothing.
+    const client = await BrowserClient.connect(browser.cdpUrl);
+    // The browser may go before it answers: its exit is what is waited for.
+    const closing = client.root.send('Browser.close').then(
+      () => 'answered',
+      (error: unknown) => `gone before answering (${String(error)})`,
+    );
+    await browser.exited;
+    await closing;
+    client.close();
     await browser.kill();
     const { report } = await doctor(profile, temp());
     expect(check(report, 'extension')).toMatchObject({ status: 'fail' });

@@ -1,5 +1,5 @@
 import type { CdpSession } from '../../cdp/session';
-import { pageHidden, renderFrame } from './mouse';
+import { pageHidden } from './mouse';
 
 /**
  * A hidden page (a background tab, a minimized window) draws a frame only when asked for one, and a
@@ -92,8 +92,17 @@ async function nudgeUntilAnswered(session: CdpSession, capture: Promise<unknown>
     }
     // Only the frame it makes is wanted: its own picture is dropped, and when it fails (the tab closed)
     // the capture it nudges fails with the reason.
-    renderFrame(session).catch(() => undefined);
+    nudgeFrame(session).catch(() => undefined);
   }
+}
+
+/**
+ * Makes a hidden page draw a frame beside a capture under way: a capture of the viewport as it is, as
+ * small as a picture of it gets. Not a 1 px clip (renderFrame): a clip is drawn by emulating a viewport
+ * of its size, and the capture under way could answer with that 1 × 1 frame (seen on a loaded machine).
+ */
+function nudgeFrame(session: CdpSession): Promise<unknown> {
+  return session.send('Page.captureScreenshot', { format: 'jpeg', quality: 1, optimizeForSpeed: true });
 }
 
 /** The largest scale (at most 1) that keeps a width × height image within both bounds. */

@@ -148,4 +148,22 @@ describe('captcha watchdog, when a look at the page fails or comes too early', (
     expect(detected).toEqual(['recaptcha']);
     expect(session.conditions.status(page.targetId).status).toBe('needs_person');
   });
+
+  it("looks again when the tab's session is not ready yet as its challenge frame shows (a new tab on a loaded machine)", async () => {
+    const browser = new FakeBrowser();
+    browser.responders.set('Runtime.evaluate', () => ({ result: { type: 'object', value: none } }));
+    const { session, detected } = await watched(browser);
+    // The tab's setup reads its frame tree: held, the session is not ready while its frame navigates.
+    browser.hold('Page.getFrameTree');
+    const page = browser.addPage('https://site.test/');
+    await until(() => (browser.sentMethods().includes('Page.getFrameTree') ? true : undefined));
+    browser.emitOn(page, 'Page.frameNavigated', { frame: { id: 'f1', parentId: 'main', url: ANCHOR } });
+    // Past the probe delay (150 ms), with the session still not ready.
+    await sleep(300);
+    expect(session.targets.sessionFor(page.targetId)).toBeUndefined();
+    browser.release('Page.getFrameTree');
+    await until(() => (detected.length > 0 ? true : undefined));
+    expect(detected).toEqual(['recaptcha']);
+    expect(session.conditions.status(page.targetId).status).toBe('needs_person');
+  });
 });

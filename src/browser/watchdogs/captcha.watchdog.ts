@@ -73,6 +73,11 @@ export const captchaWatchdog = defineWatchdog({
       const session = targets.sessionFor(targetId);
       const known = frames.get(targetId);
       if (session === undefined) {
+        // A new tab's challenge frame can be seen before the tab's own session is ready (its setup is
+        // still running on a loaded machine): look again once it may be, while the tab is there.
+        if (targets.target(targetId) !== undefined) {
+          schedule(targetId, ctx.session.config.captcha.poll_ms);
+        }
         return;
       }
       if (probing.has(targetId)) {

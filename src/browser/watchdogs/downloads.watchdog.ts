@@ -190,10 +190,15 @@ export const downloadsWatchdog = defineWatchdog({
         const url = params.frame.url;
         const targetId = source.target.targetId;
         const save = async (): Promise<void> => {
-          // The viewer replaces the document's session as it loads (over chrome.debugger the first
-          // answer can be "Detached"): ask the tab's current session, a few times.
+          // The viewer replaces the document's session as it loads: chrome.debugger lets go of the tab as
+          // the viewer's frame starts (the first answer can be "Detached") and takes it back a moment
+          // later, so the tab may have no session at all for a while (a loaded machine's first try often
+          // falls in that gap). Ask the tab's current session, once it has one, a few times.
           const bytes = await pollUntil(
-            () => fetchPdfInPage(targets.requireSession(targetId), url).catch(() => undefined),
+            () => {
+              const session = targets.sessionFor(targetId);
+              return session === undefined ? undefined : fetchPdfInPage(session, url).catch(() => undefined);
+            },
             {
               timeoutMs: 10_000,
               intervalMs: 250,

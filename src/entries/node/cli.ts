@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { loadConfig } from '../../platform/node/config-file';
 import { commandWord } from '../../platform/node/native/cli-options';
+import { keepHeapNearLive } from '../../platform/node/heap-growth';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
@@ -227,6 +228,7 @@ function idOf(line: string): number | string | null {
   }
 }
 
+keepHeapNearLive();
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {

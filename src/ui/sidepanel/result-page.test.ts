@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PanelStatus } from '../../protocol/panel-messages';
-import { followResult, pageOfResult, trackResult } from './result-page';
+import { followResult, pageOfResult, trackNextResult, trackResult } from './result-page';
 
 function status(focused: string, tabs: Record<string, string>): PanelStatus {
   return {
@@ -77,5 +77,32 @@ describe('a result and the page it was about', () => {
   it('never goes stale without a page to compare', () => {
     const tracking = trackResult(pageOfResult({}, undefined), undefined);
     expect(followResult(tracking, status('A', { A: 'https://a.test/' })).stale).toBe(false);
+  });
+
+  it("keeps a refusal that came while the status lagged behind the navigate before it on that navigate's page", () => {
+    // The flake of extension-panel's form run: the refusal came before the coalesced status showed the
+    // navigate's page, and the status catching up hid it as a result of another page.
+    const lagging = status('A', { A: 'https://a.test/old' });
+    const navigated = trackNextResult({ tab_id: 'A', url: 'https://a.test/new' }, lagging, undefined);
+    const refused = trackNextResult(undefined, lagging, navigated);
+    expect(refused).toMatchObject({ page: { tabId: 'A', url: 'https://a.test/new' }, caughtUp: false, stale: false });
+    const caughtUp = followResult(refused, status('A', { A: 'https://a.test/new' }));
+    expect(caughtUp).toMatchObject({ caughtUp: true, stale: false });
+    expect(followResult(caughtUp, status('A', { A: 'https://a.test/elsewhere' })).stale).toBe(true);
+  });
+
+  it('takes the focused page for the next result once the status has caught up, or when it names its own', () => {
+    const now = status('A', { A: 'https://a.test/new' });
+    const caughtUp = trackNextResult({ tab_id: 'A', url: 'https://a.test/new' }, now, undefined);
+    expect(caughtUp.caughtUp).toBe(true);
+    expect(trackNextResult({ clicked: true }, status('A', { A: 'https://a.test/next' }), caughtUp).page).toEqual({
+      tabId: 'A',
+      url: 'https://a.test/next',
+    });
+    const lagging = trackNextResult({ tab_id: 'A', url: 'https://a.test/x' }, now, undefined);
+    expect(trackNextResult({ tab_id: 'B', url: 'https://b.test/' }, now, lagging).page).toEqual({
+      tabId: 'B',
+      url: 'https://b.test/',
+    });
   });
 });

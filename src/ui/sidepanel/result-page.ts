@@ -49,6 +49,29 @@ export function trackResult(page: ResultPage | undefined, status: PanelStatus | 
   return followResult({ page, before: focusedPage(status), caughtUp: false, stale: false }, status);
 }
 
+/**
+ * The tracking of a view's next result. One that names no page (a click, a refused form) while the status
+ * has not yet shown the page the view's previous result went to (a navigate answers before the coalesced
+ * status shows where it went) is about that page, not the one the lagging status still shows: it keeps
+ * the previous tracking, so the status catching up does not hide it as a result of another page.
+ */
+export function trackNextResult(
+  result: unknown,
+  status: PanelStatus | undefined,
+  previous: ResultTracking | undefined,
+): ResultTracking {
+  const lagging = previous !== undefined && previous.page !== undefined && !previous.caughtUp && !previous.stale;
+  if (lagging && !namesItsPage(result)) {
+    return followResult(previous, status);
+  }
+  return trackResult(pageOfResult(result, status), status);
+}
+
+function namesItsPage(result: unknown): boolean {
+  const named = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
+  return typeof named['tab_id'] === 'string' && typeof named['url'] === 'string';
+}
+
 const samePage = (a: ResultPage, b: ResultPage | undefined): boolean => a.tabId === b?.tabId && a.url === b.url;
 
 /** A tab's first document, before the page a navigate opened it for commits. */

@@ -5,6 +5,7 @@ import { pollUntil } from '../../../src/shared/time';
 import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
+import { decodePng } from '../harness/image';
 import { addPerceptionPages } from '../harness/perception-pages';
 
 /**
@@ -298,6 +299,16 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
         });
         expect(Buffer.from(picture.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
       }
+      // The picture is of the whole viewport, not of a frame drawn for a nudge beside it.
+      const png = await driver.ok<{ data: string; image_width: number; image_height: number }>('screenshot', {
+        tab_id: behind,
+      });
+      const image = decodePng(Buffer.from(png.data, 'base64'));
+      expect(png.image_width).toBeGreaterThan(100);
+      expect({ width: image.width, height: image.height }).toEqual({
+        width: png.image_width,
+        height: png.image_height,
+      });
       await driver.ok('close', { tab_id: behind });
       await driver.ok('close', { tab_id: front });
     });

@@ -38,7 +38,9 @@ function addStatePages(server: FixtureServer): void {
     res.end(`<!doctype html><title>setting</title><script>
 document.cookie = 'theme=dark; path=/; max-age=3600';
 localStorage.setItem('greeting', 'hello from ' + location.search.slice(1));
-document.title = 'set';
+// document.cookie hands the cookie to the browser without waiting for it to be stored; a read through
+// cookieStore goes the same way after it, so its answer means the browser holds the cookie.
+cookieStore.get('theme').then(() => { document.title = 'set'; });
 </script>`);
   });
   server.route('/state/echo', (req, res) => {

@@ -5,7 +5,7 @@ import { actionLabel, groupedActions, hiddenParams } from '../action-labels';
 import type { ActionInfo, Described } from '../describe';
 import { addressProblem } from '../address';
 import { successLine } from '../result-words';
-import { followResult, pageOfResult, trackResult, type ResultTracking } from '../result-page';
+import { followResult, trackNextResult, type ResultTracking } from '../result-page';
 import type { WorkerPort } from '../port';
 import { asRecord } from '../schema';
 import { ResponseView } from './response-view';
@@ -42,7 +42,7 @@ export function ActionsView(props: {
     const answer = await props.port.request(action.name, sent);
     setSummary(answer.ok ? successLine(action.name, sent, answer.result, performance.now() - started) : undefined);
     setResponse(answer);
-    setTracking(trackResult(pageOfResult(answer.ok ? answer.result : undefined, props.status), props.status));
+    setTracking((previous) => trackNextResult(answer.ok ? answer.result : undefined, props.status, previous));
     setBusy(false);
   };
   const schema = withoutParams(action.schema, hiddenParams(action.name));
