@@ -172,6 +172,7 @@ export async function benchAgent(
       });
     }
     connection.close();
+  } finally {
     await sides.close();
   }
   return rows;
