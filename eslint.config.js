@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Layers in dependency order (DESIGN §1): a layer may import only the layers before it. Layers in one
- * group (bus and cdp, tools and actor, the two platforms) may not import each other.
+ * group (bus and cdp, the two platforms) may not import each other.
  */
 const LAYERS = [
   ['shared'],
@@ -15,7 +15,7 @@ const LAYERS = [
   ['bus', 'cdp'],
   ['dom'],
   ['browser'],
-  ['tools', 'actor'],
+  ['tools'],
   ['agent'],
   ['platform/extension', 'platform/node'],
   ['ui'],
@@ -38,13 +38,13 @@ function layerZones() {
     }
   });
   // The panel talks to the worker through its port only: shared and protocol, nothing of the core.
-  for (const core of ['bus', 'cdp', 'dom', 'browser', 'tools', 'actor', 'agent', 'platform']) {
+  for (const core of ['bus', 'cdp', 'dom', 'browser', 'tools', 'agent', 'platform']) {
     zones.push({ target: './src/ui', from: `./src/${core}`, message: 'src/ui imports only shared and protocol' });
   }
   return zones;
 }
 
-const CORE = ['shared', 'protocol', 'bus', 'cdp', 'dom', 'browser', 'tools', 'actor', 'agent'].map(
+const CORE = ['shared', 'protocol', 'bus', 'cdp', 'dom', 'browser', 'tools', 'agent'].map(
   (layer) => `src/${layer}/**/*.ts`,
 );
 const PLATFORM_GLOBALS = [

@@ -1,4 +1,5 @@
 import { Agent, type AgentHost } from '../src/agent/agent';
+import { agentConnection } from '../src/agent/agent-connection';
 import type { AgentModel, ModelPrompt } from '../src/agent/model';
 import { parseConfig } from '../src/browser/config';
 import { createDefaultRegistry } from '../src/tools/actions';
@@ -78,12 +79,12 @@ export async function benchAgent(
     let roadMs = 0;
     let shotMs: number[] = [];
     let shotBytes: number[] = [];
-    // The agent's own road: the server's runAction, as serverHost gives it (no client request queue).
-    const context = sides.server.contextFor({ id: 'bench-agent', kind: 'agent' });
+    // The agent's own road, as serverHost gives it: a client connection of its own.
+    const connection = agentConnection(sides.server, { id: 'bench-agent', kind: 'agent' });
     const host: AgentHost = {
       runAction: async (name, params) => {
         const started = performance.now();
-        const answer = await sides.server.runAction(name, params, context);
+        const answer = await connection.run(name, params);
         if (name === 'screenshot') {
           shotMs.push(performance.now() - started);
           shotBytes.push(Math.floor(((answer as { data: string }).data.length * 3) / 4));
@@ -92,7 +93,6 @@ export async function benchAgent(
         return answer;
       },
       emit: () => Promise.resolve(),
-      redact: (value) => value,
       onEmergencyStop: () => () => undefined,
       actions: createDefaultRegistry().describe(),
       secretNames: [],
@@ -171,6 +171,7 @@ export async function benchAgent(
         shot_cost_slow_model_ms: round(median(slow.stepTimes) - median(slowPlain.stepTimes), 1),
       });
     }
+    connection.close();
   } finally {
     await sides.close();
   }

@@ -20,6 +20,13 @@ function stateOf(url: string, text: string): StateSummary {
   } as unknown as StateSummary;
 }
 
+function maskedAsTheConnectionDoes<T>(value: T): T {
+  if (value instanceof Error) {
+    return new Error(value.message.replaceAll('hunter2', '<secret>password</secret>')) as T;
+  }
+  return JSON.parse(JSON.stringify(value).replaceAll('hunter2', '<secret>password</secret>')) as T;
+}
+
 /** A browser of pages by URL: navigate and click move between them; every call is recorded. */
 class FakeHost implements AgentHost {
   readonly calls: Array<{ name: string; params: unknown }> = [];
@@ -31,7 +38,16 @@ class FakeHost implements AgentHost {
   readonly secretNames = ['password'];
   failing = new Set<string>();
 
-  runAction(name: string, params: unknown): Promise<unknown> {
+  /** What the agent's client connection answers: every answer and error masked, as for every client. */
+  async runAction(name: string, params: unknown): Promise<unknown> {
+    try {
+      return maskedAsTheConnectionDoes(await this.#answer(name, params));
+    } catch (error) {
+      throw maskedAsTheConnectionDoes(error instanceof Error ? new Error(error.message) : error);
+    }
+  }
+
+  #answer(name: string, params: unknown): Promise<unknown> {
     this.calls.push({ name, params });
     if (this.failing.has(name)) {
       return Promise.reject(new Error(`${name} broke`));
@@ -57,10 +73,6 @@ class FakeHost implements AgentHost {
   emit(type: 'started' | 'step' | 'finished' | 'paused', payload: Record<string, unknown>): Promise<void> {
     this.events.push({ type, payload });
     return Promise.resolve();
-  }
-
-  redact<T>(value: T): T {
-    return JSON.parse(JSON.stringify(value).replaceAll('hunter2', '<secret>password</secret>')) as T;
   }
 
   onEmergencyStop(callback: () => void): () => void {

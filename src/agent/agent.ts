@@ -25,14 +25,16 @@ function onlyReads(name: string): boolean {
   return declarationOf(name)?.onlyReads === true;
 }
 
-/** What the loop may touch: the one action road, the bus, the redaction every output passes. */
+/**
+ * What the loop may touch: the one action road and the bus. It masks nothing itself: its actions'
+ * answers and errors come masked from its client connection (agent-connection.ts), and its events are
+ * masked on their way to each subscribed client, as every client's are.
+ */
 export interface AgentHost {
   /** Runs a protocol action as the agent's client, through the same gate and registry as every client. */
   runAction(name: string, params: unknown): Promise<unknown>;
   /** Emits one of the agent's events on the session's bus. */
   emit(type: 'started' | 'step' | 'finished' | 'paused', payload: Record<string, unknown>): Promise<void>;
-  /** Replaces secret values by their placeholder (page text, results). */
-  redact<T>(value: T): T;
   /** Calls back when the emergency stop is pressed; answers the unsubscribe. */
   onEmergencyStop(callback: () => void): () => void;
   readonly actions: readonly ActionDescription[];
@@ -248,9 +250,9 @@ export class Agent {
       const state = (await this.#host.runAction('state', {
         include_screenshot: this.#config.use_vision,
       })) as StateSummary;
-      return { state: this.#host.redact(state), error: null };
+      return { state, error: null };
     } catch (error) {
-      return { state: null, error: this.#host.redact(errorMessageOf(error)) };
+      return { state: null, error: errorMessageOf(error) };
     }
   }
 
@@ -323,7 +325,7 @@ export class Agent {
         error_code: null,
       });
       await this.#record(state, shot, this.#report(decision, url, outcomes, null, promptChars, shot));
-      return { kind: 'done', success, text: this.#host.redact(text) };
+      return { kind: 'done', success, text };
     } else {
       const batch = decision.actions.slice(0, this.#config.max_actions_per_step);
       const ran = await this.#runBatch(batch, state);
@@ -362,12 +364,10 @@ export class Agent {
       }
       if (held !== 'run') {
         // The rest of the batch was chosen expecting this action to have run.
-        outcomes.push(this.#host.redact(held));
+        outcomes.push(held);
         break;
       }
-      const result = this.#host.redact(
-        await toActionResult(action.name, () => this.#host.runAction(action.name, action.params)),
-      );
+      const result = await toActionResult(action.name, () => this.#host.runAction(action.name, action.params));
       if (result.success && !onlyReads(action.name) && !changesPage(action.name)) {
         this.#unsettled = true;
       }
@@ -415,8 +415,8 @@ export class Agent {
     return {
       step: this.#step,
       url,
-      thinking: decision.thinking === null ? null : this.#host.redact(decision.thinking),
-      next_goal: decision.next_goal === null ? null : this.#host.redact(decision.next_goal),
+      thinking: decision.thinking,
+      next_goal: decision.next_goal,
       actions,
       error,
       model_attempts: decision.attempts,

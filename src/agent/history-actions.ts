@@ -90,7 +90,6 @@ export function historyActions(
         settleMs: settings.settle_ms,
         host: {
           runAction: (name, params) => host.runAction(name, params),
-          redact: (value) => host.redact(value),
           emitPaused: (paused) =>
             host.emit('paused', { run_id: record.run_id, paused }).catch((error: unknown) => {
               // The timeline is a record of the rerun, not part of it.
@@ -123,6 +122,7 @@ export function historyActions(
         unsubscribe();
         caller.signal.removeEventListener('abort', stop);
         end();
+        host.close();
       }
     },
   };

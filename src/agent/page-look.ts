@@ -29,6 +29,10 @@ const FOCUSED_FORM_ACTION = `(() => {
   return form.action || document.URL;
 })()`;
 
+/**
+ * A look reads over CDP, beside the agent's client connection, so it masks what it answers itself: a URL
+ * may carry a secret, and a refusal's reason built from it reaches the model and the person.
+ */
 export function serverPageLook(server: CommandServer): PageLook {
   const sessionOf = async (tabId: string) => {
     const targetId = await server.session.resolveTab(tabId);
@@ -37,7 +41,8 @@ export function serverPageLook(server: CommandServer): PageLook {
   return {
     historyNeighbour: async (tabId, delta) => {
       const history = await (await sessionOf(tabId)).send('Page.getNavigationHistory');
-      return history.entries[history.currentIndex + delta]?.url ?? null;
+      const url = history.entries[history.currentIndex + delta]?.url;
+      return url === undefined ? null : server.redact(url);
     },
     focusedFormAction: async (tabId) => {
       const session = await sessionOf(tabId);
@@ -48,7 +53,7 @@ export function serverPageLook(server: CommandServer): PageLook {
         returnByValue: true,
       });
       const value: unknown = answer.result.value;
-      return typeof value === 'string' ? value : null;
+      return typeof value === 'string' ? server.redact(value) : null;
     },
   };
 }

@@ -39,10 +39,6 @@ class PageHost implements ReplayHost {
     this.paused.push(paused);
     return Promise.resolve();
   }
-
-  redact<T>(value: T): T {
-    return value;
-  }
 }
 
 const identity = (name: string) => ({

@@ -37,7 +37,6 @@ export interface ReplayResult {
 export interface ReplayHost {
   runAction(name: string, params: unknown): Promise<unknown>;
   emitPaused(paused: boolean): Promise<void>;
-  redact<T>(value: T): T;
 }
 
 class Stopped extends Error {}
@@ -121,7 +120,7 @@ export class Replay implements ControlledRun {
           // A click that starts a navigation is not seen until the navigation commits (a stop ends it early).
           await sleep(this.#settleMs, this.#stop.signal).catch(() => undefined);
         }
-        const state = this.#host.redact((await this.#host.runAction('state', {})) as StateSummary);
+        const state = (await this.#host.runAction('state', {})) as StateSummary;
         const params = this.#paramsNow(action, state, step.step, results);
         const verdict = await this.#gate?.review({ name: action.name, params }, state, this.#stop.signal);
         if (verdict?.kind === 'stopped' || this.#stop.signal.aborted) {
@@ -139,9 +138,7 @@ export class Replay implements ControlledRun {
           });
           continue;
         }
-        const outcome = this.#host.redact(
-          await toActionResult(action.name, () => this.#host.runAction(action.name, params)),
-        );
+        const outcome = await toActionResult(action.name, () => this.#host.runAction(action.name, params));
         results.push({
           step: step.step,
           name: action.name,

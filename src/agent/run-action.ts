@@ -16,7 +16,7 @@ import type { RunControl } from './run-control';
 import { ownerOf, type RunOwners } from './run-owners';
 import { RunRecorder } from './run-recorder';
 import type { RunRecord, RunStore } from './run-store';
-import { approvalAnnouncer, serverHost } from './server-host';
+import { approvalAnnouncer, serverHost, type ServerAgentHost } from './server-host';
 import type { StepShotStore } from './step-shots';
 
 const RunParams = z.strictObject({
@@ -96,7 +96,7 @@ export function runAction(
   shared: AgentRunShared,
 ): ServerAction<typeof RunParams> {
   // The last run started here, which a follow-up goes on with (its agent keeps the tasks and steps).
-  let last: { agent: Agent; recorder: RunRecorder; actAs: ClientInfo | undefined } | undefined;
+  let last: LastRun | undefined;
   return {
     ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
@@ -144,12 +144,12 @@ export function runAction(
         }),
         log: options.log.child(`run:${runId}`),
       });
-      last = { agent, recorder, actAs };
+      last = { agent, host, recorder, actAs };
       return go(last, params.task, caller.signal);
     },
   };
   async function go(
-    { agent, recorder, actAs }: { agent: Agent; recorder: RunRecorder; actAs: ClientInfo | undefined },
+    { agent, host, recorder, actAs }: LastRun,
     task: string,
     signal: AbortSignal,
   ): Promise<AgentRunResult> {
@@ -169,6 +169,8 @@ export function runAction(
     } finally {
       signal.removeEventListener('abort', stop);
       end();
+      // A follow-up opens the agent's connection again.
+      host.close();
     }
   }
   function followUp(runId: string, task: string, signal: AbortSignal): Promise<AgentRunResult> {
@@ -179,6 +181,13 @@ export function runAction(
     }
     return go(last, task, signal);
   }
+}
+
+interface LastRun {
+  readonly agent: Agent;
+  readonly host: ServerAgentHost;
+  readonly recorder: RunRecorder;
+  readonly actAs: ClientInfo | undefined;
 }
 
 async function keep(store: RunStore | undefined, record: RunRecord, log: Logger): Promise<void> {

@@ -11,6 +11,7 @@ import type { PayloadInputOf } from '../protocol/define-event';
 import type { CommandServer } from '../tools/command-server';
 import { sourceOf, type ClientInfo } from '../tools/registry';
 import type { AgentHost } from './agent';
+import { agentConnection } from './agent-connection';
 import type { ApprovalAnnouncer } from './run-control';
 
 const EVENTS = {
@@ -20,27 +21,32 @@ const EVENTS = {
   paused: AgentPausedEvent,
 } as const;
 
+/** A host over a CommandServer, with the end of its connection (the run's, or the rerun's, is over). */
+export interface ServerAgentHost extends AgentHost {
+  close(): void;
+}
+
 /**
- * The agent as one more client of a CommandServer (kind `agent`, id the run's): its actions take the
- * road every client's do (the gate, the registry, the action's watchdog), its events and the events its
- * actions cause carry the source `agent:<run_id>`, and everything it shows the model is redacted as
- * every client's output is. With `actAs` (a run a client that keeps its own tabs started), it acts as
- * that client instead, in that client's tabs.
+ * The agent as one more client of a CommandServer (kind `agent`, id the run's): its actions are requests
+ * of a ClientConnection of its own (agent-connection.ts), so they take the road every client's do (order,
+ * cancelling, the gate, the registry, the action's watchdog) and what it shows the model is masked where
+ * every client's answers are; its events and the events its actions cause carry the source
+ * `agent:<run_id>`. With `actAs` (a run a client that keeps its own tabs started), it acts as that client
+ * instead, in that client's tabs.
  */
-export function serverHost(server: CommandServer, runId: string, actAs?: ClientInfo): AgentHost {
+export function serverHost(server: CommandServer, runId: string, actAs?: ClientInfo): ServerAgentHost {
   const client = runClient(runId, actAs);
-  const context = server.contextFor(client);
+  const connection = agentConnection(server, client);
   const bus = server.session.bus;
   const secretNames = [
     ...new Set(Object.values(server.session.config.sensitive_data).flatMap((secrets) => Object.keys(secrets))),
   ];
   return {
-    runAction: (name, params) => server.runAction(name, params, context),
+    runAction: (name, params) => connection.run(name, params),
     emit: async (type, payload) => {
       const definition = EVENTS[type];
       await bus.emit(definition, payload as PayloadInputOf<typeof definition>, { source: sourceOf(client) });
     },
-    redact: (value) => server.redact(value),
     onEmergencyStop: (callback) =>
       bus.observe(({ phase, record }) => {
         if (phase === 'emitted' && record.event.type === BrowserStopEvent.type) {
@@ -49,6 +55,7 @@ export function serverHost(server: CommandServer, runId: string, actAs?: ClientI
       }),
     actions: server.registry.describe(),
     secretNames,
+    close: () => connection.close(),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Actor, type Page } from '../../src/actor/index';
+import { Actor, type Page } from '../actor/index';
 import type { StateSummary as BrowserStateSummary } from '../../src/tools/actions';
 import { isTabpilotError } from '../../src/shared/errors';
 import { pollUntil } from '../../src/shared/time';

@@ -1,4 +1,4 @@
-import { Actor } from '../../src/actor/index';
+import { Actor } from '../actor/index';
 import { defineSecurityContract } from './contract/security-contract';
 import { NodeDriver } from './harness/drivers';
 import { SECURITY_BROWSER_ARGS } from './harness/security-rig';

@@ -3,7 +3,7 @@
  * protocol the CLI, the MCP server and native clients speak, from a Node program. Two ways in: your own
  * browser through the extension's native host, or a Chromium of tabpilot's own over CDP. Every type here
  * is written out (none re-exported from inside), so the published declarations stand alone; the in-process
- * actor stays a test driver, as its types are the session's internals.
+ * actor is a test driver under test/actor, as it calls the routines beside the client gate.
  */
 import { ClientName } from '../../protocol/native-messages';
 import type { ServerMessage } from '../../protocol/commands';

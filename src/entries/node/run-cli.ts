@@ -258,11 +258,13 @@ async function runInProcess(options: RunOptions): Promise<number> {
   try {
     const result = await agent.run(options.task);
     process.stderr.write(`run ${runId} finished: ${result.reason} after ${result.steps} steps\n`);
-    process.stdout.write(`${result.text}\n`);
+    // The done text is the model's words, which no client connection carries here: masked at this edge.
+    process.stdout.write(`${server.redact(result.text)}\n`);
     return result.success && result.reason === 'done' ? 0 : 1;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    host.close();
     await session.stop().catch((error: unknown) => log.warn('stop failed', { error: errorMessageOf(error) }));
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBrowser } from '../../test/fakes/fake-browser';
-import { startedFakeSession } from '../../test/fakes/fake-session';
-import { securityWatchdog } from '../browser/watchdogs/security.watchdog';
-import { Actor } from './index';
+import { FakeBrowser } from '../fakes/fake-browser';
+import { startedFakeSession } from '../fakes/fake-session';
+import { securityWatchdog } from '../../src/browser/watchdogs/security.watchdog';
+import { Actor } from '../actor/index';
 
 describe('actor Page', () => {
   it('refuses the actor road too (goto skips NavigateToUrlEvent)', async () => {

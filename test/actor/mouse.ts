@@ -1,4 +1,4 @@
-import { clickAt, moveTo, press, wheel, type Modifier, type MouseButton } from '../browser/actions/mouse';
+import { clickAt, moveTo, press, wheel, type Modifier, type MouseButton } from '../../src/browser/actions/mouse';
 import type { Page } from './page';
 
 /**

@@ -1,24 +1,24 @@
-import type { ElementHandle, RoutineContext } from '../browser/actions/element';
-import { scrollToText, type FindTextOutcome } from '../browser/actions/find-text';
-import type { ScrollDirection } from '../browser/actions/in-page-api';
-import { handleInFrame } from '../browser/actions/in-page-call';
-import { browserPlatform, pressStrokes } from '../browser/actions/keyboard';
-import { parseKeys } from '../browser/actions/keys';
-import { defaultReadinessMs, navigateAndWait, runAndWaitForCommit } from '../browser/actions/navigation';
-import { captureScreenshot } from '../browser/actions/screenshot';
-import { scrollPage, type ScrollResult } from '../browser/actions/scroll';
-import { typeIntoFocused, type TypingMethod } from '../browser/actions/typing';
+import type { ElementHandle, RoutineContext } from '../../src/browser/actions/element';
+import { scrollToText, type FindTextOutcome } from '../../src/browser/actions/find-text';
+import type { ScrollDirection } from '../../src/browser/actions/in-page-api';
+import { handleInFrame } from '../../src/browser/actions/in-page-call';
+import { browserPlatform, pressStrokes } from '../../src/browser/actions/keyboard';
+import { parseKeys } from '../../src/browser/actions/keys';
+import { defaultReadinessMs, navigateAndWait, runAndWaitForCommit } from '../../src/browser/actions/navigation';
+import { captureScreenshot } from '../../src/browser/actions/screenshot';
+import { scrollPage, type ScrollResult } from '../../src/browser/actions/scroll';
+import { typeIntoFocused, type TypingMethod } from '../../src/browser/actions/typing';
 import {
   NavigationCompleteEvent,
   NavigationStartedEvent,
   type NavigationOutcome,
   type WaitUntil,
-} from '../protocol/events/navigation.events';
-import type { BrowserSession } from '../browser/session';
-import type { CdpSession } from '../cdp/session';
-import { TabpilotError, errorMessageOf } from '../shared/errors';
-import { describeException } from '../cdp/errors';
-import { bestEffort } from '../shared/logger';
+} from '../../src/protocol/events/navigation.events';
+import type { BrowserSession } from '../../src/browser/session';
+import type { CdpSession } from '../../src/cdp/session';
+import { TabpilotError, errorMessageOf } from '../../src/shared/errors';
+import { describeException } from '../../src/cdp/errors';
+import { bestEffort } from '../../src/shared/logger';
 import { Element } from './element';
 import { Mouse } from './mouse';
 

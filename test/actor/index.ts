@@ -1,4 +1,4 @@
-import type { BrowserSession } from '../browser/session';
+import type { BrowserSession } from '../../src/browser/session';
 import { Page } from './page';
 
 export { Element, type ElementFunction, type ElementInfo } from './element';
