@@ -8,9 +8,9 @@ import type { WorkerPort } from './port';
 
 type Declared = (typeof ACTIONS)[number];
 type SuccessWordsOf<N extends ActionName> = NonNullable<Extract<Declared, { name: N }>['panel']['success']>;
-declare const port: WorkerPort;
+declare const _port: WorkerPort;
 /** What the panel's `port.request(N, ...)` answers on success. */
-type Answer<N extends ActionName> = Extract<Awaited<ReturnType<typeof port.request<N>>>, { ok: true }>['result'];
+type Answer<N extends ActionName> = Extract<Awaited<ReturnType<typeof _port.request<N>>>, { ok: true }>['result'];
 
 /**
  * What the panel reads is what the action declares: `npm run typecheck` compiles this file, so a panel

@@ -82,7 +82,7 @@ function table(rows: readonly SchemaRow[], withRequired: boolean): string {
   return [head, ...body].join('\n');
 }
 
-/** A result key as the protocol shows it: `target_id` is `tab_id` (src/tools/public-result.ts). */
+/** A result key as the protocol shows it: `target_id` is `tab_id` (src/protocol/public-result.ts). */
 function publicKey(key: string): string {
   if (key === 'target_id' || key.endsWith('_target_id')) {
     return `${key.slice(0, -'target_id'.length)}tab_id`;
