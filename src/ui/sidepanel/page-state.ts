@@ -7,9 +7,7 @@ import { ElementSummary } from '../../protocol/events/state.events';
  * element's fields it shows, unknown fields stripped (the text alone can be megabytes the view never shows).
  */
 const PageElement = z
-  .object(
-    ElementSummary.pick({ index: true, tag: true, role: true, name: true, attributes: true, box: true }).shape,
-  )
+  .object(ElementSummary.pick({ index: true, tag: true, role: true, name: true, attributes: true, box: true }).shape)
   .partial({ role: true, name: true, attributes: true, box: true });
 export type PageElement = z.infer<typeof PageElement>;
 
