@@ -1,6 +1,6 @@
 import type { AgentConfig } from '../browser/config/agent.config';
 import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
-import { declarationOf } from '../protocol/actions';
+import { declarationOf, leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import type { ActionDescription } from '../tools/registry';
@@ -18,11 +18,6 @@ import type { StepShot } from './step-shots';
 /** After this action the page (or the tab) is another one: the rest of the batch is skipped. */
 function changesPage(name: string): boolean {
   return declarationOf(name)?.changesPage === true;
-}
-
-/** This action only reads: after a step of these alone the page needs no time to settle. */
-function onlyReads(name: string): boolean {
-  return declarationOf(name)?.onlyReads === true;
 }
 
 /**
@@ -368,7 +363,7 @@ export class Agent {
         break;
       }
       const result = await toActionResult(action.name, () => this.#host.runAction(action.name, action.params));
-      if (result.success && !onlyReads(action.name) && !changesPage(action.name)) {
+      if (result.success && !leavesPageSettled(action.name)) {
         this.#unsettled = true;
       }
       outcomes.push({

@@ -1,4 +1,4 @@
-import { declarationOf } from '../protocol/actions';
+import { leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import { createDeferred, type Deferred } from '../shared/deferred';
@@ -8,12 +8,6 @@ import { refusal, type ActionGate } from './approval-gate';
 import { describeIdentity, INDEX_PARAMS, refindIndex } from './element-refind';
 import type { ControlledRun } from './run-control';
 import type { RecordedAction, RunRecord } from './run-store';
-
-/** Whether the page needs no time after this action before the next state is read. */
-function settled(name: string): boolean {
-  const declared = declarationOf(name);
-  return declared?.changesPage === true || declared?.onlyReads === true;
-}
 
 export interface ReplayedAction {
   readonly step: number;
@@ -155,7 +149,7 @@ export class Replay implements ControlledRun {
             results,
           );
         }
-        unsettled = !settled(action.name);
+        unsettled = !leavesPageSettled(action.name);
       }
     }
     return answer();

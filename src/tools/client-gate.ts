@@ -112,12 +112,12 @@ export class ClientGate {
     ctx: ActionContext,
     next: (params: unknown) => Promise<unknown>,
   ): Promise<unknown> {
+    const declared = this.#registry.get(action);
     if (!leasesTabs(ctx.client)) {
       const result = await next(params);
-      return action === 'tabs' ? this.#annotateTabs(result, undefined) : result;
+      return declared?.lease === 'list' ? this.#annotateTabs(result, undefined) : result;
     }
     const client = ctx.client.id;
-    const declared = this.#registry.get(action);
     if (declared?.loadsPage === true) {
       this.#refuseUnderHold(action);
     }

@@ -82,7 +82,7 @@ describe('RequestLog', () => {
     ]);
     expect(log.list('t', { ...ALL, resourceTypes: ['script'] }).requests).toHaveLength(1);
     expect(log.list('t', { ...ALL, urlContains: 'B.TEST' }).requests).toHaveLength(1);
-    log.navigated('t');
+    log.forget('t');
     expect(log.list('t', ALL)).toEqual({ requests: [], total: 0, dropped: 0 });
   });
 });

@@ -56,11 +56,7 @@ export class RequestLog {
     return tab;
   }
 
-  /** A new main document: the list of the page before it is gone. */
-  navigated(targetId: string): void {
-    this.#tabs.delete(targetId);
-  }
-
+  /** A new main document (the list of the page before it is gone), or a closed tab. */
   forget(targetId: string): void {
     this.#tabs.delete(targetId);
   }
@@ -165,7 +161,7 @@ export function followRequests(targets: SessionManager, signal: AbortSignal): Re
       }
       // A new document in the tab's main frame (the frame id is the page's target id) is a new page.
       if (params.type === 'Document' && params.frameId === targetId && params.redirectResponse === undefined) {
-        log.navigated(targetId);
+        log.forget(targetId);
       }
       log.started(targetId, params);
     }),

@@ -36,10 +36,6 @@ export type ActionResponse<N extends ActionName> =
   | { id: RequestId | null; ok: true; result: ActionResult<N> }
   | { id: RequestId | null; ok: false; error: CommandError };
 
-export function isActionName(name: string): name is ActionName {
-  return BY_NAME.has(name);
-}
-
 const BY_NAME: ReadonlyMap<string, AnyActionDeclaration> = new Map(
   ACTIONS.map((action): [string, AnyActionDeclaration] => [action.name, action]),
 );
@@ -56,4 +52,13 @@ export function declarationOfEvent(type: string): AnyActionDeclaration | undefin
 /** The declaration of an action, or undefined for a name that is none (the agent's, the server's own). */
 export function declarationOf(name: string): AnyActionDeclaration | undefined {
   return BY_NAME.get(name);
+}
+
+/**
+ * Whether the page needs no time to settle after this action before the next state is read: it only
+ * read, or it waited for the page it changed to (a navigation, another tab).
+ */
+export function leavesPageSettled(name: string): boolean {
+  const declared = declarationOf(name);
+  return declared?.changesPage === true || declared?.onlyReads === true;
 }

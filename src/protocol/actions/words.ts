@@ -41,18 +41,20 @@ interface Named {
   readonly element?: string | null | undefined;
 }
 
-/** In an answer: `[6] "Create account"`, or "the element" when no index is known. */
-export function elementOf(params: Indexed, result: Named): string {
-  const index = result.index ?? params.index;
-  const label = typeof result.element === 'string' && result.element !== '' ? ` ${quoted(result.element)}` : '';
-  return `${typeof index === 'number' ? `[${index}]` : 'the element'}${label}`;
+/** `[6] "Create account"` when the element is named, or `unknown` when no index is known. */
+function labelled(index: number | null | undefined, element: string | null | undefined, unknown: string): string {
+  const label = typeof element === 'string' && element !== '' ? ` ${quoted(element)}` : '';
+  return `${typeof index === 'number' ? `[${index}]` : unknown}${label}`;
 }
 
-/** In the timeline: `[6] "Create account"`, or "an element" when no index is known. */
+/** In an answer: the result's index first (the one acted on), or "the element". */
+export function elementOf(params: Indexed, result: Named): string {
+  return labelled(result.index ?? params.index, result.element, 'the element');
+}
+
+/** In the timeline: the asked index first (the result may not be in yet), or "an element". */
 export function elementAt(payload: Indexed, result: Named): string {
-  const index = payload.index ?? result.index;
-  const label = typeof result.element === 'string' && result.element !== '' ? ` ${quoted(result.element)}` : '';
-  return `${typeof index === 'number' ? `[${index}]` : 'an element'}${label}`;
+  return labelled(payload.index ?? result.index, result.element, 'an element');
 }
 
 export function characters(text: string | undefined): string {

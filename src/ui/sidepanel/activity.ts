@@ -1,5 +1,5 @@
 import { declarationOfEvent, type Phrase } from '../../protocol/actions';
-import { hostAndPath } from '../../protocol/actions/words';
+import { hostAndPath, quoted } from '../../protocol/actions/words';
 import type { PanelStatus, TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
 
 /**
@@ -11,11 +11,6 @@ type Params = Record<string, unknown>;
 
 function record(value: unknown): Params {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Params) : {};
-}
-
-function quoted(value: string, max = 40): string {
-  const cut = value.length > max ? `${value.slice(0, max - 1)}…` : value;
-  return `"${cut}"`;
 }
 
 /** Whether the event is one a client asked for (an action), so it has words. */
