@@ -25,11 +25,7 @@ export function agentConnection(server: CommandServer, client: ClientInfo): Agen
     run: async (name, params) => {
       // The agent offers the model the registry's actions only: the server's own actions (run, subscribe,
       // pause_run...) are no tools of its, whatever name the model writes.
-      if (server.registry.get(name) === undefined) {
-        throw new TabpilotError('UNKNOWN_ACTION', `Unknown action "${name}" (see "describe" for the list)`, {
-          details: { action: name },
-        });
-      }
+      server.registry.require(name);
       connection ??= server.connect(client, { send: () => undefined });
       const response = await connection.handle({ id: `agent-${++nextId}`, action: name, ...paramsOf(name, params) });
       if (!response.ok) {

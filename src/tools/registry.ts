@@ -66,6 +66,17 @@ export class ActionRegistry {
     return this.#actions.get(name);
   }
 
+  /** The action, or UNKNOWN_ACTION naming where the list is. */
+  require(name: string): AnyActionDeclaration {
+    const action = this.#actions.get(name);
+    if (action === undefined) {
+      throw new TabpilotError('UNKNOWN_ACTION', `Unknown action "${name}" (see "describe" for the list)`, {
+        details: { action: name },
+      });
+    }
+    return action;
+  }
+
   names(): string[] {
     return [...this.#actions.keys()];
   }
@@ -75,12 +86,7 @@ export class ActionRegistry {
    * event as the client, and answers the event's result in protocol form (tab ids, not target ids).
    */
   async run(name: string, rawParams: unknown, ctx: ActionContext): Promise<unknown> {
-    const action = this.#actions.get(name);
-    if (action === undefined) {
-      throw new TabpilotError('UNKNOWN_ACTION', `Unknown action "${name}" (see "describe" for the list)`, {
-        details: { action: name },
-      });
-    }
+    const action = this.require(name);
     const parsed = action.params.safeParse(rawParams ?? {});
     if (!parsed.success) {
       const forbidden = configFieldRefusal(name, parsed.error);
