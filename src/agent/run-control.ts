@@ -1,9 +1,9 @@
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf, TabpilotError } from '../shared/errors';
 import { silentLogger, type Logger } from '../shared/logger';
-import { leasesTabs } from '../tools/client-gate';
-import { sourceOf, type ClientInfo } from '../tools/registry';
+import type { ClientInfo } from '../tools/registry';
 import type { ApprovalRequest, AskPerson } from './approval-gate';
+import { mayReach, ownerOf } from './run-owners';
 
 /** A run the person can hold, let go on, or end: an agent's, or a rerun of a past one. */
 export interface ControlledRun {
@@ -55,7 +55,7 @@ export class RunControl {
       );
     }
     this.#current = run;
-    this.#currentOwner = owner === undefined ? undefined : sourceOf(owner);
+    this.#currentOwner = ownerOf(owner);
     return () => {
       if (this.#current === run) {
         this.#current = undefined;
@@ -87,7 +87,7 @@ export class RunControl {
    */
   steered(runId: string | null, by: ClientInfo, action: string): ControlledRun {
     const run = this.running(runId);
-    if (leasesTabs(by) && sourceOf(by) !== this.#currentOwner) {
+    if (!mayReach(by, this.#currentOwner)) {
       throw new TabpilotError(
         'FORBIDDEN',
         `${action}: run ${run.runId} is ${this.#currentOwner === undefined ? "the person's own" : `${this.#currentOwner}'s`}, and only the person (in the panel) or the client whose run it is may pause, resume or stop it`,
@@ -102,7 +102,7 @@ export class RunControl {
    * `owner` is the program the run acts as (a native or MCP client's run); none for the person's run.
    */
   asker(announce: ApprovalAnnouncer, owner?: ClientInfo): AskPerson {
-    const ownerSource = owner === undefined ? undefined : sourceOf(owner);
+    const ownerSource = ownerOf(owner);
     return (request, signal) => this.#ask(request, signal, announce, ownerSource);
   }
 
@@ -164,7 +164,7 @@ export class RunControl {
         },
       );
     }
-    if (leasesTabs(by) && sourceOf(by) !== pending.owner) {
+    if (!mayReach(by, pending.owner)) {
       throw new TabpilotError(
         'FORBIDDEN',
         `approval ${approvalId} is not yours to answer: run ${pending.runId} is ${pending.owner === undefined ? "the person's own" : `${pending.owner}'s`}, and only the person (in the panel) or the client whose run asked may answer it`,

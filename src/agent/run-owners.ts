@@ -8,6 +8,11 @@ export function ownerOf(actAs: ClientInfo | undefined): string | undefined {
   return actAs === undefined ? undefined : sourceOf(actAs);
 }
 
+/** Whether `caller` may reach a run kept under `owner`: the person any run, a program only its own. */
+export function mayReach(caller: ClientInfo, owner: string | undefined): boolean {
+  return !leasesTabs(caller) || sourceOf(caller) === owner;
+}
+
 /**
  * Whose each run is, so what one program does stays its own: a program (native or MCP client) lists,
  * reads, reruns and gets the step pictures of its own runs only; the person (the panel) and in-process
@@ -29,7 +34,7 @@ export class RunOwners {
 
   /** The runs `caller` may see, of the kept ones. */
   visible(caller: ClientInfo, runs: readonly RunSummary[]): RunSummary[] {
-    return leasesTabs(caller) ? runs.filter((run) => run.owner === sourceOf(caller)) : [...runs];
+    return runs.filter((run) => mayReach(caller, run.owner));
   }
 
   /** FORBIDDEN when `caller` is a program and the run is not its own (a run nobody noted is not). */
@@ -38,7 +43,7 @@ export class RunOwners {
       return;
     }
     const owner = this.#going.has(runId) ? this.#going.get(runId) : (await this.#store?.get(runId))?.owner;
-    if (owner !== sourceOf(caller)) {
+    if (!mayReach(caller, owner)) {
       throw new TabpilotError(
         'FORBIDDEN',
         `${action}: run ${runId} is not ${caller.id}'s: a client reaches only the runs it started itself`,
