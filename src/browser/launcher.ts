@@ -9,6 +9,12 @@ export interface LaunchOptions {
    */
   remoteDebuggingPort: number | null;
   args: readonly string[];
+  /**
+   * Loads the WebSocket guard extension, through which the URL policy holds WebSocket handshakes (the
+   * Fetch domain never sees one): a browser tabpilot drives over CDP wants it; one that runs tabpilot's own
+   * extension (which holds them itself) does not.
+   */
+  guardWebSockets?: boolean;
 }
 
 export interface LaunchedBrowser {

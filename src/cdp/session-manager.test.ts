@@ -163,6 +163,20 @@ describe('SessionManager', () => {
     await expect(call).rejects.toMatchObject({ code: 'TAB_NOT_FOUND' });
     expect(manager.sessionFor(a.targetId)).toBeDefined();
   });
+
+  it('keeps a target attached aside: its session answers, and the tracker neither drives nor lets it go', async () => {
+    const browser = new FakeBrowser();
+    browser.addPage('http://a.test/');
+    const worker = browser.addServiceWorker('chrome-extension://guard/worker.js');
+    const { manager, events } = await started(browser);
+    const session = await manager.attachAside(worker.targetId);
+    expect(await session.send('Runtime.evaluate', { expression: '1' })).toBeDefined();
+    await tick();
+    const detaches = browser.transport.sent.filter((m) => m.method === 'Target.detachFromTarget');
+    expect(detaches.map((m) => m.params)).not.toContainEqual({ sessionId: session.sessionId });
+    expect(manager.pages().map((p) => p.targetId)).not.toContain(worker.targetId);
+    expect(events.some((e) => 'target' in e && e.target.targetId === worker.targetId)).toBe(false);
+  });
 });
 
 describe('SessionManager across reconnects and stops', () => {

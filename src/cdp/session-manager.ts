@@ -42,6 +42,8 @@ const ROOT_AUTO_ATTACH_FILTER = [{ type: 'page', exclude: false }];
  */
 export class SessionManager {
   readonly #log: Logger;
+  /** Targets attached on purpose beside the driven ones (attachAside). */
+  readonly #aside = new Set<string>();
   readonly #attachTimeoutMs: number;
   readonly #registry = new TargetRegistry();
   readonly #subscriptions: CdpSubscriptions;
@@ -61,6 +63,7 @@ export class SessionManager {
         root: () => this.#root,
         notify: (event) => this.#notify(event),
         pageRemoved: (targetId) => this.#focus.lost(targetId),
+        keptAside: (targetId) => this.#aside.has(targetId),
       },
       this.#registry,
       this.#subscriptions,
@@ -264,6 +267,22 @@ export class SessionManager {
         onTimeout: () => new TabpilotError('TIMEOUT', `Target ${targetId} got no session within ${timeoutMs} ms`),
       },
     );
+  }
+
+  /**
+   * A session of its own with a target the manager does not drive (a service worker, say), attached from
+   * the browser session and kept: the manager neither sets it up nor lets it go. It ends with the connection.
+   */
+  async attachAside(targetId: string): Promise<CdpSession> {
+    const root = this.root;
+    this.#aside.add(targetId);
+    try {
+      const { sessionId } = await root.send('Target.attachToTarget', { targetId, flatten: true });
+      return new CdpSession(root.connection, sessionId, targetId);
+    } catch (error) {
+      this.#aside.delete(targetId);
+      throw error;
+    }
   }
 
   async closeTarget(targetId: string): Promise<void> {

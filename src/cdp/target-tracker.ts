@@ -19,6 +19,8 @@ export interface TrackerHost {
   notify(event: SessionManagerEvent): void;
   /** A page target went away (focus recovers if it was the focused one). */
   pageRemoved(targetId: string): void;
+  /** A target someone attached to on purpose (SessionManager.attachAside): not the tracker's to let go. */
+  keptAside(targetId: string): boolean;
 }
 
 /**
@@ -137,6 +139,9 @@ export class TargetTracker {
       return;
     }
     const info = params.targetInfo;
+    if (this.#host.keptAside(info.targetId)) {
+      return;
+    }
     const session = new CdpSession(connection, params.sessionId, info.targetId);
     const parentTarget = parentSessionId === undefined ? undefined : this.#registry.session(parentSessionId)?.targetId;
     const isPage = isPageType(info.type) && parentSessionId === undefined;

@@ -6,6 +6,6 @@ defineRequestPolicyContract('the Node WebSocket transport', () => NodeDriver.sta
   applyConfig: (driver, fields) => driver.setConfig(fields),
   resolvesHostNames: true,
   navigatesToData: true,
-  // Over CDP alone no command holds a WebSocket handshake (docs/configuration.md says so).
-  holdsWebSockets: false,
+  // The launched browser's guard extension holds them (browser/security/guard-worker.ts).
+  holdsWebSockets: true,
 });

@@ -164,6 +164,22 @@ export class FakeBrowser {
     return target;
   }
 
+  /** A browser-level target no auto-attach reaches (an extension's service worker): attached only on request. */
+  addServiceWorker(url: string): FakeTarget {
+    const target: FakeTarget = {
+      targetId: `SW${String(++targetCounter).padStart(30, '0')}`,
+      type: 'service_worker',
+      url,
+      title: url,
+      sessions: new Set(),
+      autoAttach: false,
+      history: [url],
+      historyIndex: 0,
+    };
+    this.targets.set(target.targetId, target);
+    return target;
+  }
+
   removeTarget(targetId: string): void {
     const target = this.targets.get(targetId);
     if (target === undefined) {
@@ -279,6 +295,14 @@ export class FakeBrowser {
         return {};
       case 'Target.getTargets':
         return { targetInfos: [...this.targets.values()].map((t) => this.#info(t)) };
+      case 'Target.attachToTarget': {
+        const attached = this.targets.get(String(params['targetId']));
+        if (attached === undefined) {
+          throw new Error('No target with given id found');
+        }
+        this.#attach(attached, undefined, false);
+        return { sessionId: [...attached.sessions].at(-1) };
+      }
       case 'Target.detachFromTarget':
         return {};
       case 'Page.navigate':

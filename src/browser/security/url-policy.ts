@@ -10,10 +10,20 @@ export type BlockRule = (typeof BLOCK_RULES)[number];
 export type UrlDecision =
   { allowed: true } | { allowed: false; rule: BlockRule; pattern: string | null; reason: string };
 
-export type PolicyConfig = Pick<
-  TabpilotConfig,
-  'allowed_domains' | 'prohibited_domains' | 'block_ip_addresses' | 'allowed_schemes'
->;
+/** The config fields that make up the URL policy. */
+export const POLICY_FIELDS = [
+  'allowed_domains',
+  'prohibited_domains',
+  'block_ip_addresses',
+  'allowed_schemes',
+] as const;
+
+export type PolicyConfig = Pick<TabpilotConfig, (typeof POLICY_FIELDS)[number]>;
+
+/** Whether a config change touched the URL policy. */
+export function changesPolicy(changed: readonly string[]): boolean {
+  return changed.some((field) => (POLICY_FIELDS as readonly string[]).includes(field));
+}
 
 export interface DecideOptions {
   /** The transport can drive the browser's own pages (false over chrome.debugger). */

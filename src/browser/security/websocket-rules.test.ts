@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UrlPolicy, type PolicyConfig } from './url-policy';
-import { webSocketRules, type WebSocketRule } from './websocket-rules';
+import { webSocketRules, webSocketSessionRules, type WebSocketRule } from './websocket-rules';
 
 const base: PolicyConfig = {
   allowed_domains: [],
@@ -71,5 +71,22 @@ describe('webSocketRules', () => {
     expect(webSocketRules(base)).toEqual([]);
     const many = webSocketRules({ ...base, prohibited_domains: Array.from({ length: 45 }, (_, i) => `h${i}.example`) });
     expect(many).toHaveLength(3);
+  });
+});
+
+describe('webSocketSessionRules', () => {
+  const config: PolicyConfig = { ...base, prohibited_domains: ['evil.example'], block_ip_addresses: true };
+
+  it('numbers the rules from 1 and holds websocket requests only', () => {
+    const rules = webSocketSessionRules(config);
+    expect(rules.map((rule) => rule.id)).toEqual(webSocketRules(config).map((_, index) => index + 1));
+    expect(rules.every((rule) => rule.condition.resourceTypes.join() === 'websocket')).toBe(true);
+  });
+
+  it('covers the whole browser when given no tabs, and only the given tabs otherwise', () => {
+    expect(webSocketSessionRules(config).some((rule) => 'tabIds' in rule.condition)).toBe(false);
+    expect(webSocketSessionRules(config, [4, 7]).map((rule) => rule.condition.tabIds)).toEqual(
+      webSocketRules(config).map(() => [4, 7]),
+    );
   });
 });

@@ -133,3 +133,29 @@ export function webSocketRules(config: PolicyConfig): WebSocketRule[] {
   }
   return rules;
 }
+
+/** A declarativeNetRequest session rule holding WebSocket handshakes (chrome.declarativeNetRequest.Rule's shape). */
+export interface WebSocketSessionRule {
+  id: number;
+  priority: number;
+  action: { type: WebSocketRule['action'] };
+  condition: { regexFilter: string; resourceTypes: ['websocket']; tabIds?: number[] };
+}
+
+/**
+ * The policy's rules as declarativeNetRequest session rules, numbered from 1, for these tabs only (the
+ * extension, where the person's other tabs stay untouched) or for the whole browser (none given: a browser
+ * tabpilot launched holds only its own tabs).
+ */
+export function webSocketSessionRules(config: PolicyConfig, tabIds?: readonly number[]): WebSocketSessionRule[] {
+  return webSocketRules(config).map((rule, index) => ({
+    id: index + 1,
+    priority: rule.priority,
+    action: { type: rule.action },
+    condition: {
+      regexFilter: rule.regexFilter,
+      resourceTypes: ['websocket'],
+      ...(tabIds === undefined ? {} : { tabIds: [...tabIds] }),
+    },
+  }));
+}

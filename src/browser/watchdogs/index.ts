@@ -18,6 +18,7 @@ import { screenshotWatchdog } from './screenshot.watchdog';
 import { securityWatchdog } from './security.watchdog';
 import { storageStateWatchdog } from './storage-state.watchdog';
 import { tabsWatchdog } from './tabs.watchdog';
+import { webSocketGuardWatchdog } from './websocket-guard.watchdog';
 
 export type Platform = 'node' | 'extension';
 
@@ -38,6 +39,8 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     crashWatchdog,
     captchaWatchdog,
     securityWatchdog,
+    // The browser tabpilot launched holds WebSockets through its guard extension; the extension holds its own.
+    ...(platform === 'node' && deps.launcher !== undefined ? [webSocketGuardWatchdog] : []),
     permissionsWatchdog,
     navigationWatchdog,
     // Before the tabs watchdog: a release takes the indicator down while the tab's session still answers.

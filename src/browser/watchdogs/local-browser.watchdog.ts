@@ -25,6 +25,7 @@ export function localBrowserWatchdog(launcher: BrowserLauncher) {
             userDataDir: launch.user_data_dir,
             remoteDebuggingPort: launch.remote_debugging_port,
             args: launch.args,
+            guardWebSockets: true,
           });
           ctx.log.info('launched Chromium', {
             pid: browser.pid,

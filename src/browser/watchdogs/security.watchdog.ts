@@ -11,12 +11,10 @@ import { RequestGate, type GateBlock } from '../security/request-gate';
 import { RecentKeys } from '../security/recent-keys';
 import { closeIfBlockedPopup, leaveBlockedPage } from '../security/leave-blocked-page';
 import type { BlockedDecision } from '../security/navigation-guard';
+import { changesPolicy } from '../security/url-policy';
 
 /** A subresource URL blocked again within this time is not announced again (a page polling one URL). */
 const SUBRESOURCE_REPEAT_MS = 5_000;
-
-/** The config fields that make up the URL policy. */
-const POLICY_FIELDS = ['allowed_domains', 'prohibited_domains', 'block_ip_addresses', 'allowed_schemes'];
 
 type Stage = (typeof BLOCK_STAGES)[number];
 
@@ -191,7 +189,7 @@ export const securityWatchdog = defineWatchdog({
       },
 
       ConfigChangedEvent: async (event) => {
-        if (!event.payload.changed.some((field) => POLICY_FIELDS.includes(field))) {
+        if (!changesPolicy(event.payload.changed)) {
           return;
         }
         await gate.reconcile();

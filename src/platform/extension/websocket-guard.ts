@@ -1,5 +1,5 @@
 import type { PolicyConfig } from '../../browser/security/url-policy';
-import { webSocketRules } from '../../browser/security/websocket-rules';
+import { webSocketSessionRules } from '../../browser/security/websocket-rules';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 
@@ -39,19 +39,9 @@ export class WebSocketGuard {
 
   async #replace(config: PolicyConfig, tabIds: readonly number[]): Promise<void> {
     const existing = await this.#api.getSessionRules();
-    const rules = tabIds.length === 0 ? [] : webSocketRules(config);
-    await this.#api.updateSessionRules({
-      removeRuleIds: existing.map((rule) => rule.id),
-      addRules: rules.map((rule, index) => ({
-        id: index + 1,
-        priority: rule.priority,
-        action: { type: rule.action as chrome.declarativeNetRequest.RuleActionType },
-        condition: {
-          regexFilter: rule.regexFilter,
-          resourceTypes: ['websocket' as chrome.declarativeNetRequest.ResourceType],
-          tabIds: [...tabIds],
-        },
-      })),
-    });
+    // chrome's Rule types its action and resource types as enums; the rule's strings are their values.
+    const rules =
+      tabIds.length === 0 ? [] : (webSocketSessionRules(config, tabIds) as chrome.declarativeNetRequest.Rule[]);
+    await this.#api.updateSessionRules({ removeRuleIds: existing.map((rule) => rule.id), addRules: rules });
   }
 }

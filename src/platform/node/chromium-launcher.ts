@@ -7,6 +7,7 @@ import type { BrowserLauncher, LaunchOptions, LaunchedBrowser } from '../../brow
 import { TabpilotError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { withGuardExtension, writeGuardExtension } from './guard-extension';
 import { pipeEndpoint, PipeTransport, type DevToolsPipe } from './pipe-transport';
 
 const EXECUTABLE_CANDIDATES: Record<string, readonly string[]> = {
@@ -152,16 +153,24 @@ export class ChromiumLauncher implements BrowserLauncher {
     const temporaryProfile =
       options.userDataDir === null ? mkdtempSync(join(tmpdir(), 'tabpilot-profile-')) : undefined;
     const userDataDir = options.userDataDir ?? temporaryProfile ?? '';
-    const args = chromiumArgs({ ...options, userDataDir, headless });
+    const guard = options.guardWebSockets === true ? writeGuardExtension() : undefined;
+    const args = chromiumArgs({
+      ...options,
+      args: guard === undefined ? options.args : withGuardExtension(options.args, guard),
+      userDataDir,
+      headless,
+    });
     this.#log.debug('spawning Chromium', { executablePath, args });
     const child = spawn(executablePath, args, {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
     });
     const removeProfile = (): void => {
-      if (temporaryProfile !== undefined) {
-        // Helpers may still be flushing into the profile for a moment after the group is gone.
-        rmSync(temporaryProfile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // Helpers may still be flushing into the profile for a moment after the group is gone.
+      for (const dir of [temporaryProfile, guard]) {
+        if (dir !== undefined) {
+          rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        }
       }
     };
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
