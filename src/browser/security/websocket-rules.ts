@@ -134,28 +134,72 @@ export function webSocketRules(config: PolicyConfig): WebSocketRule[] {
   return rules;
 }
 
-/** A declarativeNetRequest session rule holding WebSocket handshakes (chrome.declarativeNetRequest.Rule's shape). */
-export interface WebSocketSessionRule {
+/** A declarativeNetRequest session rule of the URL policy (chrome.declarativeNetRequest.Rule's shape). */
+export interface PolicySessionRule {
   id: number;
   priority: number;
   action: { type: WebSocketRule['action'] };
-  condition: { regexFilter: string; resourceTypes: ['websocket']; tabIds?: number[] };
+  condition: {
+    regexFilter: string;
+    resourceTypes: Array<'websocket' | 'main_frame'>;
+    tabIds?: number[];
+    excludedTabIds?: number[];
+    excludedInitiatorDomains?: string[];
+  };
+}
+
+type RuleCondition = Omit<PolicySessionRule['condition'], 'regexFilter'>;
+
+function sessionRules(config: PolicyConfig, condition: RuleCondition, firstId: number): PolicySessionRule[] {
+  return webSocketRules(config).map((rule, index) => ({
+    id: firstId + index,
+    priority: rule.priority,
+    action: { type: rule.action },
+    condition: { regexFilter: rule.regexFilter, ...condition },
+  }));
 }
 
 /**
- * The policy's rules as declarativeNetRequest session rules, numbered from 1, for these tabs only (the
- * extension, where the person's other tabs stay untouched) or for the whole browser (none given: a browser
- * tabpilot launched holds only its own tabs).
+ * The policy's WebSocket rules as declarativeNetRequest session rules, numbered from 1, for these tabs only
+ * (the extension, where the person's other tabs stay untouched) or for the whole browser (none given: a
+ * browser tabpilot launched holds only its own tabs).
  */
-export function webSocketSessionRules(config: PolicyConfig, tabIds?: readonly number[]): WebSocketSessionRule[] {
-  return webSocketRules(config).map((rule, index) => ({
-    id: index + 1,
-    priority: rule.priority,
-    action: { type: rule.action },
-    condition: {
-      regexFilter: rule.regexFilter,
-      resourceTypes: ['websocket'],
-      ...(tabIds === undefined ? {} : { tabIds: [...tabIds] }),
+export function webSocketSessionRules(config: PolicyConfig, tabIds?: readonly number[]): PolicySessionRule[] {
+  return sessionRules(
+    config,
+    { resourceTypes: ['websocket'], ...(tabIds === undefined ? {} : { tabIds: [...tabIds] }) },
+    1,
+  );
+}
+
+/** Which new tabs' first documents the opened-tab rules leave alone. */
+export interface OpenedTabScope {
+  /** The tabs known to be the person's or controlled (CDP's Fetch domain holds the controlled ones). */
+  settledTabIds: readonly number[];
+  /** The hosts of the person's own pages: a tab one of them opens is the person's. */
+  personHosts: readonly string[];
+}
+
+/**
+ * The same rules for the top-level documents of a tab a controlled tab opens (window.open, a target=_blank
+ * link), which chrome.debugger can attach only after Chrome created the tab and its first request left:
+ * they cover every tab but the settled ones and -1 (requests of no tab), that is a tab so new that tabpilot
+ * has not heard of it yet, unless a page on one of the person's hosts opened it. The URL policy judges a
+ * document's http(s) URL as it judges a WebSocket's twin, so these are the WebSocket rules over another
+ * resource type. Numbered from `firstId`.
+ */
+export function openedTabSessionRules(
+  config: PolicyConfig,
+  scope: OpenedTabScope,
+  firstId: number,
+): PolicySessionRule[] {
+  return sessionRules(
+    config,
+    {
+      resourceTypes: ['main_frame'],
+      excludedTabIds: [-1, ...scope.settledTabIds],
+      ...(scope.personHosts.length === 0 ? {} : { excludedInitiatorDomains: [...scope.personHosts] }),
     },
-  }));
+    firstId,
+  );
 }

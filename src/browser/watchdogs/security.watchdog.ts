@@ -155,6 +155,23 @@ export const securityWatchdog = defineWatchdog({
       gate.install(),
       targets.on('Page.frameNavigated', (params, source) => onCommitted(params, source.session, source.target)),
       guard.onRefused((refusal) => announce(refusal.targetId, refusal.url, refusal.decision, 'navigate')),
+      // A popup whose first document Chrome's network stack refused before its session listened (the
+      // extension's rules for the tabs a controlled page opens) commits an error page unseen: its tab's
+      // new URL is what tells.
+      targets.observe((event) => {
+        if (event.type !== 'targetChanged' || event.target.openerId === undefined) {
+          return;
+        }
+        const { target } = event;
+        const session = targets.sessionFor(target.targetId);
+        if (session === undefined) {
+          return;
+        }
+        const decision = guard.decide(target.url);
+        if (!decision.allowed) {
+          void leave(target, session, target.url, decision, 'tab', undefined);
+        }
+      }),
     ];
     ctx.signal.addEventListener(
       'abort',

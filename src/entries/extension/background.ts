@@ -28,8 +28,10 @@ import { realChromeApi, storageArea } from '../../platform/extension/real-chrome
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { SettingsStore } from '../../platform/extension/settings-store';
 import { TabRouter, type TabRouterHooks } from '../../platform/extension/tab-router';
-import { WebSocketGuard } from '../../platform/extension/websocket-guard';
+import { NetworkRules } from '../../platform/extension/network-rules';
+import { SessionRuleGuard } from '../../platform/extension/session-rule-guard';
 import { TimelineRecorder } from '../../platform/extension/timeline-recorder';
+import { errorMessageOf } from '../../shared/errors';
 import { consoleSink, createLogger } from '../../shared/logger';
 import { CommandServer } from '../../tools/command-server';
 import { createDefaultRegistry } from '../../tools/actions';
@@ -52,9 +54,19 @@ const EMERGENCY_STOP_COMMAND = 'emergency-stop';
 // The router's hooks need the session, and the session needs the router: the hooks are bound below.
 const routerHooks: TabRouterHooks = {};
 const router = new TabRouter(chromeApi, routerHooks, log.child('router'));
-// WebSockets of controlled tabs answer to the URL policy in Chrome's network stack (CDP Fetch never sees them).
-const webSockets = new WebSocketGuard(chrome.declarativeNetRequest, log.child('websockets'));
 router.install();
+// Where CDP cannot hold a request (a WebSocket; the first document of a tab a controlled page opens), the URL
+// policy holds it in Chrome's network stack.
+const networkRules = new NetworkRules({
+  guard: new SessionRuleGuard(chrome.declarativeNetRequest, log.child('network-rules')),
+  tabs: chrome.tabs,
+  controlled: () => router.controlled().map((tab) => tab.tabId),
+  config: () => settings.config,
+  log: log.child('network-rules'),
+});
+networkRules
+  .install()
+  .catch((error: unknown) => log.warn('could not list the tabs there are', { error: errorMessageOf(error) }));
 
 const permissions = contentSettingsGranter(chrome.contentSettings);
 // The names tabpilot's own saves ask chrome.downloads for, kept for the download placement's listener.
@@ -86,10 +98,7 @@ const settings = new SettingsStore(
     try {
       await session.applyConfig(config);
     } finally {
-      await webSockets.sync(
-        config,
-        router.controlled().map((tab) => tab.tabId),
-      );
+      await networkRules.sync(config);
       // The settings are in force even when a watchdog refused part of them: native clients follow them too.
       native.applySettings();
     }
@@ -164,10 +173,7 @@ const saveSession = createSessionSaver(
 routerHooks.onChange = () => {
   saveSession();
   hub.statusChanged();
-  void webSockets.sync(
-    settings.config,
-    router.controlled().map((tab) => tab.tabId),
-  );
+  void networkRules.sync();
 };
 // The hold outlives the worker: with nothing attached after a Stop, Chrome may stop the worker at any time.
 routerHooks.onHoldChange = () => {
