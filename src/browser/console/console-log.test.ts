@@ -168,4 +168,18 @@ describe('ConsoleLog', () => {
     log.forget(TAB);
     expect(log.list(TAB, ALL).mark).toBe(0);
   });
+
+  it('counts the errors since the count was last taken, across a new page', () => {
+    const log = new ConsoleLog();
+    expect(log.takeErrorCount(TAB)).toBe(0);
+    log.consoleCalled(TAB, call('error', 'one'));
+    log.consoleCalled(TAB, call('warning', 'not an error'));
+    log.exceptionThrown(TAB, thrown(1, 'Uncaught', 'Error: two'));
+    log.pageChanged(TAB);
+    log.browserEntry(TAB, { source: 'network', level: 'error', text: 'three', timestamp: 0 });
+    expect(log.takeErrorCount(TAB)).toBe(3);
+    expect(log.takeErrorCount(TAB)).toBe(0);
+    log.consoleCalled(TAB, call('assert', 'four'));
+    expect(log.takeErrorCount(TAB)).toBe(1);
+  });
 });

@@ -48,6 +48,8 @@ interface TabMessages {
   dropped: number;
   /** Counts every message the tab ever logged, across its pages: a mark stays meaningful after a navigation. */
   seq: number;
+  /** Errors since the tab's last state took the count; a navigation does not reset it. */
+  errorsUntaken: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export class ConsoleLog {
   #tab(targetId: string): TabMessages {
     let tab = this.#tabs.get(targetId);
     if (tab === undefined) {
-      tab = { kept: [], dropped: 0, seq: 0 };
+      tab = { kept: [], dropped: 0, seq: 0, errorsUntaken: 0 };
       this.#tabs.set(targetId, tab);
     }
     return tab;
@@ -84,6 +86,9 @@ export class ConsoleLog {
   #add(targetId: string, message: ConsoleMessage, exceptionId?: number): void {
     const tab = this.#tab(targetId);
     tab.seq += 1;
+    if (message.level === 'error') {
+      tab.errorsUntaken += 1;
+    }
     tab.kept.push({ message, seq: tab.seq, exceptionId });
     if (tab.kept.length > MESSAGES_PER_TAB) {
       tab.kept.shift();
@@ -150,6 +155,17 @@ export class ConsoleLog {
       column: null,
       stack: entry.level === 'error' ? renderStack(entry.stackTrace) : null,
     });
+  }
+
+  /** The errors the tab logged since the last call (for the state), counting anew from now. */
+  takeErrorCount(targetId: string): number {
+    const tab = this.#tabs.get(targetId);
+    if (tab === undefined) {
+      return 0;
+    }
+    const errors = tab.errorsUntaken;
+    tab.errorsUntaken = 0;
+    return errors;
   }
 
   /**

@@ -137,6 +137,10 @@ export function defineConsoleContract(name: string, start: () => Promise<Driver>
       expect(newest.messages).toEqual(all.messages.slice(-2));
       expect(newest.total).toBe(all.total);
 
+      // The state says how many errors came since the tab's last state (this tab had none), then none more.
+      expect(await driver.ok<{ console_errors: number }>('state', {})).toMatchObject({ console_errors: errors.total });
+      expect(await driver.ok<{ console_errors: number }>('state', {})).toMatchObject({ console_errors: 0 });
+
       // A mark: only what came after it.
       await driver.clickInTab(tab, '#again');
       const afterMark = await pollUntil(
