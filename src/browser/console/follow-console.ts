@@ -30,9 +30,12 @@ export function followConsole(targets: SessionManager, signal: AbortSignal): Con
     targets.on('Runtime.exceptionRevoked', (params, source) =>
       withPage(source, (targetId) => log.exceptionRevoked(targetId, params.exceptionId)),
     ),
-    targets.on('Log.entryAdded', (params, source) =>
-      withPage(source, (targetId) => log.browserEntry(targetId, params.entry)),
-    ),
+    targets.on('Log.entryAdded', (params, source) => {
+      // A worker's console reaches its page's Log too; the worker's own session gave it already, with its place.
+      if (params.entry.source !== 'worker') {
+        withPage(source, (targetId) => log.browserEntry(targetId, params.entry));
+      }
+    }),
     // The page's main frame got a new document (a navigation, a reload): its contexts are gone, and so is
     // what they logged. An iframe's new document changes nothing of the tab's list.
     targets.on('Runtime.executionContextsCleared', (_params, source) => {

@@ -31,6 +31,7 @@ const APP_JS = [
   'setTimeout(explode, 0);',
   "Promise.reject(new Error('rejected nope'));",
   "fetch('/console/missing.json').catch(() => undefined);",
+  "new Worker('/console/worker.js');",
   "document.getElementById('again').addEventListener('click', () => console.log('after the mark'));",
   `setTimeout(() => { document.title = '${READY_TITLE}'; }, 100);`,
 ].join('\n');
@@ -46,12 +47,20 @@ export function defineConsoleContract(name: string, start: () => Promise<Driver>
     site.route('/console/index.html', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(
-        `<!doctype html><title>console page</title><button id="again">again</button><script src="/console/app.js"></script>`,
+        `<!doctype html><title>console page</title><button id="again">again</button><iframe src="${site.crossUrl('/console/frame.html')}"></iframe><script src="/console/app.js"></script>`,
       );
     });
     site.route('/console/app.js', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
       res.end(APP_JS);
+    });
+    site.route('/console/frame.html', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(`<!doctype html><script>console.warn('from the frame')</script>`);
+    });
+    site.route('/console/worker.js', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      res.end(`console.info('from the worker')`);
     });
     site.route('/console/quiet.html', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -81,16 +90,32 @@ export function defineConsoleContract(name: string, start: () => Promise<Driver>
       const all = await pollUntil(
         async () => {
           last = await driver.ok<Listed>('console_messages', {});
-          return last.messages.some((message) => message.source === 'browser') ? last : undefined;
+          const texts = last.messages.map((message) => message.text);
+          return last.messages.some((message) => message.source === 'browser') &&
+            texts.includes('from the frame') &&
+            texts.includes('from the worker')
+            ? last
+            : undefined;
         },
         {
           timeoutMs: 10_000,
           intervalMs: 100,
-          onTimeout: () => new Error(`the failed load was never listed: ${JSON.stringify(last)}`),
+          onTimeout: () =>
+            new Error(`the failed load, the frame's or the worker's message was never listed: ${JSON.stringify(last)}`),
         },
       );
       const script = site.url('/console/app.js');
-      const bySource = (source: string) => all.messages.filter((message) => message.source === source);
+      const bySource = (source: string) =>
+        all.messages.filter((message) => message.source === source && message.url === script);
+      // The cross-site frame (its own process, its own session) and the worker count toward their tab.
+      expect(all.messages.find((message) => message.text === 'from the frame')).toMatchObject({
+        level: 'warning',
+        url: site.crossUrl('/console/frame.html'),
+      });
+      expect(all.messages.find((message) => message.text === 'from the worker')).toMatchObject({
+        level: 'info',
+        url: site.url('/console/worker.js'),
+      });
       expect(bySource('console').map((message) => [message.level, message.text.split('\n')[0], message.line])).toEqual([
         ['log', 'plain log 42 {a: 1, b: "x"}', 1],
         ['info', 'an info', 2],
@@ -120,7 +145,9 @@ export function defineConsoleContract(name: string, start: () => Promise<Driver>
       expect(thrown?.stack).toContain(`at explode (${script}:6:`);
       const rejected = exceptions.find((message) => message.line === 8);
       expect(rejected?.stack).toContain(`${script}:8:`);
-      const failedLoad = bySource('browser').find((message) => message.url === site.url('/console/missing.json'));
+      const failedLoad = all.messages.find(
+        (message) => message.source === 'browser' && message.url === site.url('/console/missing.json'),
+      );
       expect(failedLoad).toMatchObject({ level: 'error', text: expect.stringContaining('404') });
       expect(all.total).toBe(all.messages.length);
       expect(all.dropped).toBe(0);
@@ -130,7 +157,9 @@ export function defineConsoleContract(name: string, start: () => Promise<Driver>
       expect(errors.total).toBe(all.messages.filter((message) => message.level === 'error').length);
       expect(errors.total).toBeGreaterThanOrEqual(4);
       const warnings = await driver.ok<Listed>('console_messages', { levels: ['warning', 'info'] });
-      expect(warnings.messages.map((message) => message.text)).toEqual(['an info', 'a warning formatted']);
+      expect(warnings.messages.map((message) => message.text).sort()).toEqual(
+        ['a warning formatted', 'an info', 'from the frame', 'from the worker'].sort(),
+      );
       const boom = await driver.ok<Listed>('console_messages', { text_contains: 'UNCAUGHT BOOM' });
       expect(boom.messages.map((message) => message.text)).toEqual(['Uncaught Error: uncaught boom']);
       const newest = await driver.ok<Listed>('console_messages', { max_results: 2 });
