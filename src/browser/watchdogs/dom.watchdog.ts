@@ -8,6 +8,7 @@ import { BrowserReplacedEvent } from '../../protocol/events/connection.events';
 import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import {
   BrowserStateRequestEvent,
+  ConsoleErrorsSinceStateEvent,
   HighlightElementEvent,
   ScreenshotEvent,
   type BrowserStateSummary,
@@ -33,7 +34,7 @@ const ANSWER_MARGIN_MS = 250;
 export const domWatchdog = defineWatchdog({
   name: 'dom',
   listensTo: [BrowserStateRequestEvent, HighlightElementEvent, TabClosedEvent, DialogOpenedEvent, BrowserReplacedEvent],
-  emits: [ScreenshotEvent, BrowserErrorEvent],
+  emits: [ScreenshotEvent, BrowserErrorEvent, ConsoleErrorsSinceStateEvent],
   setup: (ctx) => {
     const session = ctx.session;
     // Dialogs answered since the tab's last state: reported once, then forgotten (browser-use repeats
@@ -102,11 +103,23 @@ export const domWatchdog = defineWatchdog({
             }
           }
           const shot = screenshot === undefined ? undefined : await screenshot;
+          // Taken only for a state the client gets to read: a timed-out one leaves the count for the next.
+          const consoleErrors = await hctx
+            .emit(ConsoleErrorsSinceStateEvent, { target_id: targetId })
+            .result()
+            .then(
+              (counted) => counted?.errors ?? 0,
+              (error: unknown) => {
+                ctx.log.warn('counting the console errors failed', { error: errorMessageOf(error) });
+                return 0;
+              },
+            );
           return {
             ...summaryOf(session, targetId, dom),
             screenshot: shot?.shot?.data ?? null,
             screenshot_format: shot?.shot?.format ?? null,
             closed_popup_messages: takeDialogs(dialogs, targetId),
+            console_errors: consoleErrors,
             browser_errors: [
               ...browserErrors,
               ...session.conditions.of(targetId).map((condition) => condition.reason),
@@ -203,6 +216,7 @@ function summaryOf(session: BrowserSessionView, targetId: string, dom: DomState 
     })),
     pagination_buttons: paginationButtons(dom?.entries ?? []),
     browser_errors: [],
+    console_errors: 0,
     downloaded_files: session.downloads.paths(),
     is_pdf_viewer: /\.pdf($|[?#])|\/pdf\//i.test(url),
     recent_events: null,

@@ -2,6 +2,7 @@ import type { AnyWatchdog } from '../define-watchdog';
 import type { BrowserLauncher } from '../launcher';
 import { aboutBlankWatchdog } from './about-blank.watchdog';
 import { captchaWatchdog } from './captcha.watchdog';
+import { consoleWatchdog } from './console.watchdog';
 import { contentWatchdog } from './content.watchdog';
 import { controlIndicatorWatchdog } from './control-indicator.watchdog';
 import { crashWatchdog } from './crash.watchdog';
@@ -53,6 +54,7 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     contentWatchdog,
     defaultActionWatchdog,
     harRecordingWatchdog,
+    consoleWatchdog,
     storageStateWatchdog,
     recordingWatchdog,
   ];

@@ -51,6 +51,51 @@ export const NetworkRequestsEvent = defineEvent('NetworkRequestsEvent', {
     'The network requests of a tab since its page last loaded (at most the newest 500 are kept): method, URL, type, status, failure, timing and size, filtered by URL text, type and failure. Failed and 4xx/5xx requests are marked failed.',
 });
 
+/** The console's levels, the most serious first (DevTools' names: `warning`, not `warn`). */
+export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'log', 'debug'] as const;
+export type ConsoleLevel = (typeof CONSOLE_LEVELS)[number];
+
+const LoggedConsoleMessage = z.strictObject({
+  level: z.enum(CONSOLE_LEVELS),
+  source: z.enum(['console', 'exception', 'browser']),
+  text: z.string(),
+  url: z.string().nullable(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  stack: z.string().nullable(),
+});
+
+/** The console of a tab since its page last loaded (src/browser/console/console-log.ts keeps it). */
+export const ConsoleMessagesEvent = defineEvent('ConsoleMessagesEvent', {
+  payload: {
+    target_id: TargetId,
+    levels: z
+      .array(z.enum(CONSOLE_LEVELS))
+      .default([])
+      .describe('Only these levels: error, warning, info, log, debug (all when empty)'),
+    text_contains: z.string().min(1).optional().describe('Only messages whose text contains this (any case)'),
+    since_mark: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("Only messages logged after this mark: an earlier answer's mark"),
+    max_results: z.number().int().positive().max(500).default(100).describe('The newest this many'),
+  },
+  result: z.strictObject({
+    messages: z.array(LoggedConsoleMessage),
+    /** Messages that matched, before max_results. */
+    total: z.number().int(),
+    /** Messages of this page let go past the bound of 500 per tab. */
+    dropped: z.number().int(),
+    /** The newest message so far, to pass as since_mark next time. */
+    mark: z.number().int(),
+  }),
+  timeoutMs: 5_000,
+  description:
+    "The console of a tab since its page last loaded (at most the newest 500 messages are kept): console calls, uncaught exceptions and unhandled rejections (with their stack), and the browser's own messages such as failed loads; each with its level, text (cut at 2,000 characters), and where it came from (URL, 1-based line and column). Filtered by level and text; since_mark with an earlier answer's mark gives only what came after it.",
+});
+
 /** Reading the content without a model, the files made of it, and script in the page. */
 export const CONTENT_ACTIONS = [
   declareAction(ExtractContentEvent, {
@@ -160,6 +205,20 @@ export const CONTENT_ACTIONS = [
       success: (_p, r) =>
         `${count(r.total, 'request')}, ${count(r.requests.filter((request) => request.failed).length, 'failure')} among the newest ${r.requests.length}`,
       activity: () => both('listing the network requests', 'listed the network requests'),
+    },
+  }),
+  declareAction(ConsoleMessagesEvent, {
+    name: 'console_messages',
+    title: "List the tab's console messages",
+    category: 'content',
+    hints: READS,
+    tabGate: 'read',
+    onlyReads: true,
+    panel: {
+      label: 'List console messages',
+      success: (_p, r) =>
+        `${count(r.total, 'message')}, ${count(r.messages.filter((message) => message.level === 'error').length, 'error')} among the newest ${r.messages.length}`,
+      activity: () => both('listing the console messages', 'listed the console messages'),
     },
   }),
 ] as const;

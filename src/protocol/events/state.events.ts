@@ -82,6 +82,8 @@ export const BrowserStateSummary = z.strictObject({
     }),
   ),
   browser_errors: z.array(z.string()),
+  /** Errors the tab's console received since its last state (console_messages lists them). */
+  console_errors: z.number().int(),
   /** The files this session downloaded (full paths), which upload_file may send again. */
   downloaded_files: z.array(z.string()),
   is_pdf_viewer: z.boolean(),
@@ -129,6 +131,16 @@ export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', 
   timeoutMs: 30_000,
   description:
     'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request.',
+});
+
+/**
+ * Asked by the state of the console's keeper: how many errors the tab's console received since the
+ * tab's last state (uncaught exceptions, console.error, failed loads). Asking starts the count anew.
+ */
+export const ConsoleErrorsSinceStateEvent = defineEvent('ConsoleErrorsSinceStateEvent', {
+  payload: { target_id: z.string() },
+  result: z.strictObject({ errors: z.number().int() }),
+  timeoutMs: 2_000,
 });
 
 export const ScreenshotFormat = z.enum(['png', 'jpeg', 'webp']);

@@ -29,6 +29,10 @@ export const McpState = z.strictObject({
   ),
   dialogs: z.array(z.string()).describe('JavaScript dialogs answered since the last state'),
   browser_errors: z.array(z.string()),
+  console_errors: z
+    .number()
+    .int()
+    .describe("Errors in the tab's console since the last state: console_messages lists them"),
   state_error: z.string().nullable().describe('Why the page gave no usable state (then there are no indexes)'),
 });
 export type McpState = z.infer<typeof McpState>;
@@ -65,6 +69,7 @@ export async function stateAnswer(state: StateSummary, budget: number, files: Ou
     tabs: state.tabs.map((tab) => ({ tab_id: tab.tab_id, url: tab.url, title: tab.title, status: tab.status })),
     dialogs: state.closed_popup_messages,
     browser_errors: state.browser_errors,
+    console_errors: state.console_errors,
     state_error: state.state_error,
   };
   return { content, structuredContent: structured };
@@ -84,6 +89,11 @@ function stateHeader(state: StateSummary): string {
   }
   if (state.browser_errors.length > 0) {
     lines.push(`Browser: ${state.browser_errors.join('; ')}`);
+  }
+  if (state.console_errors > 0) {
+    lines.push(
+      `Console: ${state.console_errors} error${state.console_errors === 1 ? '' : 's'} since the last state (console_messages with levels ["error"] lists them)`,
+    );
   }
   if (state.pending_network_requests.length > 0) {
     lines.push(`Still loading ${state.pending_network_requests.length} request(s)`);

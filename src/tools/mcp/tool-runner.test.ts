@@ -65,7 +65,7 @@ const tabs = ok({
   focused_tab_id: 'AB12',
 });
 
-function state(text: string): unknown {
+function state(text: string, extra: Record<string, unknown> = {}): unknown {
   return {
     tab_id: 'AB12',
     url: 'https://a.test/',
@@ -77,7 +77,9 @@ function state(text: string): unknown {
     closed_popup_messages: [],
     pending_network_requests: [],
     browser_errors: [],
+    console_errors: 0,
     state_error: null,
+    ...extra,
   };
 }
 
@@ -235,6 +237,19 @@ describe('McpToolRunner', () => {
     );
     expect(answer.content[1]).toMatchObject({ type: 'resource_link', uri: 'file:///out/state-AB12.txt' });
     expect(answer.structuredContent).toMatchObject({ tab_id: 'AB12', saved_to: 'file:///out/state-AB12.txt' });
+  });
+
+  it('says how many console errors came since the last state, and only when there were some', async () => {
+    const noisy = fakeChannel((action) =>
+      action === 'tabs' ? tabs : ok(state('[1]<button /> Go', { console_errors: 3 })),
+    );
+    const answer = await runner(noisy).callTool('state', {});
+    expect(text(answer)).toContain(
+      '\nConsole: 3 errors since the last state (console_messages with levels ["error"] lists them)\n',
+    );
+    expect(answer.structuredContent).toMatchObject({ console_errors: 3 });
+    const quiet = fakeChannel((action) => (action === 'tabs' ? tabs : ok(state('[1]<button /> Go'))));
+    expect(text(await runner(quiet).callTool('state', {}))).not.toContain('Console:');
   });
 
   it('adds a bounded screenshot to a state that asks for one', async () => {
