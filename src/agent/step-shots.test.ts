@@ -6,6 +6,9 @@ import { MemoryStepShots, ShotBudget, shotBytes } from './step-shots';
 
 const shot = (data: string) => ({ format: 'jpeg' as const, data });
 
+/** The screenshot action reads the run store only: it never runs an action of its own. */
+const runAction = (): Promise<unknown> => Promise.reject(new Error('not used by the step screenshot'));
+
 describe('ShotBudget', () => {
   it('drops the oldest pictures first once the total passes the budget', () => {
     const budget = new ShotBudget(10);
@@ -71,7 +74,7 @@ describe('run_screenshot', () => {
     const store = new MemoryStepShots();
     await store.put('r1', 2, shot('/9j/abc'));
     const action = runScreenshotAction(store, new RunOwners(undefined));
-    const caller = { client: { id: 'p', kind: 'panel' as const }, signal: new AbortController().signal };
+    const caller = { client: { id: 'p', kind: 'panel' as const }, signal: new AbortController().signal, runAction };
     expect(action.params.safeParse({ run_id: 'r1', step: 0 }).success).toBe(false);
     await expect(action.run({ run_id: 'r1', step: 2 }, caller)).resolves.toEqual({
       run_id: 'r1',
@@ -92,7 +95,11 @@ describe('run_screenshot', () => {
     owners.started('theirs', undefined);
     owners.started('mine', 'native:alpha');
     const action = runScreenshotAction(store, owners);
-    const as = (client: { id: string; kind: 'native' | 'panel' }) => ({ client, signal: new AbortController().signal });
+    const as = (client: { id: string; kind: 'native' | 'panel' }) => ({
+      client,
+      signal: new AbortController().signal,
+      runAction,
+    });
     const alpha = as({ id: 'alpha', kind: 'native' });
     await expect(action.run({ run_id: 'mine', step: 1 }, alpha)).resolves.toMatchObject({ data: '/9j/mine' });
     await expect(action.run({ run_id: 'theirs', step: 1 }, alpha)).rejects.toMatchObject({

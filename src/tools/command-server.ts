@@ -19,6 +19,8 @@ import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
 import { eventReaches } from './event-scope';
+import { batchAction } from './batch-action';
+import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
@@ -97,6 +99,7 @@ export class CommandServer {
     this.session = session;
     this.registry = registry;
     this.#log = logger;
+    this.addServerAction(batchAction((name) => registry.get(name) !== undefined));
   }
 
   /**
@@ -363,7 +366,11 @@ export class ClientConnection {
         const served = this.#server.serverAction(action);
         return served === undefined
           ? this.#server.runAction(action, params, { ...this.#context, signal })
-          : served.run(parseClientParams(action, served.params, params), { client: this.client, signal });
+          : served.run(parseClientParams(action, served.params, params), {
+              client: this.client,
+              signal,
+              runAction: (name, stepParams) => this.#server.runAction(name, stepParams, { ...this.#context, signal }),
+            });
       }
     }
   }
@@ -461,17 +468,4 @@ function requestShapeError(error: z.ZodError): CommandError {
     message: `A request is {"id", "action", "params"}: ${problemText(problem)}`,
     details: { field: problem.field },
   };
-}
-
-export function toCommandError(error: unknown, log: Logger = silentLogger): CommandError {
-  if (isTabpilotError(error)) {
-    return error.details === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, details: error.details };
-  }
-  log.error('unexpected error', {
-    error: errorMessageOf(error),
-    stack: error instanceof Error ? error.stack : undefined,
-  });
-  return { code: 'INTERNAL', message: errorMessageOf(error) };
 }

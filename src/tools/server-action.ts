@@ -24,8 +24,16 @@ export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
   readonly immediate?: boolean;
 }
 
+/** Who asked for a server action, and the road their own requests take. */
+export interface ServerActionCaller {
+  client: ClientInfo;
+  signal: AbortSignal;
+  /** Runs a registry action as this client's own request would run (its gate, its tabs, its signal). */
+  runAction(action: string, params: unknown): Promise<unknown>;
+}
+
 export interface ServerAction<S extends z.ZodType = z.ZodType> extends ServerActionSpec<S> {
-  run(params: z.output<S>, caller: { client: ClientInfo; signal: AbortSignal }): Promise<unknown>;
+  run(params: z.output<S>, caller: ServerActionCaller): Promise<unknown>;
 }
 
 /** A server action described as the registry describes its actions (for `describe` and MCP's tool list). */

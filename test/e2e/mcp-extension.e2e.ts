@@ -70,6 +70,7 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     // The built-in agent's actions too: the extension's worker serves them, with its panel's model.
     expect(tools.map((tool) => tool.name)).toEqual([
       ...ACTIONS.map((action) => action.name),
+      'batch',
       ...AGENT_ACTIONS.map((action) => action.name),
     ]);
     const click = tools.find((tool) => tool.name === 'click');

@@ -56,9 +56,10 @@ describe('tabpilot mcp --launch', () => {
   it('lists every action as a tool, in the actions’ order, with its schema, a title and honest annotations', async () => {
     const { tools } = await mcp.client.listTools();
     // evaluate is off in this config, so it is not offered (it would only ever answer FORBIDDEN).
-    expect(tools.map((tool) => tool.name)).toEqual(
-      ACTIONS.map((action) => action.name).filter((name) => name !== 'evaluate'),
-    );
+    expect(tools.map((tool) => tool.name)).toEqual([
+      ...ACTIONS.map((action) => action.name).filter((name) => name !== 'evaluate'),
+      'batch',
+    ]);
     const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
     for (const action of ACTIONS.filter((candidate) => candidate.name !== 'evaluate')) {
       const tool = byName.get(action.name);
@@ -88,7 +89,7 @@ describe('tabpilot mcp --launch', () => {
     const other = await new McpTestClient(['--launch', '--headless', '--config', allowed.path]).connect();
     try {
       const { tools } = await other.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+      expect(tools.map((tool) => tool.name)).toEqual([...ACTIONS.map((action) => action.name), 'batch']);
     } finally {
       await other.close();
       rmSync(allowed.dir, { recursive: true, force: true });
@@ -156,6 +157,32 @@ describe('tabpilot mcp --launch', () => {
     const after = await mcp.ok('state');
     expect(after.text).toContain('clicks:1');
     expect(after.text).toContain('echo:Ada Lovelace');
+  });
+
+  it('runs several actions in one call and stops at the step whose expectation does not hold', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
+    const state = await mcp.ok('state');
+    const result = await mcp.call('batch', {
+      steps: [
+        { action: 'click', params: { index: indexIn(state.text, 'Count me') }, expect: { text_appears: 'clicks:1' } },
+        { action: 'input', params: { index: indexIn(state.text, 'id=name'), text: 'Grace' } },
+        {
+          action: 'click',
+          params: { index: indexIn(state.text, 'Count me') },
+          expect: { text_appears: 'clicks:9', timeout_ms: 300 },
+        },
+        { action: 'state' },
+      ],
+    });
+    const answer = { result, text: textOf(result) };
+    // Where it stopped and why come first, as an error the model cannot read past.
+    expect(answer.result.isError).toBe(true);
+    expect(answer.text).toMatch(
+      /^batch stopped at step 3: after click, after 300 ms the page does not show "clicks:9"/,
+    );
+    expect(answer.text).toContain('\n1. click done: index: ');
+    expect(answer.text).toContain('\n2. input done: index: ');
+    expect(answer.text).not.toContain('4. state');
   });
 
   it('sends a screenshot as an image, scaled to 1568 px and 1.15 MP, and JPEG on request', async () => {

@@ -1,5 +1,6 @@
 import { AGENT_ACTIONS } from '../../agent/agent-actions';
 import { createDefaultRegistry } from '../../tools/actions';
+import { BATCH_ACTION } from '../../tools/batch-action';
 import { describeClientActions } from '../../tools/command-server';
 import { describeServerAction } from '../../tools/server-action';
 
@@ -18,6 +19,7 @@ export interface CatalogEntry {
 export function actionCatalog(): CatalogEntry[] {
   return [
     ...createDefaultRegistry().describe(),
+    describeServerAction(BATCH_ACTION),
     ...AGENT_ACTIONS.map(describeServerAction),
     ...describeClientActions(),
   ];

@@ -35,7 +35,7 @@ export interface Phrase {
  * `navigation` landed, a run's `step_picture`, or by default its `fields` one per line.
  */
 export type McpAnswer =
-  'state' | 'screenshot' | 'pdf' | 'har' | 'pages' | 'tab_list' | 'navigation' | 'step_picture' | 'fields';
+  'state' | 'screenshot' | 'pdf' | 'har' | 'pages' | 'tab_list' | 'navigation' | 'step_picture' | 'batch' | 'fields';
 
 /** What the MCP server makes of an action beyond its name, description and params. */
 export interface McpFacts {

@@ -61,12 +61,40 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
     }
     case 'navigation':
       return { content: [{ type: 'text', text: navigationLead(record, tabId) }] };
+    case 'batch':
+      return batchAnswer(record, ctx);
     case 'fields':
       break;
   }
   const lead = `${where}${ctx.action} done.`;
   const rest = fieldLines(record);
   return bounded(rest === '' ? lead : `${lead}\n${rest}`, ctx.action, ctx, 'text/plain');
+}
+
+/**
+ * A batch: where it stopped and why first (an isError answer, so a model cannot read past it), then one
+ * line per step that ran, with its answer's fields.
+ */
+async function batchAnswer(record: Record<string, unknown>, ctx: AnswerContext): Promise<McpToolResult> {
+  const steps = Array.isArray(record['steps']) ? record['steps'] : [];
+  const lines = steps.map((step: unknown, index) => {
+    const outcome = (typeof step === 'object' && step !== null ? step : {}) as Record<string, unknown>;
+    const head = `${index + 1}. ${String(outcome['action'])}`;
+    if (outcome['ok'] === false) {
+      return `${head} failed: ${shown(outcome['error'])}`;
+    }
+    const result = outcome['result'];
+    const fields = typeof result === 'object' && result !== null ? fieldLines(result as Record<string, unknown>) : '';
+    const failed = outcome['expectation_failed'];
+    return `${head} done${typeof failed === 'string' ? `, but ${failed}` : ''}${fields === '' ? '' : `: ${fields.replaceAll('\n', '; ')}`}`;
+  });
+  const stoppedAt = record['stopped_at'];
+  const lead =
+    typeof stoppedAt === 'number'
+      ? `batch stopped at step ${stoppedAt}: ${String(record['reason'])}`
+      : `batch done: ${steps.length} steps, each held.`;
+  const answer = await bounded([lead, ...lines].join('\n'), ctx.action, ctx, 'text/plain');
+  return typeof stoppedAt === 'number' ? { ...answer, isError: true } : answer;
 }
 
 /** An answer past the budget goes to a file: its beginning stays in the answer, with the link. */

@@ -697,5 +697,101 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       await driver.ok('unsubscribe');
       await hooks.configure(driver, { sensitive_data: {} });
     });
+
+    describe('batch', () => {
+      interface BatchAnswer {
+        steps: Array<{ action: string; ok: boolean; error?: { code: string }; expectation_failed?: string }>;
+        completed: number;
+        stopped_at: number | null;
+        reason: string | null;
+      }
+      const signup = async (): Promise<Record<string, number>> => {
+        const state = await open('/act/signup.html');
+        // Form fields by their id, buttons by their name.
+        const keys = { name: 'name', email: 'email', terms: 'terms', next: 'Next', finish: 'Finish' };
+        return Object.fromEntries(Object.entries(keys).map(([key, lookup]) => [key, byId(state, lookup).index]));
+      };
+
+      it('runs the steps in one request and stops at the first whose expectation does not hold, with its reason', async () => {
+        const at = await signup();
+        const answer = await driver.ok<BatchAnswer>('batch', {
+          steps: [
+            { action: 'input', params: { index: at['name'], text: 'Ada' } },
+            {
+              action: 'input',
+              params: { index: at['email'], text: 'ada@example.test' },
+              expect: { text_appears: 'email looks good' },
+            },
+            // The terms were not accepted: the page answers, a moment later, with something else.
+            {
+              action: 'click',
+              params: { index: at['next'] },
+              expect: { text_appears: 'Step 2 of 2', timeout_ms: 1500 },
+            },
+            { action: 'click', params: { index: at['finish'] } },
+            { action: 'state' },
+          ],
+        });
+        expect(answer).toMatchObject({ completed: 2, stopped_at: 3 });
+        expect(answer.steps.map((step) => step.action)).toEqual(['input', 'input', 'click']);
+        expect(answer.steps[2]?.expectation_failed).toContain('Step 2 of 2');
+        expect(answer.reason).toContain('after click');
+        // Finish never ran: the tab is still on the form, which says why.
+        const after = await driver.ok<BrowserStateSummary>('state');
+        expect(after.url).toContain('/act/signup.html');
+        expect(after.text).toContain('Please accept the terms');
+      });
+
+      it('runs every step when each holds, waiting for a page that answers late and for a new URL', async () => {
+        const at = await signup();
+        const answer = await driver.ok<BatchAnswer>('batch', {
+          steps: [
+            { action: 'input', params: { index: at['name'], text: 'Ada' } },
+            { action: 'input', params: { index: at['email'], text: 'ada@example.test' } },
+            { action: 'click', params: { index: at['terms'] } },
+            {
+              action: 'click',
+              params: { index: at['next'] },
+              expect: { text_appears: 'Step 2 of 2', text_disappears: 'Please accept' },
+            },
+            {
+              action: 'click',
+              params: { index: at['finish'] },
+              expect: { url_includes: '/act/signup-done.html', text_appears: 'Welcome aboard' },
+            },
+          ],
+        });
+        expect(answer).toMatchObject({ completed: 5, stopped_at: null, reason: null });
+        expect(answer.steps.every((step) => step.ok)).toBe(true);
+      });
+
+      it("stops at a step whose action fails, with the action's own error", async () => {
+        const at = await signup();
+        const answer = await driver.ok<BatchAnswer>('batch', {
+          steps: [
+            { action: 'input', params: { index: at['name'], text: 'Grace' } },
+            { action: 'click', params: { index: 987_654 } },
+            { action: 'click', params: { index: at['finish'] } },
+          ],
+        });
+        expect(answer).toMatchObject({ completed: 1, stopped_at: 2 });
+        expect(answer.steps[1]).toMatchObject({ action: 'click', ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
+        expect((await driver.ok<BrowserStateSummary>('state')).url).toContain('/act/signup.html');
+      });
+
+      it('refuses a batch naming an action it cannot run, before running any step', async () => {
+        const at = await signup();
+        const refused = await failure('batch', {
+          steps: [
+            { action: 'click', params: { index: at['finish'] } },
+            { action: 'batch', params: { steps: [] } },
+          ],
+        });
+        expect(refused.error).toMatchObject({ code: 'INVALID_PARAMS', details: { field: 'steps.1.action' } });
+        const noExpectation = await failure('batch', { steps: [{ action: 'state', expect: {} }] });
+        expect(noExpectation.error.code).toBe('INVALID_PARAMS');
+        expect((await driver.ok<BrowserStateSummary>('state')).url).toContain('/act/signup.html');
+      });
+    });
   });
 }

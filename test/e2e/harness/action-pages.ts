@@ -300,10 +300,37 @@ export interface ActionPages {
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
 
 /** Adds the action pages to a fixture server; the cross-origin iframe comes from the second site. */
+/**
+ * A two-step sign-up for batches: the email is judged as it is typed, Next shows step 2 a moment later
+ * (only with the terms accepted), and Finish leaves for the done page.
+ */
+const SIGNUP = page(
+  'Sign up',
+  `<h1>Sign up</h1>
+<label>Name <input id="name"></label>
+<label>Email <input id="email" type="email"></label>
+<p id="email-out"></p>
+<label><input type="checkbox" id="terms"> I accept the terms</label>
+<button id="next">Next</button>
+<p id="step"></p>
+<button id="finish" onclick="location.href='/act/signup-done.html'">Finish</button>`,
+  `document.getElementById('email').addEventListener('input', (event) => {
+  document.getElementById('email-out').textContent = event.target.value.includes('@') ? 'Email looks good' : '';
+});
+document.getElementById('next').addEventListener('click', () => {
+  const accepted = document.getElementById('terms').checked;
+  setTimeout(() => {
+    document.getElementById('step').textContent = accepted ? 'Step 2 of 2' : 'Please accept the terms';
+  }, 300);
+});`,
+);
+
 export function addActionPages(server: FixtureServer): ActionPages {
   const submissions: string[] = [];
   const routes: Record<string, Route> = {
     '/act/buttons.html': (_req, res) => send(res, BUTTONS),
+    '/act/signup.html': (_req, res) => send(res, SIGNUP),
+    '/act/signup-done.html': (_req, res) => send(res, page('Signed up', '<h1>Welcome aboard</h1>')),
     '/act/form.html': (_req, res) => send(res, FORM),
     '/act/controlled.html': (_req, res) => send(res, CONTROLLED),
     '/act/select.html': (_req, res) => send(res, SELECT),

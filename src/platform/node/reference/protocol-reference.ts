@@ -4,6 +4,7 @@ import { gateClassOf } from '../../../browser/guards/tab-gate';
 import type { GateClass } from '../../../browser/guards/tab-conditions';
 import { ERROR_CODES, type ErrorCode } from '../../../shared/errors';
 import { ACTIONS } from '../../../protocol/actions';
+import { BATCH_ACTION } from '../../../tools/batch-action';
 import { CLIENT_ACTIONS } from '../../../tools/command-server';
 import { buildToolCatalog } from '../../../tools/mcp/tool-catalog';
 import type { ActionDescription } from '../../../tools/registry';
@@ -185,10 +186,11 @@ function serverAction(
   description: ActionDescription,
   tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>,
   immediate: boolean,
+  servedBy = 'the agent (`src/agent`)',
 ): string {
   const codes = new Set<ErrorCode>([...COMMON, ...mentionedCodes(description.description)]);
   const facts = [
-    '- Served by the agent (`src/agent`), not a bus event.',
+    `- Served by ${servedBy}, not a bus event.`,
     ...(immediate ? ["- Runs at once, beside the client's requests still queued or running."] : []),
     hintsLine(description),
     mcpLine(description.name, tools),
@@ -216,7 +218,7 @@ function clientAction(action: (typeof CLIENT_ACTIONS)[number]): string {
 /** docs/reference/protocol.md, before formatting. */
 export function renderProtocolReference(): string {
   const registryDescriptions = createDefaultRegistry().describe();
-  const agentDescriptions = AGENT_ACTIONS.map(describeServerAction);
+  const agentDescriptions = [BATCH_ACTION, ...AGENT_ACTIONS].map(describeServerAction);
   const byName = new Map(registryDescriptions.map((description) => [description.name, description]));
   const tools = new Map(
     buildToolCatalog([...registryDescriptions, ...agentDescriptions]).map((tool) => {
@@ -238,6 +240,13 @@ export function renderProtocolReference(): string {
       }
       return registryAction(action, description, tools);
     }),
+    '## Several actions in one request',
+    serverAction(
+      describeServerAction(BATCH_ACTION),
+      tools,
+      false,
+      "the CommandServer (`src/tools/batch-action.ts`); each step runs as the client's own request would",
+    ),
     "## The agent's actions",
     'Served where the built-in agent is installed: `tabpilot launch`, `tabpilot connect`, `tabpilot mcp` and the extension. See [agent.md](../agent.md).',
     ...AGENT_ACTIONS.map((spec) => serverAction(describeServerAction(spec), tools, spec.immediate === true)),
