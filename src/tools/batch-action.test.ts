@@ -11,11 +11,7 @@ function caller(answer: (action: string, params: unknown) => unknown, signal = n
     signal,
     runAction: (action, params) => {
       ran.push({ action, params });
-      try {
-        return Promise.resolve(answer(action, params));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      return Promise.resolve().then(() => answer(action, params));
     },
   };
   return { ran, value };

@@ -12,7 +12,7 @@ import {
   type EventMessage,
   type ServerMessage,
 } from '../protocol/commands';
-import { ERROR_CODES, TabpilotError, errorMessageOf, isTabpilotError } from '../shared/errors';
+import { ERROR_CODES, TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
