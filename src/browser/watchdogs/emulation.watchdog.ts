@@ -1,7 +1,7 @@
 import { isPageType } from '../../cdp/target';
 import { EmulateEvent } from '../../protocol/actions/emulation.actions';
 import { isEmpty, nextEmulation, noEmulation, type EmulationState } from '../../protocol/emulation-settings';
-import { ReleaseTabEvent, TabClosedEvent } from '../../protocol/events/tabs.events';
+import { ReleaseTabEvent, TabClosedEvent, TabLeaseEndedEvent } from '../../protocol/events/tabs.events';
 import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
 import { applyEmulation, reapplyEmulation } from '../emulation/apply-emulation';
@@ -18,12 +18,12 @@ interface TabEmulation {
  * EmulationWatchdog: the `emulate` action. What a tab emulates is kept here by target and sent again to
  * every new session of that tab (a reconnect attaches new ones; CDP's Emulation overrides belong to the
  * session, and outlive the tab's navigations on their own). Releasing the tab clears it all while the
- * session still answers (this watchdog runs before the tabs watchdog), so nothing a client set stays on
- * a tab it let go.
+ * session still answers (this watchdog runs before the tabs watchdog), and so does the end of the
+ * client's lease on it, so nothing a client set stays on a tab it let go.
  */
 export const emulationWatchdog = defineWatchdog({
   name: 'emulation',
-  listensTo: [EmulateEvent, ReleaseTabEvent, TabClosedEvent],
+  listensTo: [EmulateEvent, ReleaseTabEvent, TabLeaseEndedEvent, TabClosedEvent],
   emits: [],
   setup: (ctx) => {
     const targets = ctx.session.targets;
@@ -106,6 +106,11 @@ export const emulationWatchdog = defineWatchdog({
         }
         const released = only === undefined ? [...tabs.keys()] : [only];
         await Promise.all(released.map((targetId) => clear(targetId)));
+      },
+
+      // A client let go of tabs tabpilot keeps (Node's release by a client, the person disconnecting one).
+      TabLeaseEndedEvent: async (event) => {
+        await Promise.all(event.payload.target_ids.map((targetId) => clear(targetId)));
       },
 
       TabClosedEvent: async (event) => {
