@@ -114,7 +114,7 @@ export const EmulateEvent = defineEvent('EmulateEvent', {
   result: InForce,
   timeoutMs: 10_000,
   description:
-    "Emulates a device and its surroundings in the tab: viewport (or a preset device with its user agent), user agent, geolocation, time zone, locale, color scheme, reduced motion and CPU throttling. Each field is optional and the others stay as they were; reset: true clears everything. It lasts across the tab's navigations until reset or until the client releases the tab. The answer is what is emulated now. Geolocation needs the site's permission: where tabpilot launched the browser it is granted to the tab's origin; in the extension the config's permissions must include geolocation (or the person allows the site).",
+    "Emulates a device and its surroundings in the tab: viewport (or a preset device with its user agent), user agent, geolocation, time zone, locale, color scheme, reduced motion and CPU throttling. Each field is optional and the others stay as they were; reset: true clears everything. It lasts across the tab's navigations until reset or until the client releases the tab. The answer is what is emulated now. Geolocation needs the site's permission: in Node it is granted to the tab's origin; through chrome.debugger (the extension, which has no Browser domain) only the config's permissions can grant it, and the answer's geolocation_permission says which. A field the browser cannot emulate fails UNSUPPORTED naming it.",
 });
 
 /** Emulating a device in the client's own tab. */
