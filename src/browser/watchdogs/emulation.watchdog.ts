@@ -68,6 +68,8 @@ export const emulationWatchdog = defineWatchdog({
         const held = tabs.get(targetId) ?? { state: noEmulation(), grantedOrigin: null, permission: null };
         const next = nextEmulation(held.state, request);
         await applyEmulation(session, held.state, next, base(), ctx.log);
+        // Held at once: should the grant below fail, a release still clears what the tab now emulates.
+        tabs.set(targetId, { ...held, state: next });
 
         let { grantedOrigin, permission } = held;
         if (next.geolocation === null) {
