@@ -1,6 +1,6 @@
 import type { BrowserSession } from '../browser/session';
 import type { TabInfo as TargetTabInfo } from '../protocol/events/tabs.events';
-import { TabClosedEvent, TabCreatedEvent } from '../protocol/events/tabs.events';
+import { TabClosedEvent, TabCreatedEvent, TabLeaseEndedEvent } from '../protocol/events/tabs.events';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
@@ -102,6 +102,10 @@ export class ClientGate {
     const ended = this.#leases.endAll(client);
     for (const targetId of ended) {
       this.#ungroup(targetId);
+    }
+    if (ended.length > 0) {
+      // Not awaited: the person's disconnect answers at once; the bus reports a failed clean-up itself.
+      this.#session.bus.emit(TabLeaseEndedEvent, { target_ids: ended, client }, { source: 'panel' });
     }
     return ended;
   }
@@ -286,6 +290,9 @@ export class ClientGate {
         await next({ tab_id: tabId });
       }
       released.push(tabId);
+    }
+    if (this.#session.host.tabControl === undefined && targets.length > 0) {
+      await this.#session.bus.emit(TabLeaseEndedEvent, { target_ids: targets, client }, { source: client });
     }
     return { released_tab_ids: released };
   }

@@ -18,6 +18,8 @@ const STOP_OBSERVERS = [
   'recording.on_BrowserStopEvent',
   // Takes the in-page indicator down before the tabs watchdog lets the tab go; answers nothing.
   'control-indicator.on_ReleaseTabEvent',
+  // Clears what emulate set in the tab before the tabs watchdog lets it go; answers nothing.
+  'emulation.on_ReleaseTabEvent',
 ];
 
 async function sessionFor(platform: Platform) {

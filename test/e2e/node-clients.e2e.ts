@@ -4,7 +4,7 @@ import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { CommandResponse } from '../../src/protocol/commands';
 import type { CommandServer } from '../../src/tools/command-server';
-import { TEST_FLAGS } from './harness/browser';
+import { evaluate, TEST_FLAGS } from './harness/browser';
 import { FixtureServer } from './harness/fixture-server';
 
 /**
@@ -69,8 +69,19 @@ describe('several clients of one Node session', () => {
       [alphaTab]: 'mcp:alpha',
       [betaTab]: 'tabpilot',
     });
+    // What alpha emulates in its tab is its own: cleared when it lets the tab go.
+    const zone = (): Promise<string> =>
+      evaluate<string>(
+        session.targets.requireSession(session.tabIds.targetFor(alphaTab) ?? ''),
+        'Intl.DateTimeFormat().resolvedOptions().timeZone',
+      );
+    const ownZone = await zone();
+    expect(ok(await alpha('emulate', { timezone: 'Asia/Tokyo' }))).toMatchObject({ timezone: 'Asia/Tokyo' });
+    expect(await zone()).toBe('Asia/Tokyo');
     // release ends the lease only: in Node it never lets go of the browser under the other clients.
     expect(ok<{ released_tab_ids: string[] }>(await alpha('release'))).toEqual({ released_tab_ids: [alphaTab] });
     expect(session.connectionState).toBe('connected');
+    expect(ownZone).not.toBe('Asia/Tokyo');
+    expect(await zone()).toBe(ownZone);
   });
 });

@@ -134,6 +134,23 @@ describe('Node reconnect after a dropped WebSocket', () => {
     expect(types.slice(reconnected)).toContain('NavigateToUrlEvent');
   });
 
+  it("sends a tab's emulation again to its new session: the browser dropped it with the old connection", async () => {
+    const tab = await driver.openTab(server.url('/a.html?emulated'));
+    await driver.ok('emulate', { tab_id: tab, timezone: 'Asia/Tokyo', viewport: { width: 555, height: 666 } });
+    const read = (): Promise<string> =>
+      driver.evaluateInTab<string>(tab, "Intl.DateTimeFormat().resolvedOptions().timeZone + ' ' + innerWidth");
+    expect(await read()).toBe('Asia/Tokyo 555');
+    await collect();
+    events.length = 0;
+    expect(proxy.cut()).toBeGreaterThan(0);
+    await pollUntil(
+      async () => ((await collect()).some((e) => e.event === 'BrowserReconnectedEvent') ? true : undefined),
+      { timeoutMs: 15_000, onTimeout: () => new Error('no BrowserReconnectedEvent') },
+    );
+    expect(await read()).toBe('Asia/Tokyo 555');
+    expect(await driver.ok('emulate', { tab_id: tab, reset: true })).toMatchObject({ timezone: null, viewport: null });
+  });
+
   /** Bus history from `from` on: what the session did after a point of the test. */
   const historySince = (from: number): string[] =>
     driver.session.bus

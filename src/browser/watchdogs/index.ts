@@ -8,6 +8,7 @@ import { controlIndicatorWatchdog } from './control-indicator.watchdog';
 import { crashWatchdog } from './crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from './dom.watchdog';
+import { emulationWatchdog } from './emulation.watchdog';
 import { downloadsWatchdog } from './downloads.watchdog';
 import { harRecordingWatchdog } from './har-recording.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
@@ -44,8 +45,10 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     ...(platform === 'node' && deps.launcher !== undefined ? [webSocketGuardWatchdog] : []),
     permissionsWatchdog,
     navigationWatchdog,
-    // Before the tabs watchdog: a release takes the indicator down while the tab's session still answers.
+    // Before the tabs watchdog: a release takes the indicator down and clears the emulation while the
+    // tab's session still answers.
     controlIndicatorWatchdog,
+    emulationWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

@@ -1,6 +1,7 @@
 import { ACTING_ACTIONS } from './acting.actions';
 import { CONTENT_ACTIONS } from './content.actions';
 import type { CommandError, RequestId } from '../commands';
+import { EMULATION_ACTIONS } from './emulation.actions';
 import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
 import { NAVIGATION_ACTIONS } from './navigation.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
@@ -20,6 +21,7 @@ export const ACTIONS = [
   ...SEEING_ACTIONS,
   ...CONTENT_ACTIONS,
   ...ACTING_ACTIONS,
+  ...EMULATION_ACTIONS,
 ] as const;
 
 type Declared = (typeof ACTIONS)[number];

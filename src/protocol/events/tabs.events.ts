@@ -88,6 +88,17 @@ export const TabCreatedEvent = defineEvent('TabCreatedEvent', {
   timeoutMs: 30_000,
 });
 
+/**
+ * A client let go of its tabs while tabpilot keeps them (a client's release where tabpilot owns the
+ * browser, the person disconnecting a client): what the client set on them is undone. A release that
+ * lets the tab go altogether is the ReleaseTabEvent.
+ */
+export const TabLeaseEndedEvent = defineEvent('TabLeaseEndedEvent', {
+  payload: { target_ids: z.array(z.string()), client: z.string() },
+  result: z.void(),
+  timeoutMs: 10_000,
+});
+
 export const TabClosedEvent = defineEvent('TabClosedEvent', {
   payload: { target_id: z.string() },
   result: z.void(),

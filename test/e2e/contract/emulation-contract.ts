@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Driver } from '../harness/drivers';
+import { FixtureServer } from '../harness/fixture-server';
+
+export interface EmulationContractHooks {
+  /** How the tab's page may read the emulated position on this transport (the answer's geolocation_permission). */
+  geolocationPermission: 'granted_to_origin' | 'granted_by_config';
+  /** Lets the client's tab go and takes it back, returning its tab_id (each transport's release rule). */
+  releaseAndAttach(driver: Driver, tabId: string): Promise<string>;
+}
+
+/** What the loopback page reads of itself: the window, the agent, the zone, the language, the media and the position. */
+interface Report {
+  width: number;
+  ratio: number;
+  agent: string;
+  zone: string;
+  language: string;
+  intl_locale: string;
+  dark: boolean;
+  reduce: boolean;
+  position: { latitude: number; longitude: number; accuracy: number } | string;
+}
+
+/**
+ * A mobile page's width follows its meta viewport (without one a phone lays it out 980 px wide). The
+ * position reads `no answer` after 3 s: a page without the permission is left waiting on a prompt. */
+const REPORT_PAGE = `<!doctype html><meta name="viewport" content="width=device-width"><title>report</title><script>
+window.report = () => new Promise((done) => {
+  const base = {
+    width: innerWidth,
+    ratio: devicePixelRatio,
+    agent: navigator.userAgent,
+    zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    language: navigator.language,
+    intl_locale: Intl.DateTimeFormat().resolvedOptions().locale,
+    dark: matchMedia('(prefers-color-scheme: dark)').matches,
+    reduce: matchMedia('(prefers-reduced-motion: reduce)').matches,
+  };
+  const timer = setTimeout(() => done({ ...base, position: 'no answer' }), 3000);
+  navigator.geolocation.getCurrentPosition(
+    (p) => { clearTimeout(timer); done({ ...base, position: { latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy } }); },
+    (e) => { clearTimeout(timer); done({ ...base, position: 'error ' + e.code }); },
+    { timeout: 2000, maximumAge: 0 },
+  );
+});
+</script>`;
+
+const EIFFEL_TOWER = { latitude: 48.8584, longitude: 2.2945, accuracy: 25 };
+const AGENT = 'TabpilotEmulationTest/1.0 (like Nothing)';
+
+const EVERYTHING = {
+  viewport: { width: 500, height: 700, device_scale_factor: 2, mobile: false },
+  user_agent: AGENT,
+  geolocation: EIFFEL_TOWER,
+  timezone: 'Asia/Tokyo',
+  locale: 'de-DE',
+  color_scheme: 'dark',
+  reduced_motion: 'reduce',
+  cpu_throttling_rate: 2,
+};
+
+/**
+ * `emulate`, the same over both transports: what a real page reads of itself (window width, user agent,
+ * time zone, language, color scheme, reduced motion, position) follows the emulation, keeps it across
+ * navigations, and is the browser's own again after reset and after the client releases the tab.
+ */
+export function defineEmulationContract(
+  name: string,
+  start: () => Promise<Driver>,
+  hooks: EmulationContractHooks,
+): void {
+  describe(`emulate over ${name}`, () => {
+    const server = new FixtureServer();
+    server.route('/emulation/report.html', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+      res.end(REPORT_PAGE);
+    });
+    let driver: Driver;
+    let tab: string;
+    let own: Report;
+
+    const report = (): Promise<Report> => driver.evaluateInTab<Report>(tab, 'window.report()');
+
+    /** The page reads its own again: nothing of the emulation is left. */
+    const expectOwn = (seen: Report): void => {
+      expect(seen).toMatchObject({
+        width: own.width,
+        ratio: own.ratio,
+        agent: own.agent,
+        zone: own.zone,
+        language: own.language,
+        intl_locale: own.intl_locale,
+        dark: own.dark,
+        reduce: own.reduce,
+      });
+      expect(seen.position).not.toEqual(EIFFEL_TOWER);
+    };
+
+    const expectEmulated = (seen: Report, position: boolean): void => {
+      expect(seen).toMatchObject({
+        width: 500,
+        ratio: 2,
+        agent: AGENT,
+        zone: 'Asia/Tokyo',
+        language: 'de-DE',
+        intl_locale: 'de-DE',
+        dark: true,
+        reduce: true,
+      });
+      if (position) {
+        expect(seen.position).toEqual(EIFFEL_TOWER);
+      }
+    };
+
+    beforeAll(async () => {
+      await server.start();
+      driver = await start();
+      tab = await driver.openTab(server.url('/emulation/report.html'));
+      own = await report();
+      // Each emulated value differs from the browser's own, so each assertion below can fail.
+      expect(own).toMatchObject({ dark: false, reduce: false });
+      expect(own.width).not.toBe(500);
+      expect(own.zone).not.toBe('Asia/Tokyo');
+      expect(own.language).not.toBe('de-DE');
+      expect(own.agent).not.toBe(AGENT);
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    it('emulates each field in the page and answers what is in force', async () => {
+      const answer = await driver.ok('emulate', { tab_id: tab, ...EVERYTHING });
+      expect(answer).toEqual({
+        ...EVERYTHING,
+        geolocation_permission: hooks.geolocationPermission,
+      });
+      expectEmulated(await report(), true);
+    });
+
+    it('keeps the emulation across navigations of the tab, to the same site and another', async () => {
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?again') });
+      expectEmulated(await report(), true);
+      // Another site (another renderer): the position's permission was the first origin's, the rest holds.
+      await driver.ok('navigate', { tab_id: tab, url: server.crossUrl('/emulation/report.html?cross') });
+      expectEmulated(await report(), hooks.geolocationPermission === 'granted_by_config');
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html') });
+    });
+
+    it('changes only the fields given, and refuses a time zone the browser does not know', async () => {
+      expect(await driver.ok('emulate', { tab_id: tab, color_scheme: 'light' })).toMatchObject({
+        color_scheme: 'light',
+        timezone: 'Asia/Tokyo',
+      });
+      expect((await report()).dark).toBe(false);
+      expect(
+        await driver.send('emulate', { tab_id: tab, timezone: 'Mars/Olympus_Mons', color_scheme: 'dark' }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', details: { field: 'timezone' } },
+      });
+      // The refused call changed nothing: not its time zone, nor the color scheme sent before it.
+      const seen = await report();
+      expect(seen.zone).toBe('Asia/Tokyo');
+      expect(seen.dark).toBe(false);
+      expect(await driver.send('emulate', { tab_id: tab, locale: 'not a locale' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', details: { field: 'locale' } },
+      });
+    });
+
+    it('expands a preset into its viewport and user agent', async () => {
+      const answer = await driver.ok('emulate', { tab_id: tab, preset: 'pixel-8' });
+      expect(answer).toMatchObject({ viewport: { width: 412, height: 915, device_scale_factor: 2.625, mobile: true } });
+      const seen = await report();
+      expect(seen.width).toBe(412);
+      expect(seen.ratio).toBe(2.625);
+      expect(seen.agent).toContain('Pixel 8');
+    });
+
+    it('reset: true gives the page back its own', async () => {
+      expect(await driver.ok('emulate', { tab_id: tab, reset: true })).toEqual({
+        viewport: null,
+        user_agent: null,
+        geolocation: null,
+        timezone: null,
+        locale: null,
+        color_scheme: null,
+        reduced_motion: null,
+        cpu_throttling_rate: null,
+        geolocation_permission: null,
+      });
+      expectOwn(await report());
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?after-reset') });
+      expectOwn(await report());
+    });
+
+    it('is cleared when the client releases the tab', async () => {
+      await driver.ok('emulate', { tab_id: tab, ...EVERYTHING });
+      expectEmulated(await report(), true);
+      tab = await hooks.releaseAndAttach(driver, tab);
+      expectOwn(await report());
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?after-release') });
+      expectOwn(await report());
+    });
+  });
+}
