@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchChain, type ChainRow } from './mcp/chain';
+import { DEBUG_PAGE, DEBUG_PAGE_NAME } from './mcp/debug-page';
 import { startChromeDevtoolsMcp, startPlaywrightMcp, startTabpilot, type McpSubject } from './mcp/servers';
 import { sizeOf, type TimedAnswer } from './mcp/timed-client';
 import { errorMessageOf } from '../src/shared/errors';
@@ -162,6 +163,66 @@ async function measurePage(
   };
 }
 
+/** How long the debug page is given to log, throw and fetch before its console and network are read. */
+const DEBUG_SETTLE_MS = 1_000;
+
+/**
+ * The debug page: the size of the console and network tools' answers (the same page, the same messages
+ * and requests for each server), and five clicks as five calls beside five in one call (tabpilot's batch).
+ */
+async function measureDebugPage(
+  subject: McpSubject,
+  url: string,
+  options: { runs: number },
+): Promise<{ answers: McpAnswerRow[]; timings: McpTimingRow[] }> {
+  await subject.navigate(url);
+  await new Promise((resolve) => setTimeout(resolve, DEBUG_SETTLE_MS));
+  const consoleAnswer = await repeat(options.runs, () => subject.consoleMessages());
+  const networkAnswer = await repeat(options.runs, () => subject.networkRequests());
+  const ref = subject.refOf((await subject.snapshot()).text);
+  const fiveCalls = async (): Promise<TimedAnswer> => {
+    let last = await subject.click(ref);
+    let ms = last.ms;
+    for (let i = 1; i < 5; i++) {
+      last = await subject.click(ref);
+      ms += last.ms;
+    }
+    return { ...last, ms };
+  };
+  const separate = await repeat(options.runs, fiveCalls);
+  const inOneCall = subject.clickInOneCall;
+  const batched = inOneCall === undefined ? undefined : await repeat(options.runs, () => inOneCall(ref, 5));
+  const answers: Array<[string, Repeated]> = [
+    [subject.consoleTool, consoleAnswer],
+    [subject.networkTool, networkAnswer],
+  ];
+  return {
+    answers: answers.flatMap(([tool, repeated]) =>
+      repeated.last === undefined ? [] : [answerRow(DEBUG_PAGE_NAME, subject.name, tool, repeated.last)],
+    ),
+    timings: [
+      timingRow(
+        DEBUG_PAGE_NAME,
+        subject.name,
+        `console (${subject.consoleTool})`,
+        consoleAnswer.ms,
+        validity(consoleAnswer),
+      ),
+      timingRow(
+        DEBUG_PAGE_NAME,
+        subject.name,
+        `network (${subject.networkTool})`,
+        networkAnswer.ms,
+        validity(networkAnswer),
+      ),
+      timingRow(DEBUG_PAGE_NAME, subject.name, 'five clicks, five calls', separate.ms, validity(separate)),
+      ...(batched === undefined
+        ? []
+        : [timingRow(DEBUG_PAGE_NAME, subject.name, 'five clicks, one batch call', batched.ms, validity(batched))]),
+    ],
+  };
+}
+
 export async function benchMcp(
   pages: PageServer,
   options: {
@@ -191,6 +252,12 @@ export async function benchMcp(
         answers.push(...figures.answers);
         timings.push(...figures.timings);
       }
+    }
+    pages.addPage(DEBUG_PAGE_NAME, DEBUG_PAGE);
+    for (const subject of subjects) {
+      const figures = await measureDebugPage(subject, pages.url(DEBUG_PAGE_NAME), options);
+      answers.push(...figures.answers);
+      timings.push(...figures.timings);
     }
   } finally {
     for (const subject of subjects) {

@@ -27,6 +27,13 @@ export interface McpSubject {
   /** The click target's reference in this server's own snapshot (an index, a ref, a uid). */
   refOf(snapshot: string): string;
   click(ref: string): Promise<TimedAnswer>;
+  /** The console and network tools' names, for the tables. */
+  readonly consoleTool: string;
+  readonly networkTool: string;
+  consoleMessages(): Promise<TimedAnswer>;
+  networkRequests(): Promise<TimedAnswer>;
+  /** Clicks `ref` `times` times in one call, where the server has a tool for several actions. */
+  clickInOneCall?: (ref: string, times: number) => Promise<TimedAnswer>;
   /** window.__benchClicks, read through the server's own script tool. */
   benchClicks(): Promise<number>;
   close(): Promise<void>;
@@ -78,6 +85,14 @@ export async function startTabpilot(workDir: string): Promise<McpSubject> {
     screenshot: () => client.call('screenshot', {}),
     refOf: (snapshot) => refFrom(snapshot, /\[(\d+)\][^\n]*Bench click target/, 'tabpilot'),
     click: (ref) => client.call('click', { index: Number(ref) }),
+    consoleTool: 'console_messages',
+    networkTool: 'network_requests',
+    consoleMessages: () => client.call('console_messages', {}),
+    networkRequests: () => client.call('network_requests', {}),
+    clickInOneCall: (ref, times) =>
+      client.call('batch', {
+        steps: Array.from({ length: times }, () => ({ action: 'click', params: { index: Number(ref) } })),
+      }),
     benchClicks: async () => countIn((await client.call('evaluate', { code: COUNT_EXPRESSION })).text, 'tabpilot'),
     close: () => client.close(),
   };
@@ -122,6 +137,10 @@ export async function startPlaywrightMcp(workDir: string): Promise<McpSubject> {
     screenshot: () => client.call('browser_take_screenshot', {}),
     refOf: (snapshot) => refFrom(snapshot, /"Bench click target" \[ref=(\w+)\]/, 'Playwright MCP'),
     click: (ref) => client.call('browser_click', { element: CLICK_LABEL, target: ref }),
+    consoleTool: 'browser_console_messages',
+    networkTool: 'browser_network_requests',
+    consoleMessages: () => client.call('browser_console_messages', {}),
+    networkRequests: () => client.call('browser_network_requests', {}),
     benchClicks: async () =>
       countIn(
         (await client.call('browser_evaluate', { function: `() => ${COUNT_EXPRESSION}` })).text,
@@ -166,6 +185,10 @@ export async function startChromeDevtoolsMcp(workDir: string): Promise<McpSubjec
     screenshot: () => client.call('take_screenshot', { pageId }),
     refOf: (snapshot) => refFrom(snapshot, /uid=(\S+) button "Bench click target"/, 'chrome-devtools-mcp'),
     click: (ref) => client.call('click', { pageId, uid: ref }),
+    consoleTool: 'list_console_messages',
+    networkTool: 'list_network_requests',
+    consoleMessages: () => client.call('list_console_messages', { pageId }),
+    networkRequests: () => client.call('list_network_requests', { pageId }),
     benchClicks: async () =>
       countIn(
         (await client.call('evaluate_script', { pageId, function: `() => ${COUNT_EXPRESSION}` })).text,
