@@ -91,9 +91,25 @@ function actionable(element: Element): Element {
   return element;
 }
 
+/** Whether a box lies wholly outside what a clipping ancestor (a scroll container, overflow: hidden) shows. */
+function clippedOut(element: Element, rect: DOMRect): boolean {
+  const root = element.ownerDocument.documentElement;
+  for (let node = element.parentElement; node !== null && node !== root; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') {
+      continue;
+    }
+    const box = node.getBoundingClientRect();
+    if (rect.bottom <= box.top || rect.top >= box.bottom || rect.right <= box.left || rect.left >= box.right) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
  * The element's box in this frame's viewport, and whether it shows there: it must overlap the viewport
- * of its own document and of each same-origin frame it is nested in.
+ * of its own document and of each same-origin frame it is nested in, and not be scrolled out of a container.
  */
 function placement(element: Element): { box: FrameMatch['box']; visible: boolean } {
   const rect = element.getBoundingClientRect();
@@ -101,7 +117,7 @@ function placement(element: Element): { box: FrameMatch['box']; visible: boolean
   const { width, height } = rect;
   const overlaps = (view: Window | null): boolean =>
     view !== null && left + width > 0 && top + height > 0 && left < view.innerWidth && top < view.innerHeight;
-  let visible = width > 0 && height > 0 && overlaps(element.ownerDocument.defaultView);
+  let visible = width > 0 && height > 0 && overlaps(element.ownerDocument.defaultView) && !clippedOut(element, rect);
   for (let doc = element.ownerDocument; doc !== document;) {
     const frame = doc.defaultView?.frameElement ?? null;
     if (frame === null || !isFrameElement(frame)) {

@@ -118,6 +118,12 @@ export function defineFindContract(name: string, start: () => Promise<Driver>): 
       expect(nothing.error.message).toContain('scroll_to');
     });
 
+    it('tells a match scrolled out of a container from one in view, and scrolls the container to it', async () => {
+      await driver.ok('navigate', { url: server.url('/find/box.html') });
+      expect((await find({ text: 'scrolled box' })).matches[0]).toMatchObject({ tag: 'div', visible: false });
+      expect((await find({ text: 'scrolled box', scroll_to: 1 })).matches[0]?.visible).toBe(true);
+    });
+
     it('takes a regex and case sensitivity, counts past max_results, and refuses a bad pattern', async () => {
       await open();
       const frames = await find({ regex: 'zeph[a-z]+ in (same|cross) frame' });

@@ -28,6 +28,13 @@ export function addFindPages(server: FixtureServer): void {
 <p id="deep">The deep zephyr lies here</p>`,
     ),
   );
+  server.route('/find/box.html', (_req, res) =>
+    send(
+      res,
+      'Find in a box',
+      `<div id="box" style="height:60px;overflow:auto;border:1px solid">${'<div>line</div>'.repeat(10)}<div>zephyr in a scrolled box</div></div>`,
+    ),
+  );
   server.route('/find/child.html', (_req, res, url) => {
     const who = url.searchParams.get('who') ?? 'child';
     send(
