@@ -37,7 +37,7 @@ export const SEEING_ACTIONS = [
         both(`finding ${quoted(p.text ?? p.regex)} on the page`, `found ${quoted(p.text ?? p.regex)} on the page`),
     },
     mcp: {
-      note: 'Searches the whole page, not only what is in view, and iframes too. Each match has an element index that click, scroll_to and the other element tools take (until the next state no longer holds it); scroll_to n brings match n into view.',
+      note: 'Searches the whole page, not only what is in view, and iframes too. Each match has an element index that click, hover, scroll and the other element tools take (until the next state no longer holds it); scroll_to n brings match n into view.',
     },
   }),
   // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).

@@ -205,7 +205,7 @@ export const FoundMatch = z.strictObject({
     .number()
     .int()
     .describe(
-      'The innermost control around the match, else the smallest element holding it: click, scroll_to and the rest take it',
+      'The innermost control around the match, else the smallest element holding it: click, hover, scroll and the other element actions take it',
     ),
   tag: z.string(),
   context: z.string().describe('The match with about 40 characters either side, whitespace collapsed'),
