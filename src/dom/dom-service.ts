@@ -184,6 +184,26 @@ export class DomService {
     });
   }
 
+  /**
+   * Gives an element found outside a state (by `find`) an index in the page's latest state, so actions
+   * take it like any other: the same index as the state's when the state indexed it too. It lasts as
+   * the state's indexes do (until the element goes, or the next state no longer holds it).
+   */
+  adopt(targetId: string, mainContextId: number, element: Omit<SelectorEntry, 'index' | 'isNew' | 'targetId'>): number {
+    const page = this.#pageState(targetId);
+    if (page.mainContextId !== mainContextId) {
+      // A document no state has seen yet: the old one's indexes name nothing in it.
+      page.mainContextId = mainContextId;
+      page.indexes = new IndexRegistry();
+      page.selectorMap = new Map();
+    }
+    const index = page.indexes.indexFor(elementKey(element.sessionId, element.contextId, element.localId));
+    if (!page.selectorMap.has(index)) {
+      page.selectorMap.set(index, { ...element, index, isNew: false, targetId });
+    }
+    return index;
+  }
+
   /** Outlines an indexed element for a person (or clears the outline). */
   async highlight(targetId: string, index: number | null): Promise<void> {
     if (index === null) {
@@ -218,7 +238,7 @@ export class DomService {
     targetId: string,
     options: FindOptions,
   ): Promise<{ elements: Array<FoundElement & { index: number | null }>; total: number }> {
-    const { value, contextId } = await this.#inMainWorld(targetId, 'find', options);
+    const { value, contextId } = await this.#inMainWorld(targetId, 'cssQuery', options);
     const sessionId = this.#targets.requireSession(targetId).sessionId;
     const byLocal = new Map<number, number>();
     for (const entry of this.#pages.get(targetId)?.selectorMap.values() ?? []) {
@@ -236,7 +256,7 @@ export class DomService {
   }
 
   /** Runs in the page's main frame world; a script error there is the caller's bad input (a selector, a regex). */
-  async #inMainWorld<K extends 'markdown' | 'search' | 'find'>(
+  async #inMainWorld<K extends 'markdown' | 'search' | 'cssQuery'>(
     targetId: string,
     name: K,
     options: PerceptionValueFunctions[K]['args'][0],

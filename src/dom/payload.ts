@@ -112,6 +112,40 @@ export interface FoundElement {
   id: number | null;
 }
 
+export interface FindMatchesOptions {
+  text?: string | undefined;
+  regex?: string | undefined;
+  caseSensitive: boolean;
+  /** Matches returned (all are counted). */
+  limit: number;
+  contextChars: number;
+}
+
+/** One match of `find` in a frame's world: its element (given an in-world id, so it can be indexed). */
+export interface FrameMatch {
+  text: string;
+  context: string;
+  /** In-world id of the smallest interactive-or-text element holding the match (now resolvable). */
+  id: number;
+  tag: string;
+  role: string | null;
+  name: string;
+  /** The element's box in the viewport of the frame the call ran in (same-origin frames moved into it). */
+  box: { x: number; y: number; width: number; height: number };
+  /** Whether the element shows in that viewport (and in every same-origin frame's on the way). */
+  visible: boolean;
+  /** The URL of the document the match is in when it is a same-origin iframe's, else null. */
+  frame: string | null;
+}
+
+export interface FrameMatches {
+  matches: FrameMatch[];
+  total: number;
+  url: string;
+  viewportWidth: number;
+  viewportHeight: number;
+}
+
 /**
  * The perception functions in the page, by name (src/dom/in-page/entry.ts). `collect` runs with `this`
  * = the frame's global (its document) or a closed shadow root the core found; it returns the
@@ -122,8 +156,13 @@ export interface PerceptionValueFunctions {
   highlight: { args: [id: number | null, label: string]; result: boolean };
   markdown: { args: [options: MarkdownOptions]; result: MarkdownResult };
   search: { args: [options: SearchOptions]; result: { matches: SearchMatch[]; total: number } };
-  find: { args: [options: FindOptions]; result: { elements: FoundElement[]; total: number } };
+  cssQuery: { args: [options: FindOptions]; result: { elements: FoundElement[]; total: number } };
   retention: { args: []; result: WorldRetention };
+  findMatches: { args: [options: FindMatchesOptions]; result: FrameMatches };
+  /** Scrolls the element an in-world id names to the middle of the view; false when it is gone. */
+  revealMatch: { args: [id: number]; result: boolean };
+  /** `this` = an iframe element: where its content starts in its own document's viewport. */
+  frameContentOrigin: { args: []; result: { x: number; y: number } };
 }
 
 /** Perception functions that return an element. */

@@ -1,5 +1,6 @@
 import type { EventRecordView } from '../../bus/event-record';
 import type { DomState } from '../../dom/dom-service';
+import { findOnPage } from '../../dom/find-on-page';
 import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { withTimeout } from '../../shared/time';
 import { defineWatchdog } from '../define-watchdog';
@@ -9,6 +10,7 @@ import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import {
   BrowserStateRequestEvent,
   ConsoleErrorsSinceStateEvent,
+  FindEvent,
   HighlightElementEvent,
   ScreenshotEvent,
   type BrowserStateSummary,
@@ -33,7 +35,14 @@ const ANSWER_MARGIN_MS = 250;
  */
 export const domWatchdog = defineWatchdog({
   name: 'dom',
-  listensTo: [BrowserStateRequestEvent, HighlightElementEvent, TabClosedEvent, DialogOpenedEvent, BrowserReplacedEvent],
+  listensTo: [
+    BrowserStateRequestEvent,
+    HighlightElementEvent,
+    FindEvent,
+    TabClosedEvent,
+    DialogOpenedEvent,
+    BrowserReplacedEvent,
+  ],
   emits: [ScreenshotEvent, BrowserErrorEvent, ConsoleErrorsSinceStateEvent],
   setup: (ctx) => {
     const session = ctx.session;
@@ -141,6 +150,16 @@ export const domWatchdog = defineWatchdog({
         const { target_id, index } = event.payload;
         await session.dom.highlight(target_id, index ?? null);
         return { highlighted: index ?? null };
+      },
+      FindEvent: (event) => {
+        const { target_id, text, regex, case_sensitive, max_results, scroll_to } = event.payload;
+        return findOnPage({ targets: session.targets, dom: session.dom, log: ctx.log }, target_id, {
+          text,
+          regex,
+          caseSensitive: case_sensitive,
+          maxResults: max_results,
+          scrollTo: scroll_to,
+        });
       },
       TabClosedEvent: (event) => {
         session.dom.forget(event.payload.target_id);

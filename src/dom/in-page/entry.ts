@@ -6,6 +6,9 @@
 import type { PerceptionHandleFunctions, PerceptionValueFunctions } from '../payload';
 import { collect, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
+import { findMatches, revealMatch } from './find-matches';
+import { frameOrigin } from './geometry';
+import { isFrameElement } from './realm';
 import { highlight } from './highlight';
 import { retention } from './world-state';
 
@@ -38,6 +41,16 @@ export const api: ValueApi & HandleApi = {
   },
   markdown,
   search,
-  find: (options) => find(options, indexedId),
+  cssQuery: (options) => find(options, indexedId),
   retention,
+  findMatches,
+  revealMatch: (id) => revealMatch(id, resolve),
+  frameContentOrigin() {
+    const frame = this instanceof Element ? this : null;
+    if (!isFrameElement(frame)) {
+      throw new Error('frameContentOrigin runs on an iframe element');
+    }
+    const [x, y] = frameOrigin(frame, frame.getBoundingClientRect());
+    return { x, y };
+  },
 };

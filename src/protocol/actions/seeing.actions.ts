@@ -1,4 +1,4 @@
-import { BrowserStateRequestEvent, HighlightElementEvent, ScreenshotEvent } from '../events/state.events';
+import { BrowserStateRequestEvent, FindEvent, HighlightElementEvent, ScreenshotEvent } from '../events/state.events';
 import { declareAction } from './declare-action';
 import { READS, SETS, WRITES_FILE } from './hints';
 import { both, count, elementAt, quoted } from './words';
@@ -21,6 +21,23 @@ export const SEEING_ACTIONS = [
       note: 'Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. The answer names the tab; a page longer than the answer budget is written to a file and linked.',
       slim: true,
       answer: 'state',
+    },
+  }),
+  // Not read-only: with scroll_to it scrolls the page (to the same place each time).
+  declareAction(FindEvent, {
+    name: 'find',
+    title: 'Find text on the page',
+    category: 'page',
+    hints: SETS,
+    tabGate: 'read',
+    panel: {
+      label: 'Find on the page',
+      success: (p, r) => `${count(r.total, 'match', 'matches')} for ${quoted(p.text ?? p.regex)}`,
+      activity: (p) =>
+        both(`finding ${quoted(p.text ?? p.regex)} on the page`, `found ${quoted(p.text ?? p.regex)} on the page`),
+    },
+    mcp: {
+      note: 'Searches the whole page, not only what is in view, and iframes too. Each match has an element index that click, hover, scroll and the other element tools take (until the next state no longer holds it); scroll_to n brings match n into view.',
     },
   }),
   // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEvent } from '../define-event';
 import { OutputFileName } from '../output-file-name';
+import { regexProblem } from '../../shared/regex-problem';
 import { TargetId } from './navigation.events';
 
 export const TabStatusSchema = z.enum(['ok', 'crashed', 'unresponsive', 'needs_person', 'solving']);
@@ -195,4 +196,64 @@ export const HighlightElementEvent = defineEvent('HighlightElementEvent', {
   result: z.strictObject({ highlighted: z.number().int().nullable() }),
   timeoutMs: 10_000,
   description: 'Outline an element of the latest state in the page for a person to see; no index clears it.',
+});
+
+/** One match of `find`: where it is, and the index an action takes it by. */
+export const FoundMatch = z.strictObject({
+  match: z.string().describe('The matched text (whitespace collapsed)'),
+  index: z
+    .number()
+    .int()
+    .describe(
+      'The innermost control around the match, else the smallest element holding it: click, hover, scroll and the other element actions take it',
+    ),
+  tag: z.string(),
+  context: z.string().describe('The match with about 40 characters either side, whitespace collapsed'),
+  visible: z.boolean().describe("Whether the element shows in the tab's viewport now"),
+  frame: z
+    .string()
+    .nullable()
+    .describe("The URL of the iframe's document the match is in; null for the tab's own document"),
+});
+
+export const FindEvent = defineEvent('FindEvent', {
+  payload: {
+    target_id: TargetId,
+    text: z.string().min(1).optional().describe('Plain text to find (give text or regex)'),
+    regex: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A JavaScript regular expression to find, without slashes (give text or regex)'),
+    case_sensitive: z.boolean().default(false),
+    max_results: z
+      .number()
+      .int()
+      .positive()
+      .max(200)
+      .default(20)
+      .describe('Matches returned; all are counted in total'),
+    scroll_to: z.number().int().positive().optional().describe('Scroll match n (1-based) into view first'),
+  },
+  refine: (payload, ctx) => {
+    if ((payload.text === undefined) === (payload.regex === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'give exactly one of text and regex' });
+      return;
+    }
+    const problem = payload.regex === undefined ? null : regexProblem(payload.regex);
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', path: ['regex'], message: `not a valid regular expression: ${problem}` });
+    }
+    if (payload.scroll_to !== undefined && payload.scroll_to > payload.max_results) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scroll_to'],
+        message: 'scroll_to must be a returned match (at most max_results)',
+      });
+    }
+  },
+  result: z.strictObject({ matches: z.array(FoundMatch), total: z.number().int() }),
+  timeoutMs: 15_000,
+  description:
+    "Find text or a regular expression in the whole page (below the fold and in iframes too; hidden text is not matched): each match's element index, context and whether it is in view, optionally scrolling one into view.",
 });
