@@ -22,6 +22,17 @@ export function fieldOf(value: unknown, key: string): unknown {
   return field;
 }
 
+/**
+ * `value` with `fields` set, when it is an object or absent (a config section the command line adds to);
+ * any other value is returned as it is, for the config's own check to report.
+ */
+export function withFields(value: unknown, fields: Record<string, unknown>): unknown {
+  if (value === undefined) {
+    return { ...fields };
+  }
+  return isRecord(value) ? { ...value, ...fields } : value;
+}
+
 /** The `code` of a thrown error (Node's errno codes: "ENOENT", "EACCES"), undefined when it has none. */
 export function systemErrorCode(error: unknown): unknown {
   return fieldOf(error, 'code');
