@@ -1,7 +1,8 @@
 import type { CommandResponse } from '../../protocol/commands';
-import type { ErrorCode } from '../../shared/errors';
+import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
 import { declarationOf } from '../../protocol/actions';
 import { capitalised } from './activity';
+import { isOneOf } from '../../shared/narrow';
 
 /**
  * A protocol answer said for people: one line for what a success did ("Clicked [6] "Go"", "Navigated
@@ -56,7 +57,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
 
 /** What to do after an error, in a sentence, when there is something to do. */
 export function nextStep(code: string): string | undefined {
-  return NEXT_STEP[code as ErrorCode];
+  return isOneOf(ERROR_CODES, code) ? NEXT_STEP[code] : undefined;
 }
 
 /** The field an INVALID_PARAMS error names, if any. */
