@@ -20,6 +20,7 @@ import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
 import { eventReaches } from './event-scope';
 import { describeServerAction, type ServerAction } from './server-action';
+import { fieldOf, isRecord } from '../shared/narrow';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -436,11 +437,12 @@ function withQueuedCount(response: CommandResponse, queued: number): CommandResp
   if (!response.ok || queued === 0) {
     return response;
   }
-  const result = response.result as { cancelled?: unknown } | null;
-  if (typeof result?.cancelled !== 'number') {
+  const result = response.result;
+  const cancelled = fieldOf(result, 'cancelled');
+  if (typeof cancelled !== 'number' || !isRecord(result)) {
     return response;
   }
-  return { ...response, result: { ...result, cancelled: result.cancelled + queued } };
+  return { ...response, result: { ...result, cancelled: cancelled + queued } };
 }
 
 function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {
