@@ -2,7 +2,7 @@ import type { CommandResponse } from '../../protocol/commands';
 import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
 import { declarationOf } from '../../protocol/actions';
 import { capitalised } from './activity';
-import { isOneOf } from '../../shared/narrow';
+import { isOneOf, isRecord } from '../../shared/narrow';
 
 /**
  * A protocol answer said for people: one line for what a success did ("Clicked [6] "Go"", "Navigated
@@ -19,7 +19,7 @@ function str(value: unknown, fallback: string | number = ''): string {
 }
 
 function asResult(value: unknown): Result {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Result) : {};
+  return isRecord(value) ? value : {};
 }
 
 /**
