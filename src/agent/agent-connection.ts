@@ -1,6 +1,7 @@
 import type { CommandServer, ClientConnection } from '../tools/command-server';
 import type { ClientInfo } from '../tools/registry';
 import { TabpilotError } from '../shared/errors';
+import { isRecord } from '../shared/narrow';
 
 /** The agent's way to the browser: one ClientConnection, opened on first use, closed with the run. */
 export interface AgentConnection {
@@ -46,8 +47,8 @@ function paramsOf(name: string, params: unknown): { params?: Record<string, unkn
   if (params === undefined || params === null) {
     return {};
   }
-  if (typeof params !== 'object' || Array.isArray(params)) {
+  if (!isRecord(params)) {
     throw new TabpilotError('INVALID_PARAMS', `${name}: params must be an object`, { details: { action: name } });
   }
-  return { params: params as Record<string, unknown> };
+  return { params };
 }

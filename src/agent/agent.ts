@@ -14,6 +14,7 @@ import type { AgentModel, ModelAction, ModelDecision } from './model';
 import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
 import { screenshotOf, stepShotOf, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
+import { fieldOf } from '../shared/narrow';
 
 /** After this action the page (or the tab) is another one: the rest of the batch is skipped. */
 function changesPage(name: string): boolean {
@@ -287,7 +288,7 @@ export class Agent {
       }
       const shot = await shotTaken;
       const message = errorMessageOf(error);
-      const attempts = (error as { attempts?: unknown }).attempts;
+      const attempts = fieldOf(error, 'attempts');
       await this.#record(state, shot, {
         step: this.#step,
         url,
@@ -308,9 +309,9 @@ export class Agent {
     if (done !== undefined && decision.actions.length > 1) {
       stepError = 'done must be the only action of its step; nothing was run';
     } else if (done !== undefined) {
-      const params = (done.params ?? {}) as { text?: unknown; success?: unknown };
-      const text = typeof params.text === 'string' ? params.text : '';
-      const success = params.success !== false;
+      const given = fieldOf(done.params, 'text');
+      const text = typeof given === 'string' ? given : '';
+      const success = fieldOf(done.params, 'success') !== false;
       outcomes.push({
         name: 'done',
         params: done.params,

@@ -1,4 +1,5 @@
 import type { ModelAction } from './model';
+import { isRecord } from '../shared/narrow';
 
 /**
  * The JSON-in-text answer for models without tool calling:
@@ -75,10 +76,10 @@ function textField(value: unknown): string | null {
 }
 
 function actionOf(entry: unknown, position: number): ModelAction {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+  if (!isRecord(entry)) {
     throw new MalformedOutputError(`actions[${position}] is not an object`);
   }
-  const record = entry as Record<string, unknown>;
+  const record = entry;
   if (typeof record['name'] === 'string') {
     return { name: record['name'], params: record['params'] ?? {} };
   }
@@ -96,10 +97,10 @@ export function parseTextDecision(text: string): TextDecision {
     throw new MalformedOutputError('the answer has no JSON object');
   }
   const parsed = parseLoosely(candidate);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  if (!isRecord(parsed)) {
     throw new MalformedOutputError('the answer is not a JSON object');
   }
-  const record = parsed as Record<string, unknown>;
+  const record = parsed;
   const rawActions = record['actions'] ?? record['action'];
   const list = Array.isArray(rawActions) ? rawActions : rawActions === undefined ? [] : [rawActions];
   if (list.length === 0) {

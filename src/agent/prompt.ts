@@ -3,6 +3,7 @@ import type { StateSummary } from '../tools/actions';
 import type { ActionDescription } from '../tools/registry';
 import { JSON_OUTPUT_SHAPE } from './json-output';
 import type { ToolSpec } from './model';
+import { isRecord } from '../shared/narrow';
 
 /** One earlier step, as the model is reminded of it. */
 export interface StepMemory {
@@ -58,7 +59,7 @@ export function toolsFrom(actions: readonly ActionDescription[], exclude: readon
   const offered = actions
     .filter((action) => !exclude.includes(action.name))
     .map((action) => {
-      const { $schema: _ignored, ...schema } = action.params_schema as Record<string, unknown>;
+      const { $schema: _ignored, ...schema } = isRecord(action.params_schema) ? action.params_schema : {};
       return { name: action.name, description: action.description, schema };
     });
   return [...offered, DONE_TOOL];

@@ -8,6 +8,7 @@ import { refusal, type ActionGate } from './approval-gate';
 import { describeIdentity, INDEX_PARAMS, refindIndex } from './element-refind';
 import type { ControlledRun } from './run-control';
 import type { RecordedAction, RunRecord } from './run-store';
+import { isRecord } from '../shared/narrow';
 
 export interface ReplayedAction {
   readonly step: number;
@@ -160,7 +161,7 @@ export class Replay implements ControlledRun {
     if (action.elements === undefined) {
       return action.params;
     }
-    const params = { ...(action.params as Record<string, unknown>) };
+    const params = { ...(isRecord(action.params) ? action.params : {}) };
     for (const key of INDEX_PARAMS) {
       const identity = action.elements[key];
       if (identity === undefined) {

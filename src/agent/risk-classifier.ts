@@ -5,6 +5,7 @@ import type { ElementSummary } from '../protocol/events/state.events';
 import { searchUrl } from '../browser/search-url';
 import { declarationOf } from '../protocol/actions';
 import type { ModelAction } from './model';
+import { fieldOf, isOneOf } from '../shared/narrow';
 
 /** Why an action waits for the person: its class and a sentence naming what it touches. */
 export interface RiskFinding {
@@ -123,12 +124,12 @@ function originOf(url: string | null): string | null {
 }
 
 function numberParam(params: unknown, key: string): number | null {
-  const value = (params as Record<string, unknown> | null | undefined)?.[key];
+  const value = fieldOf(params, key);
   return typeof value === 'number' ? value : null;
 }
 
 function stringParam(params: unknown, key: string): string | null {
-  const value = (params as Record<string, unknown> | null | undefined)?.[key];
+  const value = fieldOf(params, key);
   return typeof value === 'string' ? value : null;
 }
 
@@ -210,16 +211,16 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
       if (raw === null) {
         return [];
       }
-      const newTab = (action.params as { new_tab?: unknown }).new_tab === true;
+      const newTab = fieldOf(action.params, 'new_tab') === true;
       return addressRisks(navigationUrl(raw), facts, newTab ? 'a new tab on' : 'navigating to');
     }
     case 'search_results': {
       const query = stringParam(action.params, 'query');
       const engine = stringParam(action.params, 'engine') ?? 'duckduckgo';
-      if (query === null || !(SEARCH_ENGINES as readonly string[]).includes(engine)) {
+      if (query === null || !isOneOf(SEARCH_ENGINES, engine)) {
         return [];
       }
-      return addressRisks(searchUrl(engine as (typeof SEARCH_ENGINES)[number], query), facts, 'searching on');
+      return addressRisks(searchUrl(engine, query), facts, 'searching on');
     }
     case 'clicked_element':
       return clickRisks(action.params, facts);

@@ -5,6 +5,7 @@ import { errorMessageOf } from '../shared/errors';
 import type { ModelAction } from './model';
 import type { PageLook } from './page-look';
 import { pressesEnter, type RiskFacts } from './risk-classifier';
+import { fieldOf } from '../shared/narrow';
 
 type FoundElement = ActionResult<'find_elements'>['elements'][number];
 
@@ -133,7 +134,7 @@ export async function probeRiskFacts(options: {
     focusedFormTarget: null,
     historyTarget: null,
   };
-  const keys = (action.params as { keys?: unknown } | null | undefined)?.keys;
+  const keys = fieldOf(action.params, 'keys');
   if (
     declarationOf(action.name)?.risk === 'enter_key' &&
     typeof keys === 'string' &&
@@ -154,7 +155,7 @@ export async function probeRiskFacts(options: {
   ) {
     return { ...facts, historyTarget: await historyTarget(action, state, options.look, options.log) };
   }
-  const index = (action.params as { index?: unknown } | null | undefined)?.index;
+  const index = fieldOf(action.params, 'index');
   if (action.name !== 'click' || typeof index !== 'number' || state === null) {
     return facts;
   }

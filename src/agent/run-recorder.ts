@@ -2,6 +2,7 @@ import type { StateSummary } from '../tools/actions';
 import type { AgentRunResult, AgentStepReport } from './agent';
 import { identityOf, INDEX_PARAMS } from './element-refind';
 import type { ElementIdentity, RecordedAction, RecordedStep, RunRecord } from './run-store';
+import { fieldOf } from '../shared/narrow';
 
 function elementsOf(params: unknown, state: StateSummary | null): Record<string, ElementIdentity> | undefined {
   if (state === null || typeof params !== 'object' || params === null) {
@@ -9,7 +10,7 @@ function elementsOf(params: unknown, state: StateSummary | null): Record<string,
   }
   const named: Record<string, ElementIdentity> = {};
   for (const key of INDEX_PARAMS) {
-    const index = (params as Record<string, unknown>)[key];
+    const index = fieldOf(params, key);
     const identity = typeof index === 'number' ? identityOf(index, state.elements) : undefined;
     if (identity !== undefined) {
       named[key] = identity;

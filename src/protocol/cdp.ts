@@ -44,6 +44,14 @@ export interface CdpEventMessage {
 
 export type CdpIncoming = CdpResponse | CdpEventMessage;
 
+/** Whether a parsed frame is CDP at all: a response (its id) or an event (its method). */
+export function isCdpIncoming(value: unknown): value is CdpIncoming {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  return ('id' in value && typeof value.id === 'number') || ('method' in value && typeof value.method === 'string');
+}
+
 export function isCdpResponse(message: CdpIncoming): message is CdpResponse {
   return typeof (message as CdpResponse).id === 'number';
 }

@@ -68,6 +68,11 @@ export interface BusEvent<D extends AnyEventDefinition = AnyEventDefinition> {
   readonly meta: EventMeta;
 }
 
+/** Whether `event` is one of `definition`'s, its payload typed by it (the bus validated it against the schema). */
+export function isEventOf<D extends AnyEventDefinition>(event: BusEvent, definition: D): event is BusEvent<D> {
+  return event.type === definition.type;
+}
+
 export function defineEvent<N extends string, S extends z.core.$ZodLooseShape, R extends z.ZodType>(
   type: N,
   spec: EventSpec<S, R>,

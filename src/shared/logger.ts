@@ -1,4 +1,5 @@
 import { errorMessageOf } from './errors';
+import { isOneOf } from './narrow';
 
 /**
  * A namespaced logger whose sink is chosen by the entry: the Node CLI writes to stderr (stdout carries
@@ -25,6 +26,12 @@ export interface Logger {
 }
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const satisfies readonly LogLevel[];
+
+/** The level `text` names (TABPILOT_LOG_LEVEL), or `fallback` when it is unset or names none. */
+export function logLevelOf(text: string | undefined, fallback: LogLevel): LogLevel {
+  return isOneOf(LOG_LEVELS, text) ? text : fallback;
+}
 
 export function createLogger(sink: LogSink, options: { level?: LogLevel; namespace?: string } = {}): Logger {
   const minRank = LEVEL_RANK[options.level ?? 'info'];

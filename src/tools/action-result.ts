@@ -22,10 +22,10 @@ function describe(result: unknown): string | null {
     return null;
   }
   if (typeof result === 'object' && 'text' in result && typeof result.text === 'string') {
-    return (result as { text: string }).text;
+    return result.text;
   }
   if (typeof result === 'object' && 'markdown' in result && typeof result.markdown === 'string') {
-    return (result as { markdown: string }).markdown;
+    return result.markdown;
   }
   const json = JSON.stringify(result);
   return json.length > MAX_CONTENT ? `${json.slice(0, MAX_CONTENT)}... (truncated)` : json;

@@ -1,15 +1,13 @@
 import type { BrowserSession } from '../browser/session';
-import type { TabInfo as TargetTabInfo } from '../protocol/events/tabs.events';
+import { isEventOf } from '../protocol/define-event';
 import { TabClosedEvent, TabCreatedEvent, TabLeaseEndedEvent } from '../protocol/events/tabs.events';
 import { TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
+import { fieldOf, isRecord } from '../shared/narrow';
 import type { ClientLeases } from './client-leases';
 import { PersonPowers, type PersonAsker } from './person-powers';
-import type { Public } from '../protocol/public-result';
 import type { ActionContext, ActionRegistry, ClientInfo } from './registry';
-
-type TabInfo = Public<TargetTabInfo>;
 
 /** Puts a client's tabs together in the browser (chrome.tabGroups in the extension; Node has none). */
 export interface TabGrouper {
@@ -78,18 +76,15 @@ export class ClientGate {
       if (phase !== 'emitted') {
         return;
       }
-      if (record.event.type === TabCreatedEvent.type) {
-        const { target_id, opener_target_id } = record.event.payload as {
-          target_id: string;
-          opener_target_id: string | null;
-        };
+      if (isEventOf(record.event, TabCreatedEvent)) {
+        const { target_id, opener_target_id } = record.event.payload;
         const owner = opener_target_id === null ? undefined : this.#leases.owner(opener_target_id);
         if (owner !== undefined && this.#leases.owner(target_id) === undefined) {
           this.#leases.lease(owner, target_id);
           this.#group(target_id, owner);
         }
-      } else if (record.event.type === TabClosedEvent.type) {
-        const { target_id } = record.event.payload as { target_id: string };
+      } else if (isEventOf(record.event, TabClosedEvent)) {
+        const { target_id } = record.event.payload;
         if (this.#leases.end(target_id) !== undefined) {
           this.#ungroup(target_id);
         }
@@ -243,9 +238,10 @@ export class ClientGate {
         this.#checkOwner(known, client, 'attach');
       }
     }
-    const result = (await next(given)) as TabInfo;
-    const targetId = this.#session.tabIds.targetFor(result.tab_id);
-    if (targetId === undefined) {
+    const result = await next(given);
+    const tabId = isRecord(result) ? result['tab_id'] : undefined;
+    const targetId = typeof tabId === 'string' ? this.#session.tabIds.targetFor(tabId) : undefined;
+    if (targetId === undefined || !isRecord(result)) {
       return result;
     }
     this.#checkOwner(targetId, client, 'attach');
@@ -313,13 +309,17 @@ export class ClientGate {
       return result;
     }
     const focus = client === undefined ? undefined : this.#leases.focusOf(client);
-    const tabs = (result['tabs'] as TabInfo[]).map((tab) => {
-      const targetId = this.#session.tabIds.targetFor(tab.tab_id);
+    const tabs = result['tabs'].map((tab: unknown) => {
+      if (!isRecord(tab)) {
+        return tab;
+      }
+      const tabId = tab['tab_id'];
+      const targetId = typeof tabId === 'string' ? this.#session.tabIds.targetFor(tabId) : undefined;
       const owner = targetId === undefined ? undefined : this.#leases.owner(targetId);
       return {
         ...tab,
         ...(client === undefined ? {} : { focused: targetId !== undefined && targetId === focus }),
-        owner: tab.controlled ? (owner ?? null) : null,
+        owner: tab['controlled'] === true ? (owner ?? null) : null,
       };
     });
     return {
@@ -335,8 +335,8 @@ export class ClientGate {
       this.#registry
         .describe()
         .filter((described) => {
-          const properties = (described.params_schema as { properties?: Record<string, unknown> }).properties;
-          return properties !== undefined && 'tab_id' in properties;
+          const properties = fieldOf(described.params_schema, 'properties');
+          return isRecord(properties) && 'tab_id' in properties;
         })
         .map((described) => described.name),
     );
@@ -359,8 +359,4 @@ export class ClientGate {
 /** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
 export function leasesTabs(client: ClientInfo): boolean {
   return client.kind === 'native' || client.kind === 'mcp';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

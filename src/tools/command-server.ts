@@ -22,6 +22,7 @@ import { eventReaches } from './event-scope';
 import { batchAction } from './batch-action';
 import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
+import { fieldOf, isRecord } from '../shared/narrow';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -443,11 +444,12 @@ function withQueuedCount(response: CommandResponse, queued: number): CommandResp
   if (!response.ok || queued === 0) {
     return response;
   }
-  const result = response.result as { cancelled?: unknown } | null;
-  if (typeof result?.cancelled !== 'number') {
+  const result = response.result;
+  const cancelled = fieldOf(result, 'cancelled');
+  if (typeof cancelled !== 'number' || !isRecord(result)) {
     return response;
   }
-  return { ...response, result: { ...result, cancelled: result.cancelled + queued } };
+  return { ...response, result: { ...result, cancelled: cancelled + queued } };
 }
 
 function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {

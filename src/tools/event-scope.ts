@@ -2,6 +2,7 @@ import { BrowserStoppedEvent } from '../protocol/events/lifecycle.events';
 import type { EventRecord } from '../bus/event-record';
 import { leasesTabs } from './client-gate';
 import { sourceOf, type ClientInfo } from './registry';
+import { fieldOf } from '../shared/narrow';
 
 /**
  * Whether a bus event reaches a client's subscription. What one program does stays its own: a program
@@ -34,9 +35,6 @@ const BROWSER_WIDE: ReadonlySet<string> = new Set([BrowserStoppedEvent.type]);
 
 /** The tab an event is about, when its payload names one. */
 function targetOf(payload: unknown): string | undefined {
-  if (typeof payload !== 'object' || payload === null) {
-    return undefined;
-  }
-  const targetId = (payload as { target_id?: unknown }).target_id;
+  const targetId = fieldOf(payload, 'target_id');
   return typeof targetId === 'string' ? targetId : undefined;
 }

@@ -61,7 +61,8 @@ export class PersonPowers {
 
   async #vetSave(params: Record<string, unknown>, client: string): Promise<Record<string, unknown>> {
     const own = this.#hostsOf(client);
-    const given = Array.isArray(params['hosts']) ? (params['hosts'] as unknown[]).map(String) : undefined;
+    const named: unknown = params['hosts'];
+    const given = Array.isArray(named) ? named.map(String) : undefined;
     const hosts = given === undefined ? own : given.filter((host) => own.includes(host.toLowerCase()));
     if (hosts.length === 0) {
       throw new TabpilotError(

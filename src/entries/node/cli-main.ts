@@ -6,6 +6,7 @@ import { commandSpec, SHELLS } from './cli-commands';
 import { completionScript } from './cli-completion';
 import { actionHelp, commandHelp, overviewHelp } from './cli-help';
 import { route } from './cli-route';
+import { isOneOf } from '../../shared/narrow';
 
 export interface CliMainOptions {
   /** The folder of the running bundle, where the build wrote the action catalog. */
@@ -31,7 +32,7 @@ export async function runCli(argv: readonly string[], options: CliMainOptions): 
       process.stderr.write(`tabpilot: ${routed.message}\nRun \`tabpilot help\` for the commands and actions.\n`);
       return EXIT.usage;
     case 'completion':
-      if (routed.shell === undefined || !(SHELLS as readonly string[]).includes(routed.shell)) {
+      if (routed.shell === undefined || !isOneOf(SHELLS, routed.shell)) {
         process.stderr.write(
           `tabpilot: completion needs a shell: tabpilot completion ${SHELLS.join('|')}${routed.shell === undefined ? '' : ` (not "${routed.shell}")`}\n`,
         );

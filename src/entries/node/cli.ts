@@ -7,7 +7,8 @@ import { keepHeapNearLive } from '../../platform/node/heap-growth';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import type { ServerMessage } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
-import { createLogger, type LogLevel } from '../../shared/logger';
+import { fieldOf, withFields } from '../../shared/narrow';
+import { createLogger, logLevelOf } from '../../shared/logger';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { commandSpec } from './cli-commands';
 import { commandHelp } from './cli-help';
@@ -117,7 +118,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${command === 'connect' ? usageOf('connect') : usageOf('launch')}\n`);
     return 0;
   }
-  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
+  const level = logLevelOf(process.env['TABPILOT_LOG_LEVEL'], 'info');
   // Secrets are known once the config is read; until then there are none to hide.
   let logSecrets: readonly Secret[] = [];
   const log = createLogger(
@@ -132,7 +133,7 @@ async function main(): Promise<number> {
       env: process.env,
       log,
       overrides: (raw) => {
-        const launch = { ...(raw['launch'] as Record<string, unknown> | undefined) };
+        const launch: Record<string, unknown> = {};
         if (cli.headless !== null) {
           launch['headless'] = cli.headless;
         }
@@ -142,7 +143,7 @@ async function main(): Promise<number> {
         if (cli.port !== undefined) {
           launch['remote_debugging_port'] = cli.port;
         }
-        return { ...raw, launch };
+        return { ...raw, launch: withFields(raw['launch'], launch) };
       },
     });
   } catch (error) {
@@ -220,8 +221,8 @@ function helpTopic(argv: readonly string[]): string {
 
 function idOf(line: string): number | string | null {
   try {
-    const parsed = JSON.parse(line) as { id?: unknown };
-    return typeof parsed.id === 'number' || typeof parsed.id === 'string' ? parsed.id : null;
+    const id = fieldOf(JSON.parse(line), 'id');
+    return typeof id === 'number' || typeof id === 'string' ? id : null;
   } catch {
     // Not JSON: the protocol answers such a line with id null.
     return null;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { zipSync, type Zippable } from 'fflate';
 import { EXTENSION_ID } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
+import { fieldOf, isRecord } from '../../shared/narrow';
 
 export const EXTENSION_USAGE = `  tabpilot extension [--zip FILE]
       Print the folder of the built extension that ships with this tabpilot, to load unpacked
@@ -18,10 +19,7 @@ export function packageRoot(from: string = import.meta.dirname): string {
   let dir = from;
   while (dir !== dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (
-      existsSync(manifest) &&
-      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'tabpilot'
-    ) {
+    if (existsSync(manifest) && fieldOf(JSON.parse(readFileSync(manifest, 'utf8')), 'name') === 'tabpilot') {
       return dir;
     }
     dir = dirname(dir);
@@ -61,7 +59,11 @@ export function extensionZip(dir: string): Uint8Array {
       continue;
     }
     if (name === 'manifest.json') {
-      const { key: _key, ...manifest } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      if (!isRecord(parsed)) {
+        throw new Error(`${path} holds no manifest object`);
+      }
+      const { key: _key, ...manifest } = parsed;
       files[name] = new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
     } else {
       files[name] = readFileSync(path);

@@ -4,6 +4,7 @@ import { errorMessageOf } from '../../shared/errors';
 import type { CommandChannel } from '../../tools/mcp/command-channel';
 import { serverChannel } from '../../tools/mcp/server-channel';
 import { composeNodeSession } from './compose';
+import { fieldOf } from '../../shared/narrow';
 
 export interface NodeBrowserOptions {
   config: TabpilotConfig;
@@ -47,9 +48,10 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
   const own = new Set<string>();
   // Without new_tab: a client with no tab gets one of its own from the gate, in a window of its own.
   const opened = await inner.request('navigate', { url: 'about:blank' });
-  if (opened.ok) {
-    own.add((opened.result as { tab_id: string }).tab_id);
-  } else {
+  const openedId = opened.ok ? fieldOf(opened.result, 'tab_id') : undefined;
+  if (typeof openedId === 'string') {
+    own.add(openedId);
+  } else if (!opened.ok) {
     options.log.warn('could not open a tab of its own', { error: opened.error.message });
   }
   return {
@@ -64,7 +66,7 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
     },
     close: async () => {
       const tabs = await inner.request('tabs', {});
-      const open = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs.map((tab) => tab.tab_id) : [];
+      const open = tabs.ok ? tabIdsIn(tabs.result) : [];
       for (const tab of open.filter((id) => own.has(id))) {
         const closed = await inner.request('close', { tab_id: tab });
         if (!closed.ok) {
@@ -80,15 +82,23 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
 
 /** The tabs an answer says the call opened: a navigate to a new tab, a click's popup. */
 function openedTabs(action: string, params: Record<string, unknown>, result: unknown): string[] {
-  const record = (result ?? {}) as Record<string, unknown>;
+  const tabId = fieldOf(result, 'tab_id');
+  const openedId = fieldOf(result, 'opened_tab_id');
   const tabs: string[] = [];
-  if (action === 'navigate' && params['new_tab'] === true && typeof record['tab_id'] === 'string') {
-    tabs.push(record['tab_id']);
+  if (action === 'navigate' && params['new_tab'] === true && typeof tabId === 'string') {
+    tabs.push(tabId);
   }
-  if (typeof record['opened_tab_id'] === 'string') {
-    tabs.push(record['opened_tab_id']);
+  if (typeof openedId === 'string') {
+    tabs.push(openedId);
   }
   return tabs;
+}
+
+/** The ids of the tabs a `tabs` answer lists, in its order. */
+function tabIdsIn(result: unknown): string[] {
+  const tabs = fieldOf(result, 'tabs');
+  const list: unknown[] = Array.isArray(tabs) ? tabs : [];
+  return list.map((tab) => fieldOf(tab, 'tab_id')).filter((id) => typeof id === 'string');
 }
 
 /**
@@ -97,15 +107,15 @@ function openedTabs(action: string, params: Record<string, unknown>, result: unk
  */
 async function adoptFirstTab(channel: CommandChannel, log: Logger): Promise<void> {
   const tabs = await channel.request('tabs', {});
-  const first = tabs.ok ? (tabs.result as { tabs: Array<{ tab_id: string }> }).tabs[0] : undefined;
+  const first = tabs.ok ? tabIdsIn(tabs.result)[0] : undefined;
   if (first === undefined) {
     log.warn('no tab to work in at start: the first navigate opens one', {
       error: tabs.ok ? 'the browser has no tab' : tabs.error.message,
     });
     return;
   }
-  const taken = await channel.request('switch', { tab_id: first.tab_id, activate: true });
+  const taken = await channel.request('switch', { tab_id: first, activate: true });
   if (!taken.ok) {
-    log.warn('could not take the first tab', { tab_id: first.tab_id, error: taken.error.message });
+    log.warn('could not take the first tab', { tab_id: first, error: taken.error.message });
   }
 }

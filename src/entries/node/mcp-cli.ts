@@ -13,7 +13,8 @@ import { OutputFolder } from '../../platform/node/mcp/output-files';
 import { McpAdapter } from '../../platform/node/mcp/sdk-adapter';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import { errorMessageOf } from '../../shared/errors';
-import { createLogger, type LogLevel, type Logger } from '../../shared/logger';
+import { fieldOf, isOneOf, withFields } from '../../shared/narrow';
+import { createLogger, logLevelOf, type Logger } from '../../shared/logger';
 import { ACTION_CATEGORIES, ACTIONS, declarationOf, type ActionCategory } from '../../protocol/actions';
 import { createDefaultRegistry } from '../../tools/actions';
 import { DEFAULT_ANSWER_CHARS } from '../../tools/mcp/answer-budget';
@@ -167,12 +168,14 @@ export function installedServerCommand(args: readonly string[]): ServerCommand {
 
 function parseCategories(text: string): Set<ActionCategory> {
   const names = text.split(',').map((name) => name.trim());
+  const categories = new Set<ActionCategory>();
   for (const name of names) {
-    if (!(ACTION_CATEGORIES as readonly string[]).includes(name)) {
+    if (!isOneOf(ACTION_CATEGORIES, name)) {
       throw new Error(`--tools: unknown group "${name}" (the groups are ${ACTION_CATEGORIES.join(', ')})`);
     }
+    categories.add(name);
   }
-  return new Set(names as ActionCategory[]);
+  return categories;
 }
 
 /** `tabpilot mcp`: the MCP server on stdio. Nothing but MCP goes to stdout; logs go to stderr. */
@@ -198,7 +201,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
+  const level = logLevelOf(process.env['TABPILOT_LOG_LEVEL'], 'info');
   // Secrets are known once the config is read (launch and connect modes); until then there are none to hide.
   let logSecrets: readonly Secret[] = [];
   const log = createLogger(
@@ -216,10 +219,7 @@ export async function runMcpCli(argv: string[]): Promise<number> {
         ...raw,
         // Screenshots and PDFs saved by name land beside the server's other files unless the config says.
         output_dir: raw['output_dir'] ?? cli.outputDir,
-        launch: {
-          ...(raw['launch'] as Record<string, unknown> | undefined),
-          ...(cli.headless === null ? {} : { headless: cli.headless }),
-        },
+        launch: withFields(raw['launch'], cli.headless === null ? {} : { headless: cli.headless }),
       }),
     });
   } catch (error) {
@@ -335,9 +335,10 @@ function packageVersion(): string {
   while (dir !== dirname(dir)) {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
-      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
-      if (parsed.name === 'tabpilot' && typeof parsed.version === 'string') {
-        return parsed.version;
+      const parsed: unknown = JSON.parse(readFileSync(manifest, 'utf8'));
+      const version = fieldOf(parsed, 'version');
+      if (fieldOf(parsed, 'name') === 'tabpilot' && typeof version === 'string') {
+        return version;
       }
     }
     dir = dirname(dir);

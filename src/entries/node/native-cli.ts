@@ -16,7 +16,8 @@ import { runNativeHost } from '../../platform/node/native/native-host';
 import { parentUserDataDir } from '../../platform/node/native/parent-profile';
 import { ensurePrivateDir, stateDir, statePaths } from '../../platform/node/native/state-dir';
 import { errorMessageOf } from '../../shared/errors';
-import { createLogger, type LogLevel } from '../../shared/logger';
+import { systemErrorCode } from '../../shared/narrow';
+import { createLogger, logLevelOf } from '../../shared/logger';
 
 const NATIVE_COMMANDS = new Set(['host', 'install-host', 'doctor', 'repl']);
 
@@ -61,7 +62,7 @@ export async function runNativeCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`tabpilot: ${errorMessageOf(error)}\n`);
     // An option the command does not take (node:util's parseArgs says so) is bad usage, not a failure.
-    const code = (error as { code?: unknown }).code;
+    const code = systemErrorCode(error);
     const parseError = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
     return NATIVE_COMMANDS.has(command) && !parseError ? EXIT.errorAnswer : EXIT.usage;
   }
@@ -71,7 +72,7 @@ export async function runNativeCli(argv: readonly string[]): Promise<number> {
 async function hostCommand(args: readonly string[]): Promise<number> {
   const paths = statePaths(stateDir());
   ensurePrivateDir(paths.root);
-  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'info') as LogLevel;
+  const level = logLevelOf(process.env['TABPILOT_LOG_LEVEL'], 'info');
   const log = createLogger(fileSink(paths.log), { level, namespace: `host:${process.pid}` });
   // Nothing may reach stdout but frames: anything that writes to the console lands in the log instead.
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {

@@ -11,8 +11,9 @@ import { stateDir } from '../../platform/node/native/state-dir';
 import { stderrSink } from '../../platform/node/stderr-sink';
 import { ClientName } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
+import { withFields } from '../../shared/narrow';
 import { shortId } from '../../shared/ids';
-import { createLogger, type LogLevel } from '../../shared/logger';
+import { createLogger, logLevelOf } from '../../shared/logger';
 import { zodMessage } from '../../shared/zod-issues';
 import { redactingSink, secretsOf, type Secret } from '../../shared/redact';
 import { browserMayBeThePersons, composeNodeSession } from './compose';
@@ -152,7 +153,7 @@ function stepsOf(text: string | undefined): number | undefined {
 }
 
 function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<string, unknown> {
-  const agent = { ...(raw['agent'] as Record<string, unknown> | undefined) };
+  const agent: Record<string, unknown> = {};
   if (options.model !== undefined) {
     agent['model'] = options.model;
   }
@@ -165,11 +166,11 @@ function withFlags(raw: Record<string, unknown>, options: RunOptions): Record<st
   if (options.maxSteps !== undefined) {
     agent['max_steps'] = options.maxSteps;
   }
-  const launch = { ...(raw['launch'] as Record<string, unknown> | undefined) };
+  const launch: Record<string, unknown> = {};
   if (options.headless !== null) {
     launch['headless'] = options.headless;
   }
-  return { ...raw, agent, launch };
+  return { ...raw, agent: withFields(raw['agent'], agent), launch: withFields(raw['launch'], launch) };
 }
 
 /** `tabpilot run`: one task, one browser, one exit code. */
@@ -191,7 +192,7 @@ export async function runAgentCli(argv: string[]): Promise<number> {
 async function runInProcess(options: RunOptions): Promise<number> {
   let config: TabpilotConfig;
   let logSecrets: readonly Secret[] = [];
-  const level = (process.env['TABPILOT_LOG_LEVEL'] ?? 'warn') as LogLevel;
+  const level = logLevelOf(process.env['TABPILOT_LOG_LEVEL'], 'warn');
   const log = createLogger(
     redactingSink(stderrSink, () => logSecrets),
     { level, namespace: 'tabpilot' },

@@ -14,6 +14,7 @@ import type { CommandResponse, EventMessage } from '../../protocol/commands';
 import type { ClientName } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { askOnTerminal } from './tty-approval';
+import { fieldOf } from '../../shared/narrow';
 
 export interface ExtensionRunOptions {
   task: string;
@@ -169,7 +170,7 @@ class ExtensionRun {
       }
       return;
     }
-    const runId = (message.data as { run_id?: unknown } | null)?.run_id;
+    const runId = fieldOf(message.data, 'run_id');
     if (this.#runId === undefined || runId !== this.#runId) {
       return;
     }

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { ChromiumLauncher, shouldRunHeadless } from '../../platform/node/chromium-launcher';
@@ -16,6 +15,7 @@ import { EXTENSION_ID } from '../../protocol/native-messages';
 import { errorMessageOf } from '../../shared/errors';
 import { createLogger } from '../../shared/logger';
 import { pollUntil } from '../../shared/time';
+import { fieldOf } from '../../shared/narrow';
 
 // `npm start`: the whole chain. The host registered in a dedicated profile (kept between runs),
 // Chromium launched with the extension (headed where there is a display, headless otherwise), a demo
@@ -48,10 +48,15 @@ function serveDemo(): Promise<{ url: string; close: () => void }> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(DEMO_PAGE);
   });
-  return new Promise((done) =>
-    server.listen(0, '127.0.0.1', () =>
-      done({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() }),
-    ),
+  return new Promise((done, fail) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        fail(new Error('the demo page has no port to be reached at'));
+        return;
+      }
+      done({ url: `http://127.0.0.1:${address.port}/`, close: () => server.close() });
+    }),
   );
 }
 
@@ -106,8 +111,9 @@ async function main(): Promise<number> {
     await preallowOwnClient({ cdpUrl: browser.cdpUrl, stateDir: state, client: 'tabpilot' });
     const client = await HostClient.connect({ client: 'tabpilot', stateDir: state, userDataDir: profileDir });
     const opened = await client.request('navigate', { url: demo.url });
-    if (opened.ok) {
-      await client.request('switch', { tab_id: (opened.result as { tab_id: string }).tab_id, activate: true });
+    const tabId = opened.ok ? fieldOf(opened.result, 'tab_id') : undefined;
+    if (typeof tabId === 'string') {
+      await client.request('switch', { tab_id: tabId, activate: true });
     }
     client.close();
   } catch (error) {

@@ -13,6 +13,10 @@ export const CONTENT_SETTING_OF = {
 
 type ContentType = (typeof CONTENT_SETTING_OF)[keyof typeof CONTENT_SETTING_OF];
 
+function isGrantable(permission: string): permission is keyof typeof CONTENT_SETTING_OF {
+  return Object.hasOwn(CONTENT_SETTING_OF, permission);
+}
+
 const CONTENT_TYPES: readonly ContentType[] = [...new Set(Object.values(CONTENT_SETTING_OF))];
 
 /**
@@ -45,9 +49,7 @@ export function contentSettingsGranter(api: ContentSettingsApi): PermissionGrant
       if (refused.length > 0) {
         throw ungrantableError(refused, granter);
       }
-      const wanted = new Set(
-        permissions.map((permission) => CONTENT_SETTING_OF[permission as keyof typeof CONTENT_SETTING_OF]),
-      );
+      const wanted = new Set(permissions.filter(isGrantable).map((permission) => CONTENT_SETTING_OF[permission]));
       for (const type of CONTENT_TYPES) {
         await api[type].clear({ scope: 'regular' });
         if (wanted.has(type)) {

@@ -2,6 +2,7 @@ import type { CommandResponse, RequestId } from '../../protocol/commands';
 import type { ClientConnection } from '../../tools/command-server';
 import { stopHoldReason } from './client-hold';
 import type { TimelineRecorder } from './timeline-recorder';
+import { fieldOf } from '../../shared/narrow';
 
 /**
  * The emergency stop (panel button or keyboard command): the protocol's `stop` (cancel queued work,
@@ -23,7 +24,7 @@ export async function emergencyStop(options: {
   options.holdClients(stopHoldReason(origin));
   const response = await connection.handle({ id: options.id, action: 'stop', params: {} });
   if (response.ok) {
-    const { cancelled } = response.result as { cancelled: number };
+    const cancelled = String(fieldOf(response.result, 'cancelled'));
     timeline.note(
       'warn',
       `Emergency stop (${origin}): cancelled ${cancelled} running or queued command(s) and detached every debugger session (${attached} tab(s)). Nothing is attached until you attach again, and no program may attach or open a tab until you press Resume.`,

@@ -1,5 +1,6 @@
 import type { ChromeApi } from './chrome-api';
 import type { PersistedTabs } from './tab-router';
+import { fieldOf, isRecord } from '../../shared/narrow';
 
 const KEY = 'tabpilot.session';
 
@@ -12,8 +13,13 @@ export interface PersistedSession {
 }
 
 export async function loadSession(chrome: ChromeApi): Promise<PersistedSession | undefined> {
-  const value = (await chrome.storage.get(KEY)) as PersistedSession | undefined;
-  return value !== undefined && Array.isArray(value.tabs?.tabs) ? value : undefined;
+  const value = await chrome.storage.get(KEY);
+  return isPersistedSession(value) ? value : undefined;
+}
+
+/** What an earlier worker saved, recognised by its list of tabs (each tab is checked as it is restored). */
+function isPersistedSession(value: unknown): value is PersistedSession {
+  return isRecord(value) && Array.isArray(fieldOf(value['tabs'], 'tabs'));
 }
 
 /** Saves the latest state, one write at a time (a burst of changes ends in one final write). */

@@ -8,9 +8,8 @@ function toTab(tab: browser.Tabs.Tab): ChromeTab {
     windowId: tab.windowId ?? -1,
     ...(tab.url === undefined ? {} : { url: tab.url }),
     ...(tab.title === undefined ? {} : { title: tab.title }),
-    ...((tab as { pendingUrl?: string }).pendingUrl === undefined
-      ? {}
-      : { pendingUrl: (tab as { pendingUrl?: string }).pendingUrl }),
+    // Chromium's pendingUrl, which the polyfill's types do not have.
+    ...('pendingUrl' in tab && typeof tab.pendingUrl === 'string' ? { pendingUrl: tab.pendingUrl } : {}),
     active: tab.active,
   };
 }

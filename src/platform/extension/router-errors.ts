@@ -3,6 +3,7 @@ import type { CdpErrorPayload } from '../../protocol/cdp';
 import { isBrowserPage } from '../../shared/browser-pages';
 import { errorMessageOf } from '../../shared/errors';
 import type { ChromeTab } from './chrome-api';
+import { fieldOf } from '../../shared/narrow';
 
 /** CDP's generic server error code, which chrome.debugger uses for most refusals. */
 export const SERVER_ERROR = -32000;
@@ -57,9 +58,11 @@ export function toRouterError(error: unknown): RouterError {
   }
   const text = errorMessageOf(error);
   try {
-    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof parsed.code === 'number' && typeof parsed.message === 'string') {
-      return new RouterError(parsed.code, parsed.message);
+    const parsed: unknown = JSON.parse(text);
+    const code = fieldOf(parsed, 'code');
+    const message = fieldOf(parsed, 'message');
+    if (typeof code === 'number' && typeof message === 'string') {
+      return new RouterError(code, message);
     }
   } catch {
     // Not JSON: a plain chrome.debugger message such as "Debugger is not attached to the tab".

@@ -7,6 +7,7 @@ import { BrowserLevel, PROTOCOL_VERSION } from './browser-level';
 import type { ChromeApi, ChromeTab, DetachReason, NavigationTarget } from './chrome-api';
 import { CANCEL_HOLD } from './client-hold';
 import { assertAttachable, RouterError, SERVER_ERROR, toRouterError } from './router-errors';
+import { fieldOf } from '../../shared/narrow';
 
 export { RouterError, toRouterError } from './router-errors';
 
@@ -219,7 +220,7 @@ export class TabRouter {
 
   /** Answers one CDP command; throws RouterError with a CDP error payload. */
   async handle(request: CdpRequest): Promise<unknown> {
-    const params = (request.params ?? {}) as Record<string, unknown>;
+    const params: Record<string, unknown> = { ...request.params };
     if (request.sessionId === undefined || request.sessionId === '') {
       return this.#browser.handle(request.method, params);
     }
@@ -351,13 +352,18 @@ export class TabRouter {
     }
     const sessionId = source.sessionId ?? tab.sessionId;
     if (method === 'Target.attachedToTarget') {
-      const attached = params as Protocol.Target.AttachedToTargetEvent;
-      tab.children.set(attached.sessionId, { targetId: attached.targetInfo.targetId, parentSessionId: sessionId });
-      this.#sessionToTab.set(attached.sessionId, tab.tabId);
+      const child = fieldOf(params, 'sessionId');
+      const targetId = fieldOf(fieldOf(params, 'targetInfo'), 'targetId');
+      if (typeof child === 'string' && typeof targetId === 'string') {
+        tab.children.set(child, { targetId, parentSessionId: sessionId });
+        this.#sessionToTab.set(child, tab.tabId);
+      }
     } else if (method === 'Target.detachedFromTarget') {
-      const detached = params as Protocol.Target.DetachedFromTargetEvent;
-      tab.children.delete(detached.sessionId);
-      this.#sessionToTab.delete(detached.sessionId);
+      const child = fieldOf(params, 'sessionId');
+      if (typeof child === 'string') {
+        tab.children.delete(child);
+        this.#sessionToTab.delete(child);
+      }
     }
     this.#emit({ method, params, sessionId });
   }

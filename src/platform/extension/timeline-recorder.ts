@@ -96,7 +96,8 @@ export class TimelineRecorder {
   async restore(): Promise<number> {
     const saved = await this.#store.get(STORAGE_KEY);
     const restored: TimelineEntry[] = [];
-    for (const item of Array.isArray(saved) ? (saved as unknown[]) : []) {
+    const items: unknown[] = Array.isArray(saved) ? saved : [];
+    for (const item of items) {
       const parsed = TimelineEntry.safeParse(item);
       if (!parsed.success) {
         this.#log.warn('dropped a stored timeline entry that does not parse', { error: parsed.error.message });

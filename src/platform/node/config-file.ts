@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, parseConfig, type TabpilotConfig } from '../../browser/config';
 import { EVENT_NAMES } from '../../protocol/events/index';
 import type { Logger } from '../../shared/logger';
+import { isRecord, withFields } from '../../shared/narrow';
 
 /** Reads `--config FILE` (JSON). A missing file, bad JSON or an invalid field stops start-up, naming it. */
 export function readConfigFile(path: string | undefined): unknown {
@@ -16,7 +17,8 @@ export function readConfigFile(path: string | undefined): unknown {
     throw new ConfigError('', `cannot read ${path}: ${errorMessageOf(error)}`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch (error) {
     throw new ConfigError('', `${path} is not valid JSON: ${errorMessageOf(error)}`);
   }
@@ -50,13 +52,13 @@ export function loadConfig(options: {
   overrides?: (raw: Record<string, unknown>) => Record<string, unknown>;
 }): TabpilotConfig {
   const raw = readConfigFile(options.path);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isRecord(raw)) {
     throw new ConfigError('', 'the config file must hold a JSON object');
   }
-  const withEnv = { ...(raw as Record<string, unknown>) };
+  const withEnv = { ...raw };
   const envTimeouts = timeoutsFromEnv(options.env, options.log);
   if (Object.keys(envTimeouts).length > 0) {
-    withEnv['timeouts'] = { ...(withEnv['timeouts'] as Record<string, number> | undefined), ...envTimeouts };
+    withEnv['timeouts'] = withFields(withEnv['timeouts'], envTimeouts);
   }
   return parseConfig(options.overrides === undefined ? withEnv : options.overrides(withEnv));
 }

@@ -2,6 +2,7 @@ import { EndpointBusyError, EndpointUnreachableError, parseRetryAfter } from '..
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import { redactUrl } from '../../shared/redact-url';
 import { abortReason } from '../../shared/time';
+import { fieldOf } from '../../shared/narrow';
 
 /** How long /json/version may take when the caller gives no signal of its own. */
 const DEFAULT_VERSION_TIMEOUT_MS = 30_000;
@@ -41,11 +42,12 @@ export async function resolveCdpUrl(url: string, options: { signal?: AbortSignal
       response.headers.get('retry-after'),
     );
   }
-  const body = (await response.json().catch(() => ({}))) as { webSocketDebuggerUrl?: unknown };
-  if (typeof body.webSocketDebuggerUrl !== 'string') {
+  const body: unknown = await response.json().catch(() => ({}));
+  const socketUrl = fieldOf(body, 'webSocketDebuggerUrl');
+  if (typeof socketUrl !== 'string') {
     throw new TabpilotError('DISCONNECTED', `${shown} gave no webSocketDebuggerUrl: is this a DevTools endpoint?`);
   }
-  return carryQuery(given, body.webSocketDebuggerUrl);
+  return carryQuery(given, socketUrl);
 }
 
 /**

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { FileSaver } from '../../browser/host';
 import { PRIVATE_FILE_MODE, makePrivateDirs } from './private-folder';
+import { systemErrorCode } from '../../shared/narrow';
 
 const MAX_NUMBERED = 10_000;
 
@@ -31,7 +32,7 @@ function writeNew(path: string, bytes: Buffer): string {
       writeFileSync(candidate, bytes, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       return candidate;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      if (systemErrorCode(error) !== 'EEXIST') {
         throw error;
       }
     }

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { CdpTransport, TransportCapabilities } from '../../cdp/transport';
-import type { CdpIncoming, CdpRequest } from '../../protocol/cdp';
+import { isCdpIncoming, type CdpIncoming, type CdpRequest } from '../../protocol/cdp';
 import { TabpilotError } from '../../shared/errors';
+import { fieldOf } from '../../shared/narrow';
 
 /** The endpoint a launch over the pipe announces: a name for logs and events, not an address. */
 const PIPE_SCHEME = 'pipe:';
@@ -113,11 +114,14 @@ export class PipeTransport implements CdpTransport {
     if (this.#closed) {
       return;
     }
-    let message: CdpIncoming;
+    let message: unknown;
     try {
-      message = JSON.parse(text) as CdpIncoming;
+      message = JSON.parse(text);
     } catch {
       // Not JSON is not CDP: there is nothing to route it to.
+      return;
+    }
+    if (!isCdpIncoming(message)) {
       return;
     }
     this.#track(message);
@@ -128,7 +132,7 @@ export class PipeTransport implements CdpTransport {
     if (!('method' in message)) {
       return;
     }
-    const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+    const sessionId = fieldOf(message.params, 'sessionId');
     if (typeof sessionId !== 'string') {
       return;
     }

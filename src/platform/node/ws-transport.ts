@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { EndpointUnreachableError } from '../../cdp/endpoint-errors';
-import type { CdpIncoming, CdpRequest } from '../../protocol/cdp';
+import { isCdpIncoming, type CdpIncoming, type CdpRequest } from '../../protocol/cdp';
 import type { CdpTransport, TransportCapabilities } from '../../cdp/transport';
 import { TabpilotError, errorCodeOf, errorMessageOf } from '../../shared/errors';
 import { redactUrl } from '../../shared/redact-url';
@@ -40,11 +40,14 @@ export class WebSocketTransport implements CdpTransport {
       browserPages: true,
     };
     socket.on('message', (data: WebSocket.RawData) => {
-      let message: CdpIncoming;
+      let message: unknown;
       try {
-        message = JSON.parse(rawText(data)) as CdpIncoming;
+        message = JSON.parse(rawText(data));
       } catch {
         // A frame that is not JSON is not CDP; there is nothing to route it to.
+        return;
+      }
+      if (!isCdpIncoming(message)) {
         return;
       }
       this.onmessage?.(message);

@@ -50,11 +50,12 @@ export interface McpResourceLink {
 
 export type McpContent = McpTextContent | McpImageContent | McpResourceLink;
 
-export interface McpToolResult {
+// A type, not an interface: an SDK's result type has an index signature, which only a type alias meets.
+export type McpToolResult = {
   content: McpContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
+};
 
 export interface McpProgress {
   /** Increases with every report. */

@@ -3,6 +3,7 @@ import type { StateSummary } from '../actions';
 import { previewOf, type OutputFiles } from './answer-budget';
 import type { McpContent, McpToolResult } from './mcp-shapes';
 import { stateAnswer } from './state-answer';
+import { isRecord } from '../../shared/narrow';
 
 const MIME: Readonly<Record<string, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
@@ -18,7 +19,7 @@ export interface AnswerContext {
 
 /** A protocol result as an MCP answer: short text that names the tab, images as images, big data as files. */
 export async function answerOf(result: unknown, ctx: AnswerContext): Promise<McpToolResult> {
-  const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  const record = isRecord(result) ? result : {};
   const tabId = typeof record['tab_id'] === 'string' ? record['tab_id'] : ctx.tabId;
   const where = tabId === undefined ? '' : `Tab ${tabId}: `;
   switch (ctx.answer) {
@@ -78,13 +79,13 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
 async function batchAnswer(record: Record<string, unknown>, ctx: AnswerContext): Promise<McpToolResult> {
   const steps = Array.isArray(record['steps']) ? record['steps'] : [];
   const lines = steps.map((step: unknown, index) => {
-    const outcome = (typeof step === 'object' && step !== null ? step : {}) as Record<string, unknown>;
+    const outcome = isRecord(step) ? step : {};
     const head = `${index + 1}. ${String(outcome['action'])}`;
     if (outcome['ok'] === false) {
       return `${head} failed: ${shown(outcome['error'])}`;
     }
     const result = outcome['result'];
-    const fields = typeof result === 'object' && result !== null ? fieldLines(result as Record<string, unknown>) : '';
+    const fields = isRecord(result) ? fieldLines(result) : '';
     const failed = outcome['expectation_failed'];
     return `${head} done${typeof failed === 'string' ? `, but ${failed}` : ''}${fields === '' ? '' : `: ${fields.replaceAll('\n', '; ')}`}`;
   });
@@ -147,7 +148,8 @@ function extractText(record: Record<string, unknown>, where: string): string {
 }
 
 function tabsText(record: Record<string, unknown>): string {
-  const tabs = (record['tabs'] ?? []) as Array<Record<string, unknown>>;
+  const listed = record['tabs'];
+  const tabs = (Array.isArray(listed) ? listed : []).filter(isRecord);
   if (tabs.length === 0) {
     return 'No tabs: navigate opens one.';
   }

@@ -3,6 +3,7 @@ import type { CommandError, CommandResponse } from '../../protocol/commands';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
+import { fieldOf, isRecord } from '../../shared/narrow';
 import { DEFAULT_ANSWER_CHARS, type OutputFiles } from './answer-budget';
 import type { CommandChannel } from './command-channel';
 import { failureAnswer, type BrowserMode } from './error-advice';
@@ -74,13 +75,13 @@ export class McpToolRunner {
     if (tool === undefined) {
       return textResult(`There is no tool "${name}" here. The tools are: ${[...this.#tools.keys()].join(', ')}.`, true);
     }
-    if (rawArgs !== undefined && (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs))) {
+    if (rawArgs !== undefined && !isRecord(rawArgs)) {
       return this.#failure(name, undefined, {
         code: 'INVALID_PARAMS',
         message: `${name}: the arguments must be an object`,
       });
     }
-    const args: Record<string, unknown> = { ...(rawArgs as Record<string, unknown> | undefined) };
+    const args: Record<string, unknown> = { ...rawArgs };
     let channel: CommandChannel;
     try {
       channel = await this.#connect();
@@ -153,8 +154,10 @@ export class McpToolRunner {
       files: this.#options.files,
     });
     if (wantsScreenshot) {
-      const stateTab = (response.result as { tab_id?: string }).tab_id;
-      answer.content.push(...(await this.#stateScreenshot(channel, tool, stateTab, options)));
+      const stateTab = fieldOf(response.result, 'tab_id');
+      answer.content.push(
+        ...(await this.#stateScreenshot(channel, tool, typeof stateTab === 'string' ? stateTab : undefined, options)),
+      );
     }
     return answer;
   }
@@ -180,7 +183,10 @@ export class McpToolRunner {
     if (!shot.ok) {
       return [{ type: 'text', text: `(no screenshot: ${shot.error.message})` }];
     }
-    const data = (shot.result as { data: string }).data;
+    const data = fieldOf(shot.result, 'data');
+    if (typeof data !== 'string') {
+      return [{ type: 'text', text: '(no screenshot: the answer held no image)' }];
+    }
     return [{ type: 'image', data, mimeType: 'image/jpeg' }];
   }
 
@@ -189,7 +195,7 @@ export class McpToolRunner {
     if (!tabs.ok) {
       return undefined;
     }
-    const focused = (tabs.result as { focused_tab_id?: unknown }).focused_tab_id;
+    const focused = fieldOf(tabs.result, 'focused_tab_id');
     return typeof focused === 'string' ? focused : undefined;
   }
 
@@ -261,11 +267,11 @@ export class McpToolRunner {
   /** Lists only the tools the browser's build knows; a browser that cannot say keeps the whole list. */
   async #matchBrowser(channel: CommandChannel): Promise<CommandChannel> {
     const described = await channel.request('describe', {});
-    const actions = described.ok ? (described.result as { actions?: unknown }).actions : undefined;
+    const actions = described.ok ? fieldOf(described.result, 'actions') : undefined;
     if (!Array.isArray(actions)) {
       return channel;
     }
-    const known = new Set(actions.map((action) => (action as { name?: unknown }).name));
+    const known = new Set(actions.map((action) => fieldOf(action, 'name')));
     const tools = this.#allTools.filter((tool) => known.has(tool.name));
     const changed =
       tools.length !== this.#tools.size || tools.some((tool, index) => [...this.#tools.keys()][index] !== tool.name);

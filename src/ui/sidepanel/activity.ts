@@ -1,6 +1,7 @@
 import { declarationOfEvent, type Phrase } from '../../protocol/actions';
 import { hostAndPath, quoted } from '../../protocol/actions/words';
 import type { PanelStatus, TimelineEntry, TimelineEvent } from '../../protocol/panel-messages';
+import { isRecord } from '../../shared/narrow';
 
 /**
  * Bus events said in plain words, for people: "clicking [6] "Go"" while it runs, "Clicked [6] "Go""
@@ -10,7 +11,7 @@ import type { PanelStatus, TimelineEntry, TimelineEvent } from '../../protocol/p
 type Params = Record<string, unknown>;
 
 function record(value: unknown): Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Params) : {};
+  return isRecord(value) ? value : {};
 }
 
 /** Whether the event is one a client asked for (an action), so it has words. */
@@ -45,7 +46,8 @@ export function clientName(source: string | null): string {
   if (source === null || source === '') {
     return 'tabpilot';
   }
-  const [kind, id] = source.split(':', 2) as [string, string | undefined];
+  // split gives at least one part, so the default is never used: it only says so to the type.
+  const [kind = '', id] = source.split(':', 2);
   if (kind === 'panel') {
     return 'the panel';
   }

@@ -1,3 +1,5 @@
+import { fieldOf } from '../../shared/narrow';
+
 /** The agent's model settings as the panel reads them from the config in force. */
 export interface ModelSettingsView {
   readonly provider: 'openai' | 'anthropic';
@@ -8,11 +10,15 @@ export interface ModelSettingsView {
 const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' } as const;
 
 export function modelSettingsOf(config: Record<string, unknown> | undefined): ModelSettingsView {
-  const agent = (config?.['agent'] ?? {}) as Record<string, unknown>;
-  const provider = agent['provider'] === 'anthropic' ? 'anthropic' : 'openai';
-  const baseUrl = typeof agent['base_url'] === 'string' ? agent['base_url'] : null;
-  const model = typeof agent['model'] === 'string' ? agent['model'] : null;
-  return { provider, baseUrl, model };
+  const agent = config?.['agent'];
+  const provider = fieldOf(agent, 'provider') === 'anthropic' ? 'anthropic' : 'openai';
+  const baseUrl = fieldOf(agent, 'base_url');
+  const model = fieldOf(agent, 'model');
+  return {
+    provider,
+    baseUrl: typeof baseUrl === 'string' ? baseUrl : null,
+    model: typeof model === 'string' ? model : null,
+  };
 }
 
 /** The origin the model's requests go to (the provider's default when no base URL is set). */

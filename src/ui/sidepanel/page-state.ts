@@ -1,6 +1,7 @@
 import type { ActionName } from '../../protocol/actions';
 import { z } from 'zod';
 import { ElementSummary } from '../../protocol/events/state.events';
+import { fieldOf } from '../../shared/narrow';
 
 /**
  * What the page view reads from the `state` action's result, and all it keeps of it: the declared
@@ -82,7 +83,7 @@ export function screenshotUrl(data: string): string {
 
 /** The option texts in a `dropdown_options` result: `{options: [...]}` of strings or of `{text}`. */
 export function optionTexts(result: unknown): string[] {
-  const list = (result as { options?: unknown } | null)?.options;
+  const list = fieldOf(result, 'options');
   if (!Array.isArray(list)) {
     return [];
   }
@@ -90,8 +91,7 @@ export function optionTexts(result: unknown): string[] {
     if (typeof item === 'string') {
       return [item];
     }
-    const text =
-      (item as { text?: unknown; label?: unknown } | null)?.text ?? (item as { label?: unknown } | null)?.label;
+    const text = fieldOf(item, 'text') ?? fieldOf(item, 'label');
     return typeof text === 'string' ? [text] : [];
   });
 }

@@ -1,4 +1,5 @@
 import type { PanelStatus } from '../../protocol/panel-messages';
+import { fieldOf } from '../../shared/narrow';
 
 /** The tab and document a result was about: a later status that shows another one makes it stale. */
 export interface ResultPage {
@@ -20,9 +21,10 @@ function focusedPage(status: PanelStatus | undefined): ResultPage | undefined {
  * else the focused tab as the status shows it when the result came.
  */
 export function pageOfResult(result: unknown, status: PanelStatus | undefined): ResultPage | undefined {
-  const named = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
-  const tabId = typeof named['tab_id'] === 'string' ? named['tab_id'] : undefined;
-  const url = typeof named['url'] === 'string' ? named['url'] : undefined;
+  const namedTab = fieldOf(result, 'tab_id');
+  const namedUrl = fieldOf(result, 'url');
+  const tabId = typeof namedTab === 'string' ? namedTab : undefined;
+  const url = typeof namedUrl === 'string' ? namedUrl : undefined;
   if (tabId !== undefined && url !== undefined) {
     return { tabId, url: withoutHash(url) };
   }
@@ -68,8 +70,7 @@ export function trackNextResult(
 }
 
 function namesItsPage(result: unknown): boolean {
-  const named = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
-  return typeof named['tab_id'] === 'string' && typeof named['url'] === 'string';
+  return typeof fieldOf(result, 'tab_id') === 'string' && typeof fieldOf(result, 'url') === 'string';
 }
 
 const samePage = (a: ResultPage, b: ResultPage | undefined): boolean => a.tabId === b?.tabId && a.url === b.url;

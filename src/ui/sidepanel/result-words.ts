@@ -1,7 +1,8 @@
 import type { CommandResponse } from '../../protocol/commands';
-import type { ErrorCode } from '../../shared/errors';
+import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
 import { declarationOf } from '../../protocol/actions';
 import { capitalised } from './activity';
+import { isOneOf, isRecord } from '../../shared/narrow';
 
 /**
  * A protocol answer said for people: one line for what a success did ("Clicked [6] "Go"", "Navigated
@@ -18,7 +19,7 @@ function str(value: unknown, fallback: string | number = ''): string {
 }
 
 function asResult(value: unknown): Result {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Result) : {};
+  return isRecord(value) ? value : {};
 }
 
 /**
@@ -56,7 +57,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
 
 /** What to do after an error, in a sentence, when there is something to do. */
 export function nextStep(code: string): string | undefined {
-  return NEXT_STEP[code as ErrorCode];
+  return isOneOf(ERROR_CODES, code) ? NEXT_STEP[code] : undefined;
 }
 
 /** The field an INVALID_PARAMS error names, if any. */

@@ -1,3 +1,5 @@
+import { isRecord } from '../../shared/narrow';
+
 /**
  * The slice of JSON Schema that `describe` produces (zod's toJSONSchema, io: input), and what a form
  * needs to know about a field. The panel only builds forms from it; the worker validates.
@@ -122,7 +124,8 @@ export function jsonFromText(text: string): unknown {
     return undefined;
   }
   try {
-    return JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
+    return value;
   } catch {
     // Not JSON: the worker names the field and says what it expected.
     return text;
@@ -141,5 +144,5 @@ export function withKey(object: Record<string, unknown>, key: string, value: unk
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }

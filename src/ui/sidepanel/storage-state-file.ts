@@ -20,7 +20,8 @@ export async function readStateFile(file: File): Promise<unknown> {
   }
   const text = await file.text();
   try {
-    return JSON.parse(text) as unknown;
+    const state: unknown = JSON.parse(text);
+    return state;
   } catch (error) {
     throw new Error(`${file.name} is not JSON (${error instanceof Error ? error.message : String(error)})`, {
       cause: error,

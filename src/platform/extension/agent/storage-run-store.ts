@@ -12,8 +12,10 @@ function isRecord(value: unknown): value is RunRecord {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as { run_id?: unknown }).run_id === 'string' &&
-    Array.isArray((value as { steps?: unknown }).steps)
+    'run_id' in value &&
+    typeof value.run_id === 'string' &&
+    'steps' in value &&
+    Array.isArray(value.steps)
   );
 }
 

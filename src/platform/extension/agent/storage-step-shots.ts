@@ -1,4 +1,5 @@
 import { ShotBudget, shotBytes, shotKey, type StepShot, type StepShotStore } from '../../../agent/step-shots';
+import { isOneOf } from '../../../shared/narrow';
 
 /** A chrome.storage area, reduced to what the picture store needs (it drops keys, unlike a KeyValueStore). */
 export interface ShotArea {
@@ -16,12 +17,16 @@ const SHOT_PREFIX = 'tabpilot.run_shot.';
  */
 export const MAX_SHOT_BYTES = 3 * 1024 * 1024;
 
+const SHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+
 function isShot(value: unknown): value is StepShot {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as { data?: unknown }).data === 'string' &&
-    ['png', 'jpeg', 'webp'].includes((value as { format?: unknown }).format as string)
+    'data' in value &&
+    typeof value.data === 'string' &&
+    'format' in value &&
+    isOneOf(SHOT_FORMATS, value.format)
   );
 }
 

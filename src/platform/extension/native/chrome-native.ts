@@ -19,8 +19,7 @@ export function chromeTabGroupApi(): TabGroupApi {
         await chrome.tabs.ungroup([first, ...rest]);
       }
     },
-    update: (groupId, properties) =>
-      chrome.tabGroups.update(groupId, { ...properties, color: properties.color as `${chrome.tabGroups.Color}` }),
+    update: (groupId, properties) => chrome.tabGroups.update(groupId, properties),
     windowOf: async (tabId) => (await chrome.tabs.get(tabId)).windowId,
     groupWindow: async (groupId) => {
       try {

@@ -1,4 +1,5 @@
 import type { KeyValueStore } from '../timeline-recorder';
+import { isRecord } from '../../../shared/narrow';
 
 /** v2: grants bound to a key and an executable. The v1 list of bare names is no longer read. */
 const STORAGE_KEY = 'tabpilot.native.grants';
@@ -53,10 +54,10 @@ export class ClientApprovals {
 }
 
 function isGrant(value: unknown): value is ClientGrant {
-  if (typeof value !== 'object' || value === null) {
+  if (!isRecord(value)) {
     return false;
   }
-  const grant = value as Record<string, unknown>;
+  const grant = value;
   return (
     typeof grant['name'] === 'string' &&
     (grant['exe'] === null || typeof grant['exe'] === 'string') &&

@@ -10,8 +10,10 @@ function isSnapshot(value: unknown): value is LeaseSnapshot {
   return (
     typeof value === 'object' &&
     value !== null &&
-    pairs((value as LeaseSnapshot).owners) &&
-    pairs((value as LeaseSnapshot).focus)
+    'owners' in value &&
+    pairs(value.owners) &&
+    'focus' in value &&
+    pairs(value.focus)
   );
 }
 

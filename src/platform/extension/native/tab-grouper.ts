@@ -4,15 +4,16 @@ import type { TabGrouper } from '../../../tools/client-gate';
 export interface TabGroupApi {
   group(options: { tabIds: number; groupId?: number; createProperties?: { windowId?: number } }): Promise<number>;
   ungroup(tabIds: number[]): Promise<void>;
-  update(groupId: number, properties: { title: string; color: string; collapsed: boolean }): Promise<unknown>;
+  update(groupId: number, properties: { title: string; color: GroupColor; collapsed: boolean }): Promise<unknown>;
   windowOf(tabId: number): Promise<number>;
   groupWindow(groupId: number): Promise<number | undefined>;
 }
 
 const COLORS = ['blue', 'purple', 'cyan', 'green', 'orange', 'pink', 'yellow', 'red', 'grey'] as const;
+export type GroupColor = (typeof COLORS)[number];
 
 /** One colour per client name, the same every time. */
-export function colorFor(client: string): string {
+export function colorFor(client: string): GroupColor {
   let hash = 0;
   for (let i = 0; i < client.length; i++) {
     hash = (hash * 31 + client.charCodeAt(i)) >>> 0;

@@ -1,3 +1,5 @@
+import { isOneOf } from '../../../shared/narrow';
+
 /**
  * The snippet each coding agent takes to start `tabpilot mcp` (`tabpilot mcp --print-config CLIENT`). The
  * generated docs/reference/mcp-clients.md comes from here too (with the bare `tabpilot` command), so the
@@ -17,7 +19,7 @@ export interface ServerCommand {
 export const SERVER_NAME = 'tabpilot';
 
 export function isMcpClient(name: string): name is McpClient {
-  return (MCP_CLIENTS as readonly string[]).includes(name);
+  return isOneOf(MCP_CLIENTS, name);
 }
 
 /** Where each client reads the snippet from, said to the person on stderr (stdout carries the snippet only). */

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessageOf } from '../../../shared/errors';
 
 export interface McpPathCheck {
@@ -32,7 +32,7 @@ export async function checkMcpPath(options: McpPathOptions): Promise<McpPathChec
       '--extension',
       ...(options.userDataDir === undefined ? [] : ['--user-data-dir', options.userDataDir]),
     ],
-    env: { ...(process.env as Record<string, string>), TABPILOT_STATE_DIR: options.stateDir },
+    env: { ...definedEnv(process.env), TABPILOT_STATE_DIR: options.stateDir },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -43,7 +43,10 @@ export async function checkMcpPath(options: McpPathOptions): Promise<McpPathChec
   try {
     await client.connect(transport, timeout);
     const { tools } = await client.listTools(undefined, timeout);
-    const result = (await client.callTool({ name: 'tabs', arguments: {} }, undefined, timeout)) as CallToolResult;
+    // The client checked the answer against the full result already; the parse keeps its type, not the compat one.
+    const result = CallToolResultSchema.parse(
+      await client.callTool({ name: 'tabs', arguments: {} }, undefined, timeout),
+    );
     const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
     if (result.isError === true) {
       return {
@@ -65,4 +68,15 @@ export async function checkMcpPath(options: McpPathOptions): Promise<McpPathChec
   } finally {
     await client.close();
   }
+}
+
+/** The variables of `env` that are set: a child's environment takes strings only. */
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined) {
+      defined[name] = value;
+    }
+  }
+  return defined;
 }

@@ -7,8 +7,6 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
-  type CallToolResult,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
@@ -49,7 +47,7 @@ export class McpAdapter {
     }
     this.server.onerror = (error) => options.log.warn('MCP transport error', { error: errorMessageOf(error) });
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: options.runner.listTools() as Tool[],
+      tools: options.runner.listTools(),
     }));
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const token = request.params._meta?.progressToken;
@@ -65,7 +63,7 @@ export class McpAdapter {
               },
             }),
       });
-      return result as CallToolResult;
+      return result;
     });
     this.server.setRequestHandler(ListResourcesRequestSchema, () => ({
       resources: options.files.list(),

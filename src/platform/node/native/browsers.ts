@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isOneOf } from '../../../shared/narrow';
 
 /**
  * Where each Chromium browser keeps its user data (per-user native-messaging manifests live in its
@@ -100,11 +101,11 @@ export function parseBrowserList(value: string | undefined): BrowserName[] | 'in
   if (value === undefined || value === 'all') {
     return 'installed';
   }
-  const names = value.split(',').map((name) => name.trim());
-  for (const name of names) {
-    if (!(BROWSER_NAMES as readonly string[]).includes(name)) {
+  return value.split(',').map((text) => {
+    const name = text.trim();
+    if (!isOneOf(BROWSER_NAMES, name)) {
       throw new Error(`unknown browser "${name}" (expected ${BROWSER_NAMES.join(', ')} or all)`);
     }
-  }
-  return names as BrowserName[];
+    return name;
+  });
 }

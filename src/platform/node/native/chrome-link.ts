@@ -94,8 +94,8 @@ export class ChromeLink {
 
   #flush(): void {
     this.#waitingForDrain = false;
-    while (this.#queue.length > 0 && !this.#ended) {
-      const frame = this.#queue.shift() as Buffer;
+    let frame: Buffer | undefined;
+    while (!this.#ended && (frame = this.#queue.shift()) !== undefined) {
       this.framesOut++;
       if (!this.#output.write(frame)) {
         this.#waitingForDrain = true;

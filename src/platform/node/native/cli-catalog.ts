@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorMessageOf } from '../../../shared/errors';
 import type { ParamSchemas } from './cli-params';
 
 /**
@@ -41,7 +42,7 @@ export function loadCatalog(dir: string): ActionCatalog {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new Error(
-      `the action catalog ${path} is missing (${(error as Error).message}): run \`npm run build\` in the tabpilot folder`,
+      `the action catalog ${path} is missing (${errorMessageOf(error)}): run \`npm run build\` in the tabpilot folder`,
       { cause: error },
     );
   }

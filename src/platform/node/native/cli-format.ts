@@ -1,4 +1,5 @@
 import type { CommandResponse, EventMessage } from '../../../protocol/commands';
+import { fieldOf, isRecord } from '../../../shared/narrow';
 
 /**
  * The CLI's human output: a result as indented `key: value` lines (long strings cut, images named by
@@ -9,17 +10,38 @@ import type { CommandResponse, EventMessage } from '../../../protocol/commands';
 const STRING_LIMIT = 2000;
 
 interface TabRow {
-  tab_id?: string;
-  url?: string;
-  title?: string;
-  focused?: boolean;
-  controlled?: boolean;
-  owner?: string | null;
+  tab_id: string | undefined;
+  url: string | undefined;
+  title: string | undefined;
+  focused: boolean | undefined;
+  controlled: boolean | undefined;
+  owner: string | null | undefined;
+}
+
+/** A row of the `tabs` answer, each field kept only when it has the type the table prints. */
+function tabRowOf(tab: unknown): TabRow {
+  const text = (key: string): string | undefined => {
+    const value = fieldOf(tab, key);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const flag = (key: string): boolean | undefined => {
+    const value = fieldOf(tab, key);
+    return typeof value === 'boolean' ? value : undefined;
+  };
+  return {
+    tab_id: text('tab_id'),
+    url: text('url'),
+    title: text('title'),
+    focused: flag('focused'),
+    controlled: flag('controlled'),
+    owner: fieldOf(tab, 'owner') === null ? null : text('owner'),
+  };
 }
 
 export function formatResult(action: string, result: unknown): string {
   if (action === 'tabs' && isRecord(result) && Array.isArray(result['tabs'])) {
-    return formatTabs(result['tabs'] as TabRow[]);
+    const tabs: unknown[] = result['tabs'];
+    return formatTabs(tabs.map(tabRowOf));
   }
   if (action === 'state' && isRecord(result) && typeof result['text'] === 'string') {
     const header = `${stringOf(result['title'])}  ${stringOf(result['url'])}`.trim();
@@ -131,8 +153,4 @@ function truncate(text: string, limit = STRING_LIMIT): string {
 
 function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

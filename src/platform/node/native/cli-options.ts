@@ -2,6 +2,7 @@ import { CLIENT_NAME_PATTERN, CLIENT_NAME_RULE } from '../../../protocol/client-
 import type { ActionCatalog } from './cli-catalog';
 import type { NativeCliContext } from './cli-action';
 import { stateDir } from './state-dir';
+import { isOneOf } from '../../../shared/narrow';
 
 /** The options every through-the-host command shares, each taking a value. */
 export const VALUE_OPTIONS = ['--client', '--user-data-dir'] as const;
@@ -10,7 +11,7 @@ export const VALUE_OPTIONS = ['--client', '--user-data-dir'] as const;
 export function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
-    if ((VALUE_OPTIONS as readonly string[]).includes(word)) {
+    if (isOneOf(VALUE_OPTIONS, word)) {
       i++;
     } else if (!word.startsWith('-')) {
       return word;

@@ -5,7 +5,9 @@
  * booleans are parsed, arrays and objects are JSON; `--flag` alone is true, `--no-flag` false. A name
  * the action does not take is bad usage.
  */
+import { errorMessageOf } from '../../../shared/errors';
 import { didYouMean } from './cli-suggest';
+import { fieldOf, isOneOf, isRecord } from '../../../shared/narrow';
 
 export interface ParamSchemas {
   /** The JSON Schema `properties` of an action's params. */
@@ -22,12 +24,12 @@ export function parseParams(action: string, words: readonly string[], schemas?: 
     try {
       parsed = JSON.parse(words[0] ?? '');
     } catch (error) {
-      throw new CliUsageError(`${action}: the params are not JSON: ${(error as Error).message}`);
+      throw new CliUsageError(`${action}: the params are not JSON: ${errorMessageOf(error)}`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    if (!isRecord(parsed)) {
       throw new CliUsageError(`${action}: the params must be a JSON object`);
     }
-    return parsed as Record<string, unknown>;
+    return parsed;
   }
   const properties = schemas?.propertiesOf(action);
   const params: Record<string, unknown> = {};
@@ -72,15 +74,15 @@ function dashed(name: string): string {
   return name.replaceAll('_', '-');
 }
 
-type ParamType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'unknown';
+const SCHEMA_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+
+type ParamType = (typeof SCHEMA_TYPES)[number] | 'unknown';
 
 function typeOf(schema: unknown): ParamType {
-  if (typeof schema !== 'object' || schema === null) {
-    return 'unknown';
-  }
-  const { type, anyOf } = schema as { type?: unknown; anyOf?: unknown[] };
-  if (typeof type === 'string' && ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type)) {
-    return type as ParamType;
+  const type = fieldOf(schema, 'type');
+  const anyOf = fieldOf(schema, 'anyOf');
+  if (isOneOf(SCHEMA_TYPES, type)) {
+    return type;
   }
   if (Array.isArray(anyOf)) {
     const types = new Set(anyOf.map(typeOf).filter((t) => t !== 'unknown'));
@@ -116,7 +118,8 @@ function convert(action: string, name: string, raw: string | undefined, type: Pa
     case 'object':
     case 'unknown':
       try {
-        return JSON.parse(raw) as unknown;
+        const value: unknown = JSON.parse(raw);
+        return value;
       } catch {
         if (type === 'unknown') {
           return raw;
@@ -129,12 +132,13 @@ function convert(action: string, name: string, raw: string | undefined, type: Pa
 /** `describe`'s answer as schemas per action. */
 export function schemasFromDescribe(described: unknown): ParamSchemas {
   const actions = new Map<string, Record<string, unknown>>();
-  const list = (described as { actions?: Array<{ name?: unknown; params_schema?: { properties?: unknown } }> })
-    ?.actions;
-  for (const action of Array.isArray(list) ? list : []) {
-    const properties = action.params_schema?.properties;
-    if (typeof action.name === 'string' && typeof properties === 'object' && properties !== null) {
-      actions.set(action.name, properties as Record<string, unknown>);
+  const list = fieldOf(described, 'actions');
+  const entries: unknown[] = Array.isArray(list) ? list : [];
+  for (const action of entries) {
+    const name = fieldOf(action, 'name');
+    const properties = fieldOf(fieldOf(action, 'params_schema'), 'properties');
+    if (typeof name === 'string' && isRecord(properties)) {
+      actions.set(name, properties);
     }
   }
   return { propertiesOf: (action) => actions.get(action) };

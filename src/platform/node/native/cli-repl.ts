@@ -5,6 +5,7 @@ import { errorMessageOf } from '../../../shared/errors';
 import { CliUsageError, splitWords } from './cli-params';
 import { formatEvent } from './cli-format';
 import { connectClient, EXIT, paramsFor, printResponse, type NativeCliContext } from './cli-action';
+import { fieldOf, isRecord } from '../../../shared/narrow';
 
 const HELP = `Type an action and its params, as on the command line:
   navigate --url example.com        state        click --index 3        tabs
@@ -30,7 +31,7 @@ export async function runRepl(
   }
   let json = context.json;
   const view = (): NativeCliContext => ({ ...context, json });
-  const interactive = (io.input as { isTTY?: boolean }).isTTY === true;
+  const interactive = 'isTTY' in io.input && io.input.isTTY === true;
   const lines: Interface = createInterface({ input: io.input, output: io.output, terminal: interactive });
   const prompt = (): void => {
     if (interactive) {
@@ -79,9 +80,14 @@ export async function runRepl(
     }
     try {
       if (line.startsWith('{')) {
-        const request = JSON.parse(line) as { id?: unknown; action?: unknown; params?: Record<string, unknown> };
-        const action = typeof request.action === 'string' ? request.action : '';
-        const response = await client.request(action, request.params);
+        const request: unknown = JSON.parse(line);
+        const named = fieldOf(request, 'action');
+        const action = typeof named === 'string' ? named : '';
+        const params = fieldOf(request, 'params');
+        if (params !== undefined && !isRecord(params)) {
+          throw new CliUsageError(`${action}: the params must be a JSON object`);
+        }
+        const response = await client.request(action, params);
         printResponse(view(), action, response);
         lastCode = response.ok ? EXIT.ok : EXIT.errorAnswer;
       } else {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { HostRecord } from '../../../protocol/native-socket';
 import { isHostRecord } from '../../../protocol/native-socket-shapes';
 import { errorMessageOf } from '../../../shared/errors';
+import { systemErrorCode } from '../../../shared/narrow';
 
 /**
  * Discovery records: each running host writes `host-<pid>.json` (0600) in the state folder's run
@@ -35,7 +36,7 @@ export function processAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else; ESRCH: gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return systemErrorCode(error) === 'EPERM';
   }
 }
 

@@ -11,6 +11,7 @@ import { probeHost } from './host-probe';
 import { MANIFEST_FILE } from './installer';
 import { extensionPresence } from './profile-extension';
 import { statePaths } from './state-dir';
+import { fieldOf } from '../../../shared/narrow';
 
 /**
  * `tabpilot doctor`: checks each link of the chain, in order (browser, extension in the profile,
@@ -304,12 +305,12 @@ async function checkRunningHost(options: DoctorOptions): Promise<DoctorCheck[]> 
     },
   ];
   try {
-    const pong = (await client.ping()) as { extension?: { version?: string; browser?: string } };
+    const extension = fieldOf(await client.ping(), 'extension');
     out.push({
       id: 'extension_ping',
       target: 'host',
       status: 'ok',
-      detail: `the extension ${pong.extension?.version ?? ''} answered (${pong.extension?.browser ?? ''})`,
+      detail: `the extension ${textOf(fieldOf(extension, 'version'))} answered (${textOf(fieldOf(extension, 'browser'))})`,
     });
   } catch (error) {
     out.push({
@@ -364,4 +365,8 @@ export function formatDoctorReport(report: DoctorReport): string {
   }
   lines.push(report.ok ? 'Every link works.' : 'Some links are broken: run the fix shown under each FAIL.');
   return lines.join('\n');
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

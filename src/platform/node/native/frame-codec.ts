@@ -63,8 +63,9 @@ export class FrameDecoder {
     if (this.#bufferedBytes < HEADER_BYTES || this.#bufferedBytes < HEADER_BYTES + this.#nextLength()) {
       return out;
     }
+    const [only] = this.#buffered;
     data =
-      this.#buffered.length === 1 ? (this.#buffered[0] as Buffer) : Buffer.concat(this.#buffered, this.#bufferedBytes);
+      this.#buffered.length === 1 && only !== undefined ? only : Buffer.concat(this.#buffered, this.#bufferedBytes);
     this.#buffered = [];
     this.#bufferedBytes = 0;
     let offset = 0;
@@ -100,8 +101,9 @@ export class FrameDecoder {
 
   /** The length the buffered header announces (its four bytes may span reads). */
   #nextLength(): number {
-    const first = this.#buffered[0] as Buffer;
-    const header = first.length >= HEADER_BYTES ? first : Buffer.concat(this.#buffered, this.#bufferedBytes);
+    const first = this.#buffered[0];
+    const header =
+      first !== undefined && first.length >= HEADER_BYTES ? first : Buffer.concat(this.#buffered, this.#bufferedBytes);
     const length = LITTLE_ENDIAN ? header.readUInt32LE(0) : header.readUInt32BE(0);
     // An oversized frame is handled (skipped) as soon as its header is in.
     return length > this.#limit ? 0 : length;

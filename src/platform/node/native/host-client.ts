@@ -4,7 +4,9 @@ import { salvageRequestId } from '../../../protocol/request-id';
 import type { ClientName } from '../../../protocol/native-messages';
 import type { HostNotice, HostRecord, HostWelcome } from '../../../protocol/native-socket';
 import { isHostWelcome } from '../../../protocol/native-socket-shapes';
+import { isCommandResponse, isEventLine, isHostNotice } from '../../../protocol/server-message-guards';
 import { TabpilotError, errorMessageOf } from '../../../shared/errors';
+import { fieldOf, isRecord } from '../../../shared/narrow';
 import { readClientKey, saveClientKey } from './client-keys';
 import { listRecords, pickRecord } from './discovery';
 import { LineSplitter } from './line-splitter';
@@ -204,15 +206,19 @@ export class HostClient {
   /** Remembers what the client subscribed to, to renew it on a new connection. */
   #trackSubscription(line: string): void {
     try {
-      const parsed = JSON.parse(line) as { action?: unknown; params?: { events?: unknown } };
-      const events = Array.isArray(parsed.params?.events) ? (parsed.params.events as unknown[]) : undefined;
-      if (parsed.action === 'subscribe' && events !== undefined) {
-        events.filter((name) => typeof name === 'string').forEach((name) => this.#subscriptions.add(name));
-      } else if (parsed.action === 'unsubscribe') {
-        if (events === undefined) {
+      const parsed: unknown = JSON.parse(line);
+      const action = fieldOf(parsed, 'action');
+      const given = fieldOf(fieldOf(parsed, 'params'), 'events');
+      // Only names can be subscribed, so a name that is not a string was never in the set to delete.
+      const events: unknown[] | undefined = Array.isArray(given) ? given : undefined;
+      const names = events?.filter((name) => typeof name === 'string');
+      if (action === 'subscribe' && names !== undefined) {
+        names.forEach((name) => this.#subscriptions.add(name));
+      } else if (action === 'unsubscribe') {
+        if (names === undefined) {
           this.#subscriptions.clear();
         } else {
-          events.forEach((name) => this.#subscriptions.delete(name as string));
+          names.forEach((name) => this.#subscriptions.delete(name));
         }
       }
     } catch {
@@ -262,7 +268,8 @@ export class HostClient {
           }
           if (!greeted) {
             if (!isHostWelcome(message)) {
-              const text = (message as { error?: { message?: string } }).error?.message ?? JSON.stringify(message);
+              const refusal = fieldOf(fieldOf(message, 'error'), 'message');
+              const text = typeof refusal === 'string' ? refusal : JSON.stringify(message);
               reject(new TabpilotError('INVALID_REQUEST', `the host refused the hello: ${text}`));
               socket.destroy();
               return;
@@ -289,11 +296,8 @@ export class HostClient {
   }
 
   #onMessage(message: unknown): void {
-    if (typeof message !== 'object' || message === null) {
-      return;
-    }
-    if ('notice' in message) {
-      const { notice } = message as HostNotice;
+    if (isHostNotice(message)) {
+      const { notice } = message;
       if (notice.key !== undefined) {
         // "Allow until revoked": kept for the next run of this program, never shown to listeners.
         saveClientKey(this.#options.stateDir, this.#options.client, process.execPath, notice.key);
@@ -310,23 +314,25 @@ export class HostClient {
       }
       return;
     }
-    if ('pong' in message) {
+    if (isRecord(message) && 'pong' in message) {
       for (const listener of [...this.#pongListeners]) {
         listener(message);
       }
       return;
     }
-    if ('ok' in message) {
-      const response = message as CommandResponse;
+    if (isCommandResponse(message)) {
+      const response = message;
       const index = this.#open.findIndex((open) => open.id === response.id);
       const open = index === -1 ? undefined : this.#open.splice(index, 1)[0];
       if (typeof response.id === 'string' && response.id.startsWith(INTERNAL_ID)) {
         return;
       }
       open?.resolve?.(response);
+    } else if (!isEventLine(message)) {
+      return;
     }
     for (const listener of this.#listeners) {
-      listener(message as ServerMessage);
+      listener(message);
     }
   }
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { PeerIdentity, PeerProcess } from '../../../protocol/native-messages';
+import { fieldOf } from '../../../shared/narrow';
 
 /** `ss` answers in about 15 ms (50 on a loaded machine); one that hangs must not hold a client forever. */
 const SS_TIMEOUT_MS = 5_000;
@@ -62,7 +63,8 @@ export async function identifyPeer(socket: Socket, table: SocketTable): Promise<
   if (process.platform !== 'linux') {
     return null;
   }
-  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  // Node's own handle of the socket: not in its types, so read as an unknown field and checked.
+  const fd = fieldOf(fieldOf(socket, '_handle'), 'fd');
   if (typeof fd !== 'number' || fd < 0) {
     return null;
   }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXTENSION_ID } from '../../../protocol/native-messages';
+import { fieldOf, isRecord } from '../../../shared/narrow';
 
 export type ExtensionPresence =
   | { state: 'enabled'; profile: string; path: string | null }
@@ -56,10 +57,9 @@ function profileFolders(userDataDir: string): string[] {
 
 function readSettings(path: string): ExtensionSettings | undefined {
   try {
-    const preferences = JSON.parse(readFileSync(path, 'utf8')) as {
-      extensions?: { settings?: Record<string, ExtensionSettings> };
-    };
-    return preferences.extensions?.settings?.[EXTENSION_ID];
+    const preferences: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const settings = fieldOf(fieldOf(fieldOf(preferences, 'extensions'), 'settings'), EXTENSION_ID);
+    return isRecord(settings) ? settings : undefined;
   } catch {
     // Missing or half-written: this file does not say.
     return undefined;

@@ -1,10 +1,10 @@
 import { configJsonSchema } from '../../../browser/config';
 import { GENERATED_NOTE } from './protocol-reference';
-import { code, schemaRows, type JsonSchema } from './schema-rows';
+import { code, schemaRows } from './schema-rows';
 
 /** docs/reference/configuration.md, before formatting: every field of the one config, from its zod schema. */
 export function renderConfigReference(): string {
-  const schema = configJsonSchema() as JsonSchema;
+  const schema = configJsonSchema();
   const rows = schemaRows(schema, { depth: 3 });
   // A list, not a table: the descriptions are long, and a table pads every row to the longest.
   const body = rows.map((row) => {

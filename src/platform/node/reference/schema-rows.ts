@@ -1,3 +1,5 @@
+import { isRecord } from '../../../shared/narrow';
+
 /**
  * JSON Schema (as zod 4's toJSONSchema writes it) turned into the rows of a markdown table: one row per
  * field, nested objects and lists of objects walked into (`tabs[].tab_id`), each with its type in words,
@@ -22,7 +24,7 @@ export interface RowOptions {
 }
 
 function asSchema(value: unknown): JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonSchema) : {};
+  return isRecord(value) ? value : {};
 }
 
 function variants(schema: JsonSchema): JsonSchema[] | undefined {
@@ -77,7 +79,8 @@ export function typeText(schemaValue: unknown): string {
   }
   const type = schema['type'];
   if (Array.isArray(type)) {
-    return (type as unknown[]).map((one) => typeText({ ...schema, type: one })).join(' or ');
+    const types: unknown[] = type;
+    return types.map((one) => typeText({ ...schema, type: one })).join(' or ');
   }
   switch (type) {
     case 'array': {
@@ -125,7 +128,8 @@ function innerObject(schema: JsonSchema): { object: JsonSchema; suffix: string }
 export function schemaRows(schemaValue: unknown, options: RowOptions, prefix = '', level = 0): SchemaRow[] {
   const schema = asSchema(schemaValue);
   const properties = asSchema(schema['properties']);
-  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
+  const listed = schema['required'];
+  const required = new Set(Array.isArray(listed) ? listed.filter((name) => typeof name === 'string') : []);
   const rows: SchemaRow[] = [];
   for (const [key, value] of Object.entries(properties)) {
     const field = asSchema(value);
