@@ -185,6 +185,24 @@ describe('tabpilot mcp --launch', () => {
     expect(answer.text).not.toContain('4. state');
   });
 
+  it('answers the console and the network one line per entry', async () => {
+    await mcp.ok('navigate', { url: server.url('/mcp/logs.html') });
+    const logged = await pollUntil(
+      async () => {
+        const answer = await mcp.ok('console_messages');
+        return answer.text.includes('boom at load') ? answer.text : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the page error never reached the console') },
+    );
+    expect(logged).toMatch(/^Tab \w+: \d+ console messages \(mark \d+: pass it as since_mark\)\./);
+    expect(logged).toContain('\n[warning] cache is cold (logs.html:');
+    expect(logged).toContain('\n[error exception] Uncaught Error: boom at load (logs.html:');
+    const network = await mcp.ok('network_requests', { only_failed: true });
+    expect(network.text).toMatch(
+      new RegExp(`\\nGET 404 fetch ${server.url('/mcp/missing.json').replace(/[.?]/g, '\\$&')}( [^\\n]*)? FAILED$`),
+    );
+  });
+
   it('sends a screenshot as an image, scaled to 1568 px and 1.15 MP, and JPEG on request', async () => {
     await mcp.ok('navigate', { url: server.url('/mcp/form.html') });
     const shot = await mcp.ok('screenshot');

@@ -206,6 +206,7 @@ export const CONTENT_ACTIONS = [
         `${count(r.total, 'request')}, ${count(r.requests.filter((request) => request.failed).length, 'failure')} among the newest ${r.requests.length}`,
       activity: () => both('listing the network requests', 'listed the network requests'),
     },
+    mcp: { answer: 'network' },
   }),
   declareAction(ConsoleMessagesEvent, {
     name: 'console_messages',
@@ -220,5 +221,6 @@ export const CONTENT_ACTIONS = [
         `${count(r.total, 'message')}, ${count(r.messages.filter((message) => message.level === 'error').length, 'error')} among the newest ${r.messages.length}`,
       activity: () => both('listing the console messages', 'listed the console messages'),
     },
+    mcp: { answer: 'console' },
   }),
 ] as const;

@@ -32,10 +32,22 @@ export interface Phrase {
 /**
  * How the MCP server answers the action: `state` as the page text with its structured content, a
  * `screenshot` as an image, a `pdf` or `har` file it links, `pages` of markdown, the `tab_list`, where a
- * `navigation` landed, a run's `step_picture`, or by default its `fields` one per line.
+ * `navigation` landed, a run's `step_picture`, a `batch`'s steps, the `console`'s and the `network`'s lines
+ * (one per entry), or by default its `fields` one per line.
  */
 export type McpAnswer =
-  'state' | 'screenshot' | 'pdf' | 'har' | 'pages' | 'tab_list' | 'navigation' | 'step_picture' | 'batch' | 'fields';
+  | 'state'
+  | 'screenshot'
+  | 'pdf'
+  | 'har'
+  | 'pages'
+  | 'tab_list'
+  | 'navigation'
+  | 'step_picture'
+  | 'batch'
+  | 'console'
+  | 'network'
+  | 'fields';
 
 /** What the MCP server makes of an action beyond its name, description and params. */
 export interface McpFacts {

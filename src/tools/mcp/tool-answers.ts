@@ -1,6 +1,7 @@
 import type { McpAnswer } from '../../protocol/actions';
 import type { StateSummary } from '../actions';
 import { previewOf, type OutputFiles } from './answer-budget';
+import { consoleText, networkText } from './log-answers';
 import type { McpContent, McpToolResult } from './mcp-shapes';
 import { stateAnswer } from './state-answer';
 import { isRecord } from '../../shared/narrow';
@@ -64,6 +65,10 @@ export async function answerOf(result: unknown, ctx: AnswerContext): Promise<Mcp
       return { content: [{ type: 'text', text: navigationLead(record, tabId) }] };
     case 'batch':
       return batchAnswer(record, ctx);
+    case 'console':
+      return bounded(consoleText(record, where), ctx.action, ctx, 'text/plain');
+    case 'network':
+      return bounded(networkText(record, where), ctx.action, ctx, 'text/plain');
     case 'fields':
       break;
   }

@@ -107,6 +107,20 @@ export function imageSize(base64: string): { width: number; height: number; kind
  * effect from the page's own text), a button under a cookie banner, a tall page, a long list.
  */
 export function addMcpPages(server: FixtureServer): void {
+  server.route('/mcp/logs.html', (_req, res) =>
+    html(
+      res,
+      page(
+        'MCP logs',
+        `<h1>MCP logs</h1>
+         <script>
+           console.warn('cache is cold');
+           fetch('/mcp/missing.json');
+           setTimeout(() => { throw new Error('boom at load'); }, 0);
+         </script>`,
+      ),
+    ),
+  );
   server.route('/mcp/form.html', (_req, res) =>
     html(
       res,
