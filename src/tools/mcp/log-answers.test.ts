@@ -22,7 +22,16 @@ describe('the console and network answers for a model', () => {
             url: 'http://a.test/js/app.js',
             line: 12,
             column: 3,
-            stack: '    at explode (app.js:12:3)',
+            stack: '    at explode (http://a.test/js/app.js?v=3:12:3)\n    at http://a.test/js/main.js:40:1',
+          },
+          {
+            level: 'error',
+            source: 'exception',
+            text: 'Uncaught (in promise) Error: late',
+            url: 'http://a.test/js/app.js',
+            line: 20,
+            column: 5,
+            stack: '    at <anonymous> (http://a.test/js/app.js:20:5)',
           },
           {
             level: 'warning',
@@ -42,10 +51,13 @@ describe('the console and network answers for a model', () => {
     );
     expect(text).toBe(
       [
-        'Tab AB12: 40 console messages, the newest 3 shown, 2 older ones let go (mark 40: pass it as since_mark).',
+        'Tab AB12: 40 console messages, the newest 4 shown, 2 older ones let go (mark 40: pass it as since_mark).',
         '[log] app started (app.js:6:9)',
         '[error exception] Uncaught Error: boom (app.js:12:3)',
         '    at explode (app.js:12:3)',
+        '    at main.js:40:1',
+        // A stack of one frame where the message was thrown says nothing more.
+        '[error exception] Uncaught (in promise) Error: late (app.js:20:5)',
         '[warning browser] Failed to load resource',
       ].join('\n'),
     );

@@ -28,14 +28,23 @@ function counted(total: unknown, shown: number, noun: string, dropped: unknown):
   return `${all} ${noun}${all === 1 ? '' : 's'}${more}${lost}`;
 }
 
+/** Stack frames with each script's URL cut to its file name; none when the one frame is the message's own place. */
+function framesOf(stack: unknown, place: string): string {
+  if (typeof stack !== 'string' || stack === '') {
+    return '';
+  }
+  const frames = stack.replace(/https?:\/\/[^\s)]*\/([^/\s)?#]*)(?:[?#][^\s):]*)?/g, '$1').split('\n');
+  const own = place.slice(2, -1);
+  return frames.length === 1 && own !== '' && frames[0]?.includes(own) === true ? '' : `\n${frames.join('\n')}`;
+}
+
 export function consoleText(record: Record<string, unknown>, where: string): string {
   const messages = Array.isArray(record['messages']) ? record['messages'].filter(isRecord) : [];
   const mark = typeof record['mark'] === 'number' ? ` (mark ${record['mark']}: pass it as since_mark)` : '';
   const lines = messages.map((message) => {
     const source = message['source'] === 'console' ? '' : ` ${String(message['source'])}`;
-    const head = `[${String(message['level'])}${source}] ${String(message['text'])}${placeOf(message['url'], message['line'], message['column'])}`;
-    const stack = typeof message['stack'] === 'string' && message['stack'] !== '' ? `\n${message['stack']}` : '';
-    return `${head}${stack}`;
+    const place = placeOf(message['url'], message['line'], message['column']);
+    return `[${String(message['level'])}${source}] ${String(message['text'])}${place}${framesOf(message['stack'], place)}`;
   });
   return [
     `${where}${counted(record['total'], messages.length, 'console message', record['dropped'])}${mark}.`,
