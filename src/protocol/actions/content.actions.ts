@@ -96,6 +96,72 @@ export const ConsoleMessagesEvent = defineEvent('ConsoleMessagesEvent', {
     "The console of a tab since its page last loaded (at most the newest 500 messages are kept): console calls, uncaught exceptions and unhandled rejections (with their stack), and the browser's own messages such as failed loads; each with its level, text (cut at 2,000 characters), and where it came from (URL, 1-based line and column). Filtered by level and text; since_mark with an earlier answer's mark gives only what came after it.",
 });
 
+const TabCookie = z.strictObject({
+  name: z.string(),
+  value: z.string(),
+  domain: z.string(),
+  path: z.string(),
+  /** Unix seconds; null for a session cookie. */
+  expires: z.number().nullable(),
+  http_only: z.boolean(),
+  secure: z.boolean(),
+  same_site: z.enum(['Strict', 'Lax', 'None']).nullable(),
+});
+
+/** Fields only `set` takes: naming one with another op is refused rather than ignored. */
+const SET_ONLY = ['value', 'expires', 'http_only', 'secure', 'same_site'] as const;
+
+/**
+ * The cookies of a tab's own page (src/browser/storage/tab-cookies.ts): those its URL would be sent, and
+ * set or deleted only for its own origin, so a client can neither read a profile's other cookies nor
+ * plant one for another site.
+ */
+export const CookiesEvent = defineEvent('CookiesEvent', {
+  payload: {
+    target_id: TargetId,
+    op: z.enum(['list', 'set', 'delete']).describe("list the page's cookies, set one, or delete one"),
+    name: z.string().min(1).optional().describe('The cookie (set, delete); for list, only this one'),
+    value: z.string().optional().describe('set: its value'),
+    path: z.string().startsWith('/').optional().describe("set, delete: its path ('/' for set when not given)"),
+    expires: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('set: when it expires, in unix seconds (a session cookie when not given)'),
+    http_only: z.boolean().optional().describe("set: hidden from the page's script"),
+    secure: z.boolean().optional().describe('set: sent over https only'),
+    same_site: z.enum(['Strict', 'Lax', 'None']).optional().describe('set: its SameSite'),
+  },
+  refine: (payload, ctx) => {
+    if (payload.op !== 'list' && payload.name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `${payload.op} needs the cookie's name` });
+    }
+    if (payload.op === 'set' && payload.value === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'set needs a value' });
+    }
+    if (payload.op === 'list' && payload.path !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'list takes no path: it lists what the page is sent' });
+    }
+    if (payload.op !== 'set') {
+      for (const field of SET_ONLY) {
+        if (payload[field] !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [field], message: `only set takes ${field}` });
+        }
+      }
+    }
+  },
+  result: z.strictObject({
+    /** list: the cookies the page's URL is sent; set: the cookie as the browser now holds it; delete: those removed. */
+    cookies: z.array(TabCookie),
+    /** How many cookies the call set or removed (0 for list). */
+    changed: z.number().int(),
+  }),
+  timeoutMs: 5_000,
+  description:
+    "The cookies of a tab's own page, never the rest of the profile: list those its URL is sent (httpOnly ones included), set one for the page's own origin (host-only, path '/' unless given), or delete one of them by name (and path). A tab not on an http(s) page has none and is refused.",
+});
+
 /** Reading the content without a model, the files made of it, and script in the page. */
 export const CONTENT_ACTIONS = [
   declareAction(ExtractContentEvent, {
@@ -222,5 +288,26 @@ export const CONTENT_ACTIONS = [
       activity: () => both('listing the console messages', 'listed the console messages'),
     },
     mcp: { answer: 'console' },
+  }),
+  declareAction(CookiesEvent, {
+    name: 'cookies',
+    title: "List, set or delete the tab's own cookies",
+    category: 'content',
+    // One declaration for all three ops: honest for the strictest, delete.
+    hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+    tabGate: 'act',
+    panel: {
+      label: 'Cookies',
+      success: (p, r) =>
+        p.op === 'list'
+          ? count(r.cookies.length, 'cookie')
+          : `${p.op === 'set' ? 'set' : 'deleted'} ${count(r.changed, 'cookie')}`,
+      activity: (p) =>
+        p.op === 'list'
+          ? both('listing the cookies', 'listed the cookies')
+          : p.op === 'set'
+            ? both(`setting the cookie ${quoted(p.name ?? '')}`, `set the cookie ${quoted(p.name ?? '')}`)
+            : both(`deleting the cookie ${quoted(p.name ?? '')}`, `deleted the cookie ${quoted(p.name ?? '')}`),
+    },
   }),
 ] as const;

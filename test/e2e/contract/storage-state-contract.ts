@@ -381,6 +381,52 @@ export function defineStorageStateContract(
       await driver.evaluateInTab(tab, `new Promise((done) => { indexedDB.deleteDatabase('files').onsuccess = done; })`);
     });
 
+    it("lists, sets and deletes only the cookies of the tab's own page", async () => {
+      interface Listed {
+        cookies: Array<{ name: string; value: string; domain: string; http_only: boolean; expires: number | null }>;
+        changed: number;
+      }
+      // A cookie of the other site (127.0.0.1), which the page on localhost is not sent.
+      await driver.ok('navigate', { url: server.crossUrl('/state/echo') });
+      await driver.evaluateInTab(tab, `document.cookie = 'elsewhere=1; path=/'`);
+      await set('cookies');
+      const listed = await driver.ok<Listed>('cookies', { op: 'list' });
+      expect(listed.cookies.find((cookie) => cookie.name === 'sid')).toMatchObject({
+        value: 'from-server',
+        domain: 'localhost',
+        http_only: true,
+        expires: null,
+      });
+      expect(listed.cookies.find((cookie) => cookie.name === 'theme')).toMatchObject({
+        value: 'dark',
+        http_only: false,
+      });
+      expect(listed.cookies.map((cookie) => cookie.name)).not.toContain('elsewhere');
+      expect(listed.cookies.every((cookie) => cookie.domain === 'localhost')).toBe(true);
+
+      const planted = await driver.ok<Listed>('cookies', { op: 'set', name: 'planted', value: 'yes' });
+      expect(planted).toMatchObject({ changed: 1, cookies: [{ name: 'planted', value: 'yes', domain: 'localhost' }] });
+      expect(await driver.evaluateInTab<string>(tab, 'document.cookie')).toContain('planted=yes');
+
+      const deleted = await driver.ok<Listed>('cookies', { op: 'delete', name: 'theme' });
+      expect(deleted).toMatchObject({ changed: 1, cookies: [{ name: 'theme', value: 'dark' }] });
+      expect(await driver.evaluateInTab<string>(tab, 'document.cookie')).not.toContain('theme=');
+      expect((await driver.ok<Listed>('cookies', { op: 'list', name: 'theme' })).cookies).toEqual([]);
+      expect(await driver.ok<Listed>('cookies', { op: 'delete', name: 'planted' })).toMatchObject({ changed: 1 });
+
+      // The other site's cookie is still there, for its own page (and goes, so later tests see none).
+      await driver.ok('navigate', { url: server.crossUrl('/state/echo') });
+      expect(await driver.ok<Listed>('cookies', { op: 'delete', name: 'elsewhere' })).toMatchObject({
+        changed: 1,
+        cookies: [{ name: 'elsewhere', domain: '127.0.0.1' }],
+      });
+
+      await driver.ok('navigate', { url: 'about:blank' });
+      const blank = await driver.send('cookies', { op: 'list' });
+      expect(blank).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(blank.ok ? '' : blank.error.message).toMatch(/^tab_id: the tab is on about:blank/);
+    });
+
     hooks.more?.({ driver: () => driver, server, seen, set });
   });
 }
