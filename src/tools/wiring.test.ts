@@ -20,6 +20,8 @@ const STOP_OBSERVERS = [
   'control-indicator.on_ReleaseTabEvent',
   // Clears what emulate set in the tab before the tabs watchdog lets it go; answers nothing.
   'emulation.on_ReleaseTabEvent',
+  // Clears what network_conditions set in the tab before the tabs watchdog lets it go; answers nothing.
+  'network-conditions.on_ReleaseTabEvent',
 ];
 
 async function sessionFor(platform: Platform) {

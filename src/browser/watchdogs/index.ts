@@ -13,6 +13,7 @@ import { downloadsWatchdog } from './downloads.watchdog';
 import { harRecordingWatchdog } from './har-recording.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
+import { networkConditionsWatchdog } from './network-conditions.watchdog';
 import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { recordingWatchdog } from './recording.watchdog';
@@ -45,10 +46,11 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     ...(platform === 'node' && deps.launcher !== undefined ? [webSocketGuardWatchdog] : []),
     permissionsWatchdog,
     navigationWatchdog,
-    // Before the tabs watchdog: a release takes the indicator down and clears the emulation while the
-    // tab's session still answers.
+    // Before the tabs watchdog: a release takes the indicator down and clears the emulation and the
+    // network conditions while the tab's session still answers.
     controlIndicatorWatchdog,
     emulationWatchdog,
+    networkConditionsWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

@@ -4,6 +4,7 @@ import type { CommandError, RequestId } from '../commands';
 import { EMULATION_ACTIONS } from './emulation.actions';
 import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
 import { NAVIGATION_ACTIONS } from './navigation.actions';
+import { NETWORK_CONDITIONS_ACTIONS } from './network-conditions.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
 import { TAB_ACTIONS } from './tabs.actions';
 
@@ -22,6 +23,7 @@ export const ACTIONS = [
   ...CONTENT_ACTIONS,
   ...ACTING_ACTIONS,
   ...EMULATION_ACTIONS,
+  ...NETWORK_CONDITIONS_ACTIONS,
 ] as const;
 
 type Declared = (typeof ACTIONS)[number];

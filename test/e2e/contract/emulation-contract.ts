@@ -76,6 +76,10 @@ export function defineEmulationContract(
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
       res.end(REPORT_PAGE);
     });
+    server.route('/emulation/data.txt', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+      res.end('data');
+    });
     let driver: Driver;
     let tab: string;
     let own: Report;
@@ -204,6 +208,77 @@ export function defineEmulationContract(
       expectOwn(await report());
       await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?after-release') });
       expectOwn(await report());
+    });
+
+    /** A fetch from the page to its own server, timed in the page: whether it answered, and how long it took. */
+    const timedFetch = (): Promise<{ ok: boolean; ms: number; error?: string }> =>
+      driver.evaluateInTab(
+        tab,
+        `(async () => {
+          const start = performance.now();
+          try {
+            const response = await fetch('/emulation/data.txt?' + Math.random(), { cache: 'no-store' });
+            return { ok: (await response.text()) === 'data', ms: performance.now() - start };
+          } catch (error) {
+            return { ok: false, ms: performance.now() - start, error: String(error) };
+          }
+        })()`,
+      );
+
+    const UNCONDITIONED = { offline: false, latency_ms: null, download_kbps: null, upload_kbps: null };
+
+    it('network_conditions offline: fetches and navigations fail until reset', async () => {
+      expect(await driver.ok('network_conditions', { tab_id: tab, offline: true })).toEqual({
+        ...UNCONDITIONED,
+        offline: true,
+      });
+      const offline = await timedFetch();
+      expect(offline.ok).toBe(false);
+      expect(offline.error).toContain('TypeError');
+      expect(
+        await driver.send('navigate', { tab_id: tab, url: server.url('/emulation/report.html?offline') }),
+      ).toMatchObject({ ok: false, error: { code: 'NAVIGATION_FAILED' } });
+
+      expect(await driver.ok('network_conditions', { tab_id: tab, reset: true })).toEqual(UNCONDITIONED);
+      // The tab shows the browser's error page now, which has no origin to fetch from: back to the site.
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?online') });
+      expect((await timedFetch()).ok).toBe(true);
+    });
+
+    it('network_conditions throttles each request by the latency, across navigations, and refuses a bad profile', async () => {
+      // Unthrottled, a loopback fetch answers in well under the latency, so the assertions below can fail.
+      expect((await timedFetch()).ms).toBeLessThan(300);
+      expect(await driver.ok('network_conditions', { tab_id: tab, profile: 'fast-3g' })).toEqual({
+        offline: false,
+        latency_ms: 562.5,
+        download_kbps: 1440,
+        upload_kbps: 675,
+      });
+      const slow = await timedFetch();
+      expect(slow.ok).toBe(true);
+      expect(slow.ms).toBeGreaterThanOrEqual(562.5);
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?throttled') });
+      expect((await timedFetch()).ms).toBeGreaterThanOrEqual(562.5);
+      expect(await driver.send('network_conditions', { tab_id: tab, profile: '5g' })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', details: { field: 'profile' } },
+      });
+      expect(await driver.ok('network_conditions', { tab_id: tab, profile: 'none' })).toEqual(UNCONDITIONED);
+      expect((await timedFetch()).ms).toBeLessThan(300);
+    });
+
+    it('network_conditions is cleared when the client releases the tab', async () => {
+      await driver.ok('network_conditions', { tab_id: tab, latency_ms: 800 });
+      expect((await timedFetch()).ms).toBeGreaterThanOrEqual(800);
+      tab = await hooks.releaseAndAttach(driver, tab);
+      const released = await timedFetch();
+      expect(released.ok).toBe(true);
+      expect(released.ms).toBeLessThan(300);
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?after-release') });
+      expect((await timedFetch()).ms).toBeLessThan(300);
+      await driver.ok('network_conditions', { tab_id: tab, offline: true });
+      tab = await hooks.releaseAndAttach(driver, tab);
+      expect((await timedFetch()).ok).toBe(true);
     });
   });
 }
