@@ -197,8 +197,15 @@ describe('tabpilot mcp --launch', () => {
     expect(logged).toMatch(/^Tab \w+: \d+ console messages \(mark \d+: pass it as since_mark\)\./);
     expect(logged).toContain('\n[warning] cache is cold (logs.html:');
     expect(logged).toContain('\n[error exception] Uncaught Error: boom at load (logs.html:');
-    const network = await mcp.ok('network_requests', { only_failed: true });
-    expect(network.text).toMatch(
+    // The page's fetch answers in its own time, maybe after its error was logged: asked until it did.
+    const network = await pollUntil(
+      async () => {
+        const answer = await mcp.ok('network_requests', { only_failed: true });
+        return answer.text.includes('\nGET 404 ') ? answer.text : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the page fetch never answered 404') },
+    );
+    expect(network).toMatch(
       new RegExp(`\\nGET 404 fetch ${server.url('/mcp/missing.json').replace(/[.?]/g, '\\$&')}( [^\\n]*)? FAILED$`),
     );
   });
