@@ -127,11 +127,16 @@ describe('side panel page view', () => {
     const label = `#shot-indexes .shot-box[data-index="${send}"] .shot-label`;
     await panel.waitFor(`document.querySelector(${JSON.stringify(label)})`, 'the index label of Send form');
     await panel.eval(`document.querySelector(${JSON.stringify(label)}).scrollIntoView({ block: 'center' })`);
-    let image = await panel.screenshot();
+    // The scroll lands and is painted in the panel's own time: looked at until the label's box shows it.
+    let image = await pollUntil(
+      async () => {
+        const shot = await panel.screenshot();
+        const labelBox = await panel.box(label);
+        return labelBox !== null && anyIn(shot, labelBox, isIndexPink) ? shot : undefined;
+      },
+      { timeoutMs: 5_000, intervalMs: 100, onTimeout: () => new Error('the index was never drawn at its label') },
+    );
     writeFileSync(resolve(OUT_DIR, 'side-panel-page-indexes.png'), encodePng(image));
-    const labelBox = await panel.box(label);
-    expect(labelBox).not.toBeNull();
-    expect(anyIn(image, labelBox ?? { x: 0, y: 0, width: 0, height: 0 }, isIndexPink), 'the index drawn').toBe(true);
     expect(await panel.text(label)).toBe(String(send));
 
     await panel.hover(`#elements li[data-index="${send}"]`);

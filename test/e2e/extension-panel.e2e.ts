@@ -274,8 +274,14 @@ describe('side panel', () => {
       async () => readdirSync(downloads).find((name) => name.endsWith('.jsonl') && !name.endsWith('.crdownload')),
       { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the export was not downloaded') },
     );
-    const lines = readFileSync(join(downloads, file), 'utf8').trimEnd().split('\n');
-    const exported = lines.map((line) => JSON.parse(line) as { id: string; kind: string; type?: string });
+    // Chrome may show the file under its name before its last bytes are written: read until it is whole.
+    const exported = await pollUntil(
+      () => {
+        const text = readFileSync(join(downloads, file), 'utf8');
+        return text.endsWith('\n') ? text.trimEnd().split('\n') : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the export was never written whole') },
+    ).then((lines) => lines.map((line) => JSON.parse(line) as { id: string; kind: string; type?: string }));
     expect(exported.every((entry) => typeof entry.id === 'string' && ['event', 'note'].includes(entry.kind))).toBe(
       true,
     );
