@@ -1,3 +1,4 @@
+import { pollUntil } from '../../src/shared/time';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,9 +54,19 @@ it('loads the configured storage_state on connect and saves it back on stop', as
     expect(await driver.evaluateInTab(await driver.openTab(server.url('/echo')), 'document.title')).toBe(
       'configured=yes',
     );
-    await driver.evaluateInTab(
-      driver.session.tabIdOf(driver.session.targets.focusedTargetId ?? ''),
-      "document.cookie = 'added=later; path=/'",
+    const tab = driver.session.tabIdOf(driver.session.targets.focusedTargetId ?? '');
+    await driver.evaluateInTab(tab, "document.cookie = 'added=later; path=/'");
+    // The page's cookie reaches the browser's store a moment later: the save on stop is asked once it has.
+    await pollUntil(
+      async () => {
+        const listed = await driver.ok<{ cookies: Array<{ name: string }> }>('cookies', {
+          op: 'list',
+          name: 'added',
+          tab_id: tab,
+        });
+        return listed.cookies.length === 1 ? true : undefined;
+      },
+      { timeoutMs: 5_000, intervalMs: 50, onTimeout: () => new Error('the page cookie never reached the store') },
     );
   } finally {
     await driver.close();
