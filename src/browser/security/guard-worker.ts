@@ -3,8 +3,10 @@ import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
 import type { Protocol } from '../../protocol/cdp';
 import { TabpilotError } from '../../shared/errors';
+import { SerialQueue } from '../../shared/serial-queue';
 import { pollUntil } from '../../shared/time';
 import type { PolicyConfig } from './url-policy';
+import { replaceSessionRules } from './session-rules';
 import { webSocketSessionRules } from './websocket-rules';
 
 /** The guard extension's service worker, by the file name tabpilot gives it (platform/node/guard-extension.ts). */
@@ -23,16 +25,9 @@ function noGuard(): TabpilotError {
   );
 }
 
-/**
- * Replaces the browser's declarativeNetRequest session rules with `rules`, in the guard's worker, and
- * answers how many it holds. Session rules live in the browser for its lifetime: the worker may stop, they stay.
- */
+/** The guard's worker replaces the rules with its own chrome.declarativeNetRequest (session-rules.ts). */
 function replaceRulesExpression(rules: unknown): string {
-  return `(async (rules) => {
-    const existing = await chrome.declarativeNetRequest.getSessionRules();
-    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: existing.map((rule) => rule.id), addRules: rules });
-    return (await chrome.declarativeNetRequest.getSessionRules()).length;
-  })(${JSON.stringify(rules)})`;
+  return `(${replaceSessionRules.toString()})(chrome.declarativeNetRequest, ${JSON.stringify(rules)})`;
 }
 
 /**
@@ -48,7 +43,7 @@ export class GuardWorker {
   #session: CdpSession | undefined;
   /** The connection on which no guard was found: a browser does not grow one later, so it is not sought again. */
   #absentOn: CdpConnection | undefined;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(targets: SessionManager) {
     this.#targets = targets;
@@ -56,9 +51,7 @@ export class GuardWorker {
 
   /** Puts the policy's rules in force; fails (UNSUPPORTED) when the browser runs no guard. */
   sync(config: PolicyConfig): Promise<void> {
-    const next = this.#queue.then(() => this.#replace(config));
-    this.#queue = next.catch(() => undefined);
-    return next;
+    return this.#queue.run(() => this.#replace(config));
   }
 
   async #replace(config: PolicyConfig): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logger';
-import { SessionRuleGuard, type RuleScope, type SessionRulesApi } from './session-rule-guard';
+import { SessionRuleGuard, type DnrSessionRules, type RuleScope } from './session-rule-guard';
 
 const POLICY = {
   allowed_domains: [],
@@ -10,7 +10,7 @@ const POLICY = {
 };
 
 /** declarativeNetRequest's session rules, kept in memory; `failNext` makes the next update reject. */
-function fakeRules(): SessionRulesApi & { rules: chrome.declarativeNetRequest.Rule[]; failNext: boolean } {
+function fakeRules(): DnrSessionRules & { rules: chrome.declarativeNetRequest.Rule[]; failNext: boolean } {
   const api = {
     rules: [] as chrome.declarativeNetRequest.Rule[],
     failNext: false,

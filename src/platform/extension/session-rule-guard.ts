@@ -4,14 +4,13 @@ import {
   webSocketSessionRules,
   type OpenedTabScope,
 } from '../../browser/security/websocket-rules';
+import { replaceSessionRules, type SessionRulesApi } from '../../browser/security/session-rules';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { SerialQueue } from '../../shared/serial-queue';
 
 /** The part of chrome.declarativeNetRequest the guard uses. */
-export interface SessionRulesApi {
-  getSessionRules(): Promise<chrome.declarativeNetRequest.Rule[]>;
-  updateSessionRules(options: chrome.declarativeNetRequest.UpdateRuleOptions): Promise<void>;
-}
+export type DnrSessionRules = SessionRulesApi<chrome.declarativeNetRequest.Rule>;
 
 /** Where the rules apply: the controlled tabs, and any tab newer than the settled ones. */
 export interface RuleScope extends OpenedTabScope {
@@ -30,31 +29,28 @@ export interface RuleScope extends OpenedTabScope {
  * landing is judged by the rules before it.
  */
 export class SessionRuleGuard {
-  readonly #api: SessionRulesApi;
+  readonly #api: DnrSessionRules;
   readonly #log: Logger;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
-  constructor(api: SessionRulesApi, log: Logger) {
+  constructor(api: DnrSessionRules, log: Logger) {
     this.#api = api;
     this.#log = log;
   }
 
   /** Replaces the rules with the policy's for this scope (none when no tab is controlled). */
   sync(config: PolicyConfig, scope: RuleScope): Promise<void> {
-    const next = this.#queue.then(() => this.#replace(config, scope));
-    this.#queue = next.catch((error: unknown) =>
-      this.#log.warn('could not update the network rules', { error: errorMessageOf(error) }),
-    );
-    return this.#queue;
+    return this.#queue
+      .run(() => this.#replace(config, scope))
+      .catch((error: unknown) => this.#log.warn('could not update the network rules', { error: errorMessageOf(error) }));
   }
 
   async #replace(config: PolicyConfig, scope: RuleScope): Promise<void> {
-    const existing = await this.#api.getSessionRules();
     const webSockets = scope.controlledTabIds.length === 0 ? [] : webSocketSessionRules(config, scope.controlledTabIds);
     const openedTabs =
       scope.controlledTabIds.length === 0 ? [] : openedTabSessionRules(config, scope, webSockets.length + 1);
     // chrome's Rule types its action and resource types as enums; the rules' strings are their values.
     const rules = [...webSockets, ...openedTabs] as chrome.declarativeNetRequest.Rule[];
-    await this.#api.updateSessionRules({ removeRuleIds: existing.map((rule) => rule.id), addRules: rules });
+    await replaceSessionRules(this.#api, rules);
   }
 }

@@ -1,5 +1,6 @@
 import { summaryOf, type RunRecord, type RunStore, type RunSummary } from '../../../agent/run-store';
 import type { KeyValueStore } from '../timeline-recorder';
+import { SerialQueue } from '../../../shared/serial-queue';
 
 const STORAGE_KEY = 'tabpilot.runs';
 /**
@@ -28,7 +29,7 @@ export class StorageRunStore implements RunStore {
   readonly #store: KeyValueStore;
   readonly #cap: () => number;
   readonly #maxBytes: number;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(store: KeyValueStore, cap: () => number, maxBytes = MAX_RUN_BYTES) {
     this.#store = store;
@@ -37,13 +38,10 @@ export class StorageRunStore implements RunStore {
   }
 
   save(record: RunRecord): Promise<void> {
-    const saved = this.#queue.then(async () => {
+    return this.#queue.run(async () => {
       const kept = [...(await this.#read()).filter((old) => old.run_id !== record.run_id), record];
       await this.#store.set(STORAGE_KEY, this.#trim(kept));
     });
-    // The queue goes on after a failed save; the failure is the caller's to report.
-    this.#queue = saved.catch(() => undefined);
-    return saved;
   }
 
   async list(): Promise<RunSummary[]> {

@@ -1,5 +1,6 @@
 import { ShotBudget, shotBytes, shotKey, type StepShot, type StepShotStore } from '../../../agent/step-shots';
 import { isOneOf } from '../../../shared/narrow';
+import { SerialQueue } from '../../../shared/serial-queue';
 
 /** A chrome.storage area, reduced to what the picture store needs (it drops keys, unlike a KeyValueStore). */
 export interface ShotArea {
@@ -43,7 +44,7 @@ export class StorageStepShots implements StepShotStore {
   readonly #area: ShotArea;
   readonly #maxBytes: number;
   #budget: ShotBudget | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(area: ShotArea, maxBytes = MAX_SHOT_BYTES) {
     this.#area = area;
@@ -51,7 +52,7 @@ export class StorageStepShots implements StepShotStore {
   }
 
   put(runId: string, step: number, shot: StepShot): Promise<void> {
-    const saved = this.#queue.then(async () => {
+    return this.#queue.run(async () => {
       const budget = await this.#loadBudget();
       const key = shotKey(runId, step);
       const dropped = budget.add(key, shotBytes(shot));
@@ -64,9 +65,6 @@ export class StorageStepShots implements StepShotStore {
         await this.#area.remove(dropped.map((old) => SHOT_PREFIX + old));
       }
     });
-    // The queue goes on after a failed write; the failure is the caller's to report.
-    this.#queue = saved.catch(() => undefined);
-    return saved;
   }
 
   async get(runId: string, step: number): Promise<StepShot | undefined> {
