@@ -14,6 +14,7 @@ import { TargetTracker } from './target-tracker';
 
 export type { TargetRecord } from './target';
 export type { EventSource, SessionSetup } from './subscriptions';
+export { tabOf } from './subscriptions';
 
 /** What the SessionManager reports to its owner (BrowserSession turns these into bus events). */
 export type SessionManagerEvent =

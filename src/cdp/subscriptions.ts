@@ -10,6 +10,11 @@ export interface EventSource {
   target: TargetRecord | undefined;
 }
 
+/** The tab (page target) an event came from: the page itself, or the page an iframe or worker is in. */
+export function tabOf(source: EventSource): string | undefined {
+  return source.target?.pageTargetId ?? source.target?.targetId;
+}
+
 /** Per-session setup run on every attached session, again after every reconnect (subscriptions). */
 export type SessionSetup = (session: CdpSession, target: TargetRecord) => Promise<void>;
 

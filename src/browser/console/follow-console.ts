@@ -1,5 +1,6 @@
-import type { EventSource, SessionManager } from '../../cdp/session-manager';
+import { tabOf, type EventSource, type SessionManager } from '../../cdp/session-manager';
 import { ConsoleLog } from './console-log';
+import { disposeOnAbort } from '../../shared/dispose';
 
 /** The targets whose console counts toward their tab: the page, its out-of-process iframes, its workers. */
 const CONSOLE_TARGETS = new Set(['page', 'iframe', 'worker']);
@@ -13,9 +14,8 @@ const CONSOLE_TARGETS = new Set(['page', 'iframe', 'worker']);
  */
 export function followConsole(targets: SessionManager, signal: AbortSignal): ConsoleLog {
   const log = new ConsoleLog();
-  const pageOf = (source: EventSource): string | undefined => source.target?.pageTargetId ?? source.target?.targetId;
   const withPage = (source: EventSource, record: (targetId: string) => void): void => {
-    const targetId = pageOf(source);
+    const targetId = tabOf(source);
     if (targetId !== undefined && source.target !== undefined && CONSOLE_TARGETS.has(source.target.type)) {
       record(targetId);
     }
@@ -57,14 +57,6 @@ export function followConsole(targets: SessionManager, signal: AbortSignal): Con
       }
     }),
   ];
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const dispose of disposers) {
-        dispose();
-      }
-    },
-    { once: true },
-  );
+  disposeOnAbort(signal, disposers);
   return log;
 }

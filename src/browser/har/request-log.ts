@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
-import type { EventSource, SessionManager } from '../../cdp/session-manager';
+import { tabOf, type SessionManager } from '../../cdp/session-manager';
+import { disposeOnAbort } from '../../shared/dispose';
 
 /** The requests a tab keeps, newest last; past it the oldest go (the answer says how many went). */
 export const REQUESTS_PER_TAB = 500;
@@ -152,10 +153,9 @@ export class RequestLog {
  */
 export function followRequests(targets: SessionManager, signal: AbortSignal): RequestLog {
   const log = new RequestLog();
-  const pageOf = (source: EventSource): string | undefined => source.target?.pageTargetId ?? source.target?.targetId;
   const disposers = [
     targets.on('Network.requestWillBeSent', (params, source) => {
-      const targetId = pageOf(source);
+      const targetId = tabOf(source);
       if (targetId === undefined) {
         return;
       }
@@ -166,27 +166,19 @@ export function followRequests(targets: SessionManager, signal: AbortSignal): Re
       log.started(targetId, params);
     }),
     targets.on('Network.responseReceived', (params, source) =>
-      withPage(pageOf(source), (id) => log.responded(id, params)),
+      withPage(tabOf(source), (id) => log.responded(id, params)),
     ),
     targets.on('Network.loadingFinished', (params, source) =>
-      withPage(pageOf(source), (id) => log.finished(id, params)),
+      withPage(tabOf(source), (id) => log.finished(id, params)),
     ),
-    targets.on('Network.loadingFailed', (params, source) => withPage(pageOf(source), (id) => log.failed(id, params))),
+    targets.on('Network.loadingFailed', (params, source) => withPage(tabOf(source), (id) => log.failed(id, params))),
     targets.addSessionSetup(async (session, target) => {
       if (target.type === 'page' || target.type === 'iframe') {
         await session.send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 100_000 });
       }
     }),
   ];
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const dispose of disposers) {
-        dispose();
-      }
-    },
-    { once: true },
-  );
+  disposeOnAbort(signal, disposers);
   return log;
 }
 

@@ -1,4 +1,5 @@
 import { CdpTimeoutError } from '../../cdp/errors';
+import { tabOf } from '../../cdp/session-manager';
 import type { CdpSession } from '../../cdp/session';
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
@@ -166,13 +167,9 @@ export const crashWatchdog = defineWatchdog({
       }
     };
 
-    const pageOf = (source: {
-      target: { targetId: string; pageTargetId?: string | undefined } | undefined;
-    }): string | undefined => source.target?.pageTargetId ?? source.target?.targetId;
-
     disposers.push(
       targets.on('Inspector.targetCrashed', (_params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         if (targetId !== undefined) {
           markCrashed(targetId);
         }
@@ -183,7 +180,7 @@ export const crashWatchdog = defineWatchdog({
         }
       }),
       targets.on('Inspector.targetReloadedAfterCrash', (_params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         if (targetId !== undefined) {
           recovered(targetId);
         }
@@ -191,7 +188,7 @@ export const crashWatchdog = defineWatchdog({
       // Chromium does not always send targetReloadedAfterCrash (a renderer ended by Page.crash while stuck):
       // a new main document in a crashed page is the same news.
       targets.on('Page.frameNavigated', (params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         if (
           targetId !== undefined &&
           params.frame.parentId === undefined &&
@@ -202,19 +199,19 @@ export const crashWatchdog = defineWatchdog({
         }
       }),
       targets.on('Page.javascriptDialogOpening', (_params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         if (targetId !== undefined) {
           dialogs.add(targetId);
         }
       }),
       targets.on('Page.javascriptDialogClosed', (_params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         if (targetId !== undefined) {
           dialogs.delete(targetId);
         }
       }),
       targets.on('Network.requestWillBeSent', (params, source) => {
-        const targetId = pageOf(source);
+        const targetId = tabOf(source);
         // Favicons and other browser-initiated loads ("Other") often get no end event at all.
         if (targetId !== undefined && params.type !== undefined && params.type !== 'Other') {
           requests.started(
@@ -225,10 +222,10 @@ export const crashWatchdog = defineWatchdog({
         }
       }),
       targets.on('Network.loadingFinished', (params, source) =>
-        ended(`${source.session.sessionId}:${params.requestId}`, pageOf(source)),
+        ended(`${source.session.sessionId}:${params.requestId}`, tabOf(source)),
       ),
       targets.on('Network.loadingFailed', (params, source) =>
-        ended(`${source.session.sessionId}:${params.requestId}`, pageOf(source)),
+        ended(`${source.session.sessionId}:${params.requestId}`, tabOf(source)),
       ),
       targets.addSessionSetup(async (session, target) => {
         if (config().network_timeout_ms > 0 && (target.type === 'page' || target.type === 'iframe')) {

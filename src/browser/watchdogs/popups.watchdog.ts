@@ -1,5 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../../cdp/session';
+import { tabOf } from '../../cdp/session-manager';
 import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { bestEffort } from '../../shared/logger';
 import { answerDialog } from '../actions/dialog';
@@ -139,7 +140,7 @@ export const popupsWatchdog = defineWatchdog({
     });
     // Also when a person answered it in the browser, or handle_dialog's answer is seen closing it.
     const disposeClosed = targets.on('Page.javascriptDialogClosed', (params, source) => {
-      const targetId = source.target?.pageTargetId ?? source.target?.targetId;
+      const targetId = tabOf(source);
       if (targetId !== undefined && held.get(targetId)?.session === source.session) {
         release(targetId, params.result ? 'accepted' : 'dismissed');
       }

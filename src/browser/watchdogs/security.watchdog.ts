@@ -12,6 +12,7 @@ import { RecentKeys } from '../security/recent-keys';
 import { closeIfBlockedPopup, leaveBlockedPage } from '../security/leave-blocked-page';
 import type { BlockedDecision } from '../security/navigation-guard';
 import { changesPolicy } from '../security/url-policy';
+import { disposeOnAbort } from '../../shared/dispose';
 
 /** A subresource URL blocked again within this time is not announced again (a page polling one URL). */
 const SUBRESOURCE_REPEAT_MS = 5_000;
@@ -173,15 +174,7 @@ export const securityWatchdog = defineWatchdog({
         }
       }),
     ];
-    ctx.signal.addEventListener(
-      'abort',
-      () => {
-        for (const dispose of disposers) {
-          dispose();
-        }
-      },
-      { once: true },
-    );
+    disposeOnAbort(ctx.signal, disposers);
 
     return {
       NavigationStartedEvent: (event) => {
