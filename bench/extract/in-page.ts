@@ -3,7 +3,7 @@
  * the page itself so the figures are the conversion alone, and the facts of the page the outputs are
  * checked against.
  */
-import { childrenOf, markdown, SKIP, visible } from '../../src/dom/in-page/extract';
+import { eachChild, markdown, SKIP, visible } from '../../src/dom/in-page/extract';
 import type { MarkdownOptions } from '../../src/dom/payload';
 import { BENCH_GLOBAL, type Converter, type PageFacts } from './contract';
 import { turndownMarkdown } from './turndown-candidate';
@@ -14,14 +14,14 @@ const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Every element of the page, open shadow roots and same-origin frames included, as the converter walks them. */
 function elements(root: Node, out: Element[] = []): Element[] {
-  for (const child of childrenOf(root)) {
+  eachChild(root, (child) => {
     if (child.nodeType === Node.ELEMENT_NODE) {
       out.push(child as Element);
     }
     if (child.nodeType === Node.ELEMENT_NODE || child.nodeType === Node.DOCUMENT_FRAGMENT_NODE) {
       elements(child, out);
     }
-  }
+  });
   return out;
 }
 

@@ -7,7 +7,7 @@
  */
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
-import { absolute, childrenOf, SKIP, visible } from '../../src/dom/in-page/extract';
+import { absolute, eachChild, SKIP, visible } from '../../src/dom/in-page/extract';
 import type { MarkdownOptions } from '../../src/dom/payload';
 
 /** A copy of what the converter would read under `node`, or null when it reads nothing there. */
@@ -41,12 +41,12 @@ function readableCopy(node: Node, into: Document): Node | null {
       copy.setAttribute(name, absolute(value, base));
     }
   }
-  for (const child of childrenOf(node)) {
+  eachChild(node, (child) => {
     const inner = readableCopy(child, into);
     if (inner !== null) {
       copy.appendChild(inner);
     }
-  }
+  });
   return copy;
 }
 

@@ -47,24 +47,38 @@ const BLOCK = new Set([
   'summary',
 ]);
 
-export function childrenOf(node: Node): Node[] {
-  const element = node as Element;
-  const out: Node[] = [];
-  if (element.shadowRoot !== null && element.shadowRoot !== undefined) {
-    out.push(...Array.from(element.shadowRoot.childNodes));
+/** The body of a same-origin iframe; null for a cross-origin one, whose content is not readable from here. */
+function frameBody(element: Element): HTMLElement | null {
+  try {
+    return (element as HTMLIFrameElement).contentDocument?.body ?? null;
+  } catch {
+    // Cross-origin: its content is not readable from here.
+    return null;
   }
-  if (element.localName === 'iframe') {
-    try {
-      const inner = (element as HTMLIFrameElement).contentDocument?.body;
-      if (inner !== null && inner !== undefined) {
-        out.push(inner);
-      }
-    } catch {
-      // Cross-origin: its content is not readable from here.
+}
+
+/**
+ * Calls `visit` with each child of a node as a reader meets it: its shadow root's children, a same-origin
+ * iframe's body, then its own children. No arrays are built: the walk over a 37,000-element page spent a
+ * fifth of its time building them.
+ */
+export function eachChild(node: Node, visit: (child: Node) => void): void {
+  const element = node as Element;
+  const shadow = element.shadowRoot;
+  if (shadow !== null && shadow !== undefined) {
+    for (let child = shadow.firstChild; child !== null; child = child.nextSibling) {
+      visit(child);
     }
   }
-  out.push(...Array.from(node.childNodes));
-  return out;
+  if (element.localName === 'iframe') {
+    const inner = frameBody(element);
+    if (inner !== null) {
+      visit(inner);
+    }
+  }
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+    visit(child);
+  }
 }
 
 export function visible(element: Element): boolean {
@@ -94,6 +108,13 @@ class MarkdownWriter {
       .replace(/[ \t]+\n/g, '\n')
       .replace(/\n{3,}/g, '\n\n')
       .trim();
+  }
+
+  /** What `write` writes, taken out of the text: a table cell, written on its own line afterwards. */
+  #captured(write: () => void): string {
+    const from = this.#parts.length;
+    write();
+    return this.#parts.splice(from).join('');
   }
 
   block(start: string): void {
@@ -208,9 +229,7 @@ class MarkdownWriter {
   }
 
   #children(element: Node, listDepth: number): void {
-    for (const child of childrenOf(element)) {
-      this.walk(child, listDepth);
-    }
+    eachChild(element, (child) => this.walk(child, listDepth));
   }
 
   #table(table: HTMLTableElement): void {
@@ -226,11 +245,11 @@ class MarkdownWriter {
       this.block('');
     }
     // A cell keeps its links, code and emphasis: its content is written like any other, on one line.
-    const cell = (value: Element): string => {
-      const writer = new MarkdownWriter(this.#options);
-      writer.#children(value, 0);
-      return writer.text().replace(/\s+/g, ' ').replace(/\|/g, '\\|');
-    };
+    const cell = (value: Element): string =>
+      this.#captured(() => this.#children(value, 0))
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/\|/g, '\\|');
     const lines = rows.map((row) => `| ${Array.from(row.cells).map(cell).join(' | ')} |`);
     const width = rows[0]?.cells.length ?? 0;
     lines.splice(1, 0, `|${' --- |'.repeat(width)}`);
@@ -260,7 +279,7 @@ export function markdown(options: MarkdownOptions): MarkdownResult {
 function textNodes(root: Node): Array<{ text: Text; element: Element }> {
   const out: Array<{ text: Text; element: Element }> = [];
   const visit = (node: Node): void => {
-    for (const child of childrenOf(node)) {
+    eachChild(node, (child) => {
       if (child.nodeType === Node.TEXT_NODE) {
         const parent = child.parentElement;
         if (
@@ -276,7 +295,7 @@ function textNodes(root: Node): Array<{ text: Text; element: Element }> {
           visit(child);
         }
       }
-    }
+    });
   };
   visit(root);
   return out;
