@@ -42,7 +42,9 @@ export class SessionRuleGuard {
   sync(config: PolicyConfig, scope: RuleScope): Promise<void> {
     return this.#queue
       .run(() => this.#replace(config, scope))
-      .catch((error: unknown) => this.#log.warn('could not update the network rules', { error: errorMessageOf(error) }));
+      .catch((error: unknown) =>
+        this.#log.warn('could not update the network rules', { error: errorMessageOf(error) }),
+      );
   }
 
   async #replace(config: PolicyConfig, scope: RuleScope): Promise<void> {
