@@ -201,13 +201,19 @@ describe('tabpilot mcp --launch', () => {
     const network = await pollUntil(
       async () => {
         const answer = await mcp.ok('network_requests', { only_failed: true });
-        return answer.text.includes('\nGET 404 ') ? answer.text : undefined;
+        return / GET 404 /.test(answer.text) ? answer.text : undefined;
       },
       { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the page fetch never answered 404') },
     );
-    expect(network).toMatch(
-      new RegExp(`\\nGET 404 fetch ${server.url('/mcp/missing.json').replace(/[.?]/g, '\\$&')}( [^\\n]*)? FAILED$`),
+    const failedLine = new RegExp(
+      `\\n\\[([^\\]]+)\\] GET 404 fetch ${server.url('/mcp/missing.json').replace(/[.?]/g, '\\$&')}( [^\\n]*)? FAILED$`,
     );
+    expect(network).toMatch(failedLine);
+    // The id in brackets is what a model passes to network_request for the headers and the body.
+    const detail = await mcp.ok('network_request', { request_id: failedLine.exec(network)?.[1] ?? '' });
+    expect(detail.text).toMatch(/^Tab \w+: network_request done\.\n/);
+    expect(detail.text).toContain('\nstatus: 404\n');
+    expect(detail.text).toMatch(/\nresponse_headers: \[.*"content-type"/);
   });
 
   it('sends a screenshot as an image, scaled to 1568 px and 1.15 MP, and JPEG on request', async () => {

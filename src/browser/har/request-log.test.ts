@@ -1,6 +1,14 @@
 import type { Protocol } from 'devtools-protocol';
 import { describe, expect, it } from 'vitest';
+import type { CdpSession } from '../../cdp/session';
 import { REQUESTS_PER_TAB, RequestLog } from './request-log';
+
+/** The log keeps the session for a request's bodies; these tests never ask for one. */
+const SESSION = {} as CdpSession;
+
+function started(log: RequestLog, event: Protocol.Network.RequestWillBeSentEvent): void {
+  log.started('t', event, SESSION);
+}
 
 function sent(
   requestId: string,
@@ -27,10 +35,10 @@ const ALL = { urlContains: undefined, resourceTypes: [], onlyFailed: false, max:
 describe('RequestLog', () => {
   it('keeps a redirect hop with its status, and times each request from the page start', () => {
     const log = new RequestLog();
-    log.started('t', sent('1', 'http://a.test/', 10, { type: 'Document' }));
-    log.started('t', sent('2', 'http://a.test/go', 10.5));
-    log.started(
-      't',
+    started(log, sent('1', 'http://a.test/', 10, { type: 'Document' }));
+    started(log, sent('2', 'http://a.test/go', 10.5));
+    started(
+      log,
       sent('2', 'http://a.test/there', 10.6, {
         redirectResponse: { status: 302 } as Protocol.Network.Response,
       }),
@@ -42,12 +50,15 @@ describe('RequestLog', () => {
       ['http://a.test/go', 302, 500, 100],
       ['http://a.test/there', null, 600, 200],
     ]);
+    // Each hop has an id of its own for network_request; the chain's last hop keeps the CDP request id.
+    expect(requests.map((request) => request.id)).toEqual(['1', '2:500', '2']);
+    expect(log.request('t', '2:500')).toMatchObject({ url: 'http://a.test/go', cdpRequestId: '2' });
   });
 
   it('keeps at most its bound per tab and says how many went', () => {
     const log = new RequestLog();
     for (let n = 0; n < REQUESTS_PER_TAB + 7; n++) {
-      log.started('t', sent(String(n), `http://a.test/${n}`, n));
+      started(log, sent(String(n), `http://a.test/${n}`, n));
     }
     const listed = log.list('t', { ...ALL, max: 3 });
     expect(listed).toMatchObject({ total: REQUESTS_PER_TAB, dropped: 7 });
@@ -60,13 +71,13 @@ describe('RequestLog', () => {
 
   it('marks failures and 4xx/5xx answers, and filters by URL text, type and failure', () => {
     const log = new RequestLog();
-    log.started('t', sent('1', 'http://a.test/app.js', 1, { type: 'Script' }));
-    log.started('t', sent('2', 'http://a.test/api', 1.1));
+    started(log, sent('1', 'http://a.test/app.js', 1, { type: 'Script' }));
+    started(log, sent('2', 'http://a.test/api', 1.1));
     log.responded('t', {
       requestId: '2',
       response: { status: 500, mimeType: 'text/plain' },
     } as Protocol.Network.ResponseReceivedEvent);
-    log.started('t', sent('3', 'http://b.test/x', 1.2));
+    started(log, sent('3', 'http://b.test/x', 1.2));
     log.failed('t', {
       requestId: '3',
       timestamp: 1.3,

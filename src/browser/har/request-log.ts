@@ -1,4 +1,5 @@
 import type { Protocol } from 'devtools-protocol';
+import type { CdpSession } from '../../cdp/session';
 import { tabOf, type SessionManager } from '../../cdp/session-manager';
 import { disposeOnAbort } from '../../shared/dispose';
 
@@ -7,6 +8,8 @@ export const REQUESTS_PER_TAB = 500;
 
 /** One request as `network_requests` answers it. */
 export interface LoggedRequest {
+  /** What `network_request` takes to give its headers and bodies. */
+  id: string;
   url: string;
   method: string;
   resource_type: string;
@@ -33,10 +36,24 @@ export interface RequestFilter {
   max: number;
 }
 
+/** What is kept of a request beside its line, for `network_request` (never listed). */
+export interface RequestParts {
+  startSeconds: number;
+  /** The session that saw it: its bodies are asked of that session (a frame's or the page's). */
+  session: CdpSession;
+  /** The CDP request id, shared by the hops of a redirect chain. */
+  cdpRequestId: string;
+  requestHeaders: Protocol.Network.Headers;
+  responseHeaders: Protocol.Network.Headers | null;
+  hasPostData: boolean;
+}
+
+export type KeptRequest = LoggedRequest & RequestParts;
+
 interface TabRequests {
   /** When the page began loading (the main frame's navigation), in CDP's monotonic seconds. */
   origin: number | undefined;
-  byId: Map<string, LoggedRequest & { startSeconds: number }>;
+  byId: Map<string, KeptRequest>;
   dropped: number;
 }
 
@@ -62,7 +79,7 @@ export class RequestLog {
     this.#tabs.delete(targetId);
   }
 
-  started(targetId: string, params: Protocol.Network.RequestWillBeSentEvent): void {
+  started(targetId: string, params: Protocol.Network.RequestWillBeSentEvent, session: CdpSession): void {
     const tab = this.#tab(targetId);
     // The page's first request (its document) is when it began loading.
     tab.origin ??= params.timestamp;
@@ -71,10 +88,13 @@ export class RequestLog {
       // A redirect: the hop before it ended with the redirect's status.
       previous.status = params.redirectResponse?.status ?? previous.status;
       previous.duration_ms = Math.round((params.timestamp - previous.startSeconds) * 1000);
+      previous.responseHeaders = params.redirectResponse?.headers ?? previous.responseHeaders;
       tab.byId.delete(params.requestId);
-      tab.byId.set(`${params.requestId}:${previous.started_ms}`, previous);
+      previous.id = `${params.requestId}:${previous.started_ms}`;
+      tab.byId.set(previous.id, previous);
     }
     tab.byId.set(params.requestId, {
+      id: params.requestId,
       url: params.request.url,
       method: params.request.method,
       resource_type: params.type ?? 'Other',
@@ -87,6 +107,11 @@ export class RequestLog {
       encoded_bytes: null,
       from_cache: false,
       startSeconds: params.timestamp,
+      session,
+      cdpRequestId: params.requestId,
+      requestHeaders: params.request.headers,
+      responseHeaders: null,
+      hasPostData: params.request.hasPostData === true,
     });
     while (tab.byId.size > REQUESTS_PER_TAB) {
       const oldest = tab.byId.keys().next().value;
@@ -105,6 +130,7 @@ export class RequestLog {
       request.mime_type = params.response.mimeType;
       request.from_cache = params.response.fromDiskCache === true || params.response.fromServiceWorker === true;
       request.failed = params.response.status >= 400;
+      request.responseHeaders = params.response.headers;
     }
   }
 
@@ -125,6 +151,11 @@ export class RequestLog {
     }
   }
 
+  /** One request of the tab's page by its id, with what is kept for its details. */
+  request(targetId: string, id: string): KeptRequest | undefined {
+    return this.#tabs.get(targetId)?.byId.get(id);
+  }
+
   /** The tab's requests, oldest first, filtered; `total` counts every match, `dropped` what the bound let go. */
   list(targetId: string, filter: RequestFilter): { requests: LoggedRequest[]; total: number; dropped: number } {
     const tab = this.#tabs.get(targetId);
@@ -139,11 +170,25 @@ export class RequestLog {
       .filter((request) => !filter.onlyFailed || request.failed)
       .sort((a, b) => a.started_ms - b.started_ms);
     return {
-      requests: matching.slice(-filter.max).map(({ startSeconds: _startSeconds, ...request }) => request),
+      requests: matching.slice(-filter.max).map(lineOf),
       total: matching.length,
       dropped: tab.dropped,
     };
   }
+}
+
+/** The request as a list shows it, without what is kept for its details. */
+export function lineOf(request: KeptRequest): LoggedRequest {
+  const {
+    startSeconds: _startSeconds,
+    session: _session,
+    cdpRequestId: _cdpRequestId,
+    requestHeaders: _requestHeaders,
+    responseHeaders: _responseHeaders,
+    hasPostData: _hasPostData,
+    ...line
+  } = request;
+  return line;
 }
 
 /**
@@ -163,7 +208,7 @@ export function followRequests(targets: SessionManager, signal: AbortSignal): Re
       if (params.type === 'Document' && params.frameId === targetId && params.redirectResponse === undefined) {
         log.forget(targetId);
       }
-      log.started(targetId, params);
+      log.started(targetId, params, source.session);
     }),
     targets.on('Network.responseReceived', (params, source) =>
       withPage(tabOf(source), (id) => log.responded(id, params)),

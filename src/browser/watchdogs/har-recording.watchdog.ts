@@ -4,8 +4,10 @@ import { StartHarRecordingEvent, StopHarRecordingEvent } from '../../protocol/ev
 import { ConfigChangedEvent } from '../../protocol/events/config.events';
 import { BrowserConnectedEvent, BrowserStopEvent, BrowserStoppedEvent } from '../../protocol/events/lifecycle.events';
 import { HarFile, harSettingsOf } from '../har/har-file';
-import { followRequests } from '../har/request-log';
-import { NetworkRequestsEvent } from '../../protocol/actions/content.actions';
+import { harSecrets } from '../har/har-secrets';
+import { requestDetail } from '../har/request-detail';
+import { followRequests, lineOf } from '../har/request-log';
+import { NetworkRequestEvent, NetworkRequestsEvent } from '../../protocol/actions/content.actions';
 import { TabClosedEvent } from '../../protocol/events/tabs.events';
 import { requireArtifacts } from '../host';
 
@@ -38,6 +40,7 @@ export const harRecordingWatchdog = defineWatchdog({
     StartHarRecordingEvent,
     StopHarRecordingEvent,
     NetworkRequestsEvent,
+    NetworkRequestEvent,
     TabClosedEvent,
   ],
   emits: [],
@@ -133,6 +136,27 @@ export const harRecordingWatchdog = defineWatchdog({
           onlyFailed: only_failed,
           max: max_results,
         });
+      },
+      NetworkRequestEvent: async (event) => {
+        const { target_id, request_id, to_file, max_body_chars } = event.payload;
+        ctx.session.targets.requireSession(target_id);
+        const request = requests.request(target_id, request_id);
+        if (request === undefined) {
+          throw new TabpilotError(
+            'ELEMENT_NOT_FOUND',
+            `No request ${request_id} in this tab's page: network_requests lists the ones kept since it loaded`,
+          );
+        }
+        const secrets = harSecrets(() => ctx.session.config.sensitive_data);
+        const detail = await requestDetail(request, {
+          redactHeaders: ctx.session.config.record_har_redact_headers,
+          redactText: (text) => secrets.value(text),
+          maxBodyChars: max_body_chars,
+          toFile: to_file
+            ? { files: ctx.session.host.files, baseName: `request-${request_id.replace(/\W/g, '-')}` }
+            : undefined,
+        });
+        return { ...lineOf(request), ...detail };
       },
       TabClosedEvent: (event) => {
         requests.forget(event.payload.target_id);

@@ -14,6 +14,8 @@ import { ACTS, READS, WRITES_FILE } from './hints';
 import { both, count, quoted } from './words';
 
 const LoggedRequest = z.strictObject({
+  /** For network_request, which gives its headers and bodies. */
+  id: z.string(),
   url: z.string(),
   method: z.string(),
   resource_type: z.string(),
@@ -49,6 +51,37 @@ export const NetworkRequestsEvent = defineEvent('NetworkRequestsEvent', {
   timeoutMs: 5_000,
   description:
     'The network requests of a tab since its page last loaded (at most the newest 500 are kept): method, URL, type, status, failure, timing and size, filtered by URL text, type and failure. Failed and 4xx/5xx requests are marked failed.',
+});
+
+const Header = z.strictObject({ name: z.string(), value: z.string() });
+const RequestBody = z.strictObject({
+  bytes: z.number().int(),
+  text: z.string().nullable(),
+  truncated: z.boolean(),
+  path: z.string().nullable(),
+  missing: z.string().nullable(),
+});
+
+/** One request's headers and bodies (src/browser/har/request-detail.ts reads them). */
+export const NetworkRequestEvent = defineEvent('NetworkRequestEvent', {
+  payload: {
+    target_id: TargetId,
+    request_id: z.string().min(1).describe("A request's id from network_requests"),
+    to_file: z.boolean().default(false).describe('Write the bodies whole to files instead of the answer'),
+    max_body_chars: z.number().int().positive().max(100_000).default(4_000).describe('Cut a body in the answer here'),
+  },
+  result: LoggedRequest.extend({
+    request_headers: z.array(Header),
+    /** Null until the response comes. */
+    response_headers: z.array(Header).nullable(),
+    /** Null when the request sent none. */
+    request_body: RequestBody.nullable(),
+    /** Null for a redirect hop and a request that failed before a response. */
+    response_body: RequestBody.nullable(),
+  }),
+  timeoutMs: 10_000,
+  description:
+    "One network request of a tab's page with its headers and bodies, secrets replaced (cookies and authorization always; the config's sensitive_data values everywhere). A text body comes in the answer up to max_body_chars; to_file writes both bodies whole to files (the only way for a binary one). Bodies stay readable while the browser holds them (about 100 kB each, 1 MB a tab).",
 });
 
 /** The console's levels, the most serious first (DevTools' names: `warning`, not `warn`). */
@@ -273,6 +306,20 @@ export const CONTENT_ACTIONS = [
       activity: () => both('listing the network requests', 'listed the network requests'),
     },
     mcp: { answer: 'network' },
+  }),
+  declareAction(NetworkRequestEvent, {
+    name: 'network_request',
+    title: "Read one network request's headers and bodies",
+    category: 'content',
+    // One declaration for both: honest for to_file, which writes files.
+    hints: WRITES_FILE,
+    tabGate: 'read',
+    onlyReads: true,
+    panel: {
+      label: 'Read a network request',
+      success: (_p, r) => `${r.method} ${r.url}: ${r.status ?? 'no answer'}`,
+      activity: () => both('reading a network request', 'read a network request'),
+    },
   }),
   declareAction(ConsoleMessagesEvent, {
     name: 'console_messages',

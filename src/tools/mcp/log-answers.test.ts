@@ -63,11 +63,12 @@ describe('the console and network answers for a model', () => {
     );
   });
 
-  it('puts each request on one line: method, status, type, URL, time, size, and why it failed', () => {
+  it('puts each request on one line: its id, method, status, type, URL, time, size, and why it failed', () => {
     const text = networkText(
       {
         requests: [
           {
+            id: '1000.1',
             url: 'http://a.test/',
             method: 'GET',
             resource_type: 'Document',
@@ -81,6 +82,7 @@ describe('the console and network answers for a model', () => {
             from_cache: false,
           },
           {
+            id: '1000.2',
             url: 'http://a.test/missing',
             method: 'GET',
             resource_type: 'Fetch',
@@ -94,6 +96,7 @@ describe('the console and network answers for a model', () => {
             from_cache: false,
           },
           {
+            id: '1000.3',
             url: 'http://b.test/ws',
             method: 'GET',
             resource_type: 'XHR',
@@ -114,10 +117,10 @@ describe('the console and network answers for a model', () => {
     );
     expect(text).toBe(
       [
-        '3 requests.',
-        'GET 200 document http://a.test/ 12 ms 2.2 kB',
-        'GET 404 fetch http://a.test/missing 3 ms 120 B FAILED',
-        'GET --- xhr http://b.test/ws FAILED net::ERR_CONNECTION_REFUSED',
+        '3 requests (network_request with the id in brackets gives headers and bodies).',
+        '[1000.1] GET 200 document http://a.test/ 12 ms 2.2 kB',
+        '[1000.2] GET 404 fetch http://a.test/missing 3 ms 120 B FAILED',
+        '[1000.3] GET --- xhr http://b.test/ws FAILED net::ERR_CONNECTION_REFUSED',
       ].join('\n'),
     );
   });

@@ -72,7 +72,11 @@ export function networkText(record: Record<string, unknown>, where: string): str
           : '';
     const time = typeof request['duration_ms'] === 'number' ? ` ${Math.round(request['duration_ms'])} ms` : '';
     const cache = request['from_cache'] === true ? ' (cache)' : '';
-    return `${String(request['method'])} ${status} ${String(request['resource_type']).toLowerCase()} ${String(request['url'])}${time}${bytes(request['encoded_bytes'])}${cache}${failure}`;
+    const id = typeof request['id'] === 'string' ? `[${request['id']}] ` : '';
+    return `${id}${String(request['method'])} ${status} ${String(request['resource_type']).toLowerCase()} ${String(request['url'])}${time}${bytes(request['encoded_bytes'])}${cache}${failure}`;
   });
-  return [`${where}${counted(record['total'], requests.length, 'request', record['dropped'])}.`, ...lines].join('\n');
+  const hint = requests.length > 0 ? ' (network_request with the id in brackets gives headers and bodies)' : '';
+  return [`${where}${counted(record['total'], requests.length, 'request', record['dropped'])}${hint}.`, ...lines].join(
+    '\n',
+  );
 }

@@ -311,6 +311,7 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
       );
       type Listed = {
         requests: Array<{
+          id: string;
           url: string;
           method: string;
           resource_type: string;
@@ -346,6 +347,36 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
         failure: expect.stringMatching(/^net::ERR_/),
       });
       expect(all.total).toBe(all.requests.length);
+
+      // One request's headers and bodies: the POST's authorization replaced, its body and its answer given.
+      type Detail = {
+        request_headers: Array<{ name: string; value: string }>;
+        response_headers: Array<{ name: string; value: string }> | null;
+        request_body: { text: string | null; path: string | null; bytes: number } | null;
+        response_body: { text: string | null; path: string | null; bytes: number; missing: string | null } | null;
+      };
+      const idOf = (path: string): string => {
+        const found = all.requests.find((request) => request.url.endsWith(path));
+        if (found === undefined) {
+          throw new Error(`no id for ${path}`);
+        }
+        return found.id;
+      };
+      const submit = await driver.ok<Detail>('network_request', { request_id: idOf('/har/submit') });
+      expect(header(submit.request_headers, 'authorization')).toBe('<redacted>');
+      expect(JSON.stringify(submit)).not.toContain('top-secret-token');
+      expect(submit.request_body?.text).toBe(HAR_POST_BODY);
+      expect(submit.response_body?.text).toContain('"n":42');
+      expect(header(submit.response_headers ?? [], 'content-type')).toContain('application/json');
+      // A binary body only through a file, which holds the image the server sent.
+      const pixel = await driver.ok<Detail>('network_request', { request_id: idOf('/har/pixel.png') });
+      expect(pixel.response_body?.missing).toMatch(/^binary/);
+      const written = await driver.ok<Detail>('network_request', { request_id: idOf('/har/pixel.png'), to_file: true });
+      const png = readFileSync(written.response_body?.path ?? '');
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(png.length).toBe(written.response_body?.bytes);
+      const unknown = await driver.send('network_request', { request_id: 'no-such-request' });
+      expect(unknown).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
 
       // The browser's own favicon request may be listed too (a 404 here): the page's requests are the point.
       const pageOwn = (listed: Listed) => listed.requests.filter((request) => !request.url.endsWith('/favicon.ico'));
