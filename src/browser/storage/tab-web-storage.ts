@@ -1,6 +1,5 @@
-import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../../cdp/session';
-import { CdpProtocolError } from '../../cdp/errors';
+import { callInFrame } from '../actions/in-page-call';
 import {
   WEB_STORAGE_GET_CHARS,
   WEB_STORAGE_LIST_CHARS,
@@ -37,79 +36,71 @@ export function cutValue(value: string, bound: number): string {
   return `${value.slice(0, end)}…`;
 }
 
-function entryOf([key = '', value = '']: Protocol.DOMStorage.Item, bound: number): StorageEntry {
+function entryOf([key, value]: [string, string], bound: number): StorageEntry {
   return { key, value: cutValue(value, bound), value_length: value.length };
 }
 
+const byKey = ([a]: [string, string], [b]: [string, string]): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * list, get, set, delete or clear localStorage or sessionStorage of the page a tab is on, through its own
- * session. The StorageId names the top page's origin (Chromium keys a top-level page's storage by its
- * origin alone), never an origin the client chose, and sessionStorage is that tab's own (DOMStorage on a
- * tab's session reaches that tab's session namespace). Reads go through DOMStorage, not the page's
- * script, which could disguise `localStorage`.
+ * list, get, set, delete or clear localStorage or sessionStorage of the page a tab is on, through
+ * tabpilot's isolated world in its top frame: the storage the page itself uses (sessionStorage the tab's
+ * own), never an origin the client names, and beyond the reach of the page's scripts. CDP's DOMStorage
+ * would name the origin from outside, but chrome.debugger does not offer it ("'DOMStorage.getDOMStorageItems'
+ * wasn't found" on Chromium 156), so both transports go through the page.
  */
 export async function tabWebStorage(session: CdpSession, payload: WebStoragePayload): Promise<WebStorageResult> {
-  const origin = webStorageOrigin(await pageUrlOf(session));
-  const storageId = { securityOrigin: origin, isLocalStorage: payload.area === 'local' };
-  const items = async (): Promise<Protocol.DOMStorage.Item[]> =>
-    (await session.send('DOMStorage.getDOMStorageItems', { storageId })).entries;
-  const find = async (key: string): Promise<Protocol.DOMStorage.Item | undefined> =>
-    (await items()).find(([itemKey]) => itemKey === key);
-  const answer = (entries: StorageEntry[], changed: number): WebStorageResult => ({
-    origin,
+  const pageUrl = await pageUrlOf(session);
+  const expected = webStorageOrigin(pageUrl);
+  const outcome = await callInFrame(session, 'webStorage', {
+    area: payload.area,
+    op: payload.op,
+    key: payload.key ?? '',
+    value: payload.value ?? '',
+  });
+  const area = payload.area === 'local' ? 'localStorage' : 'sessionStorage';
+  if (outcome.origin !== expected) {
+    // A sandboxed page (opaque origin), or the tab went elsewhere meanwhile: nothing of another origin is answered.
+    throw new TabpilotError(
+      'INVALID_PARAMS',
+      `tab_id: the page at ${pageUrl} runs with origin ${outcome.origin}, not ${expected}: it has no ${area} of ${expected} to use`,
+      { details: { field: 'tab_id' } },
+    );
+  }
+  if (!outcome.ok) {
+    const field = outcome.reason === 'refused' ? 'value' : 'tab_id';
+    const what = outcome.reason === 'refused' ? `${expected} did not store it` : `${expected} may not use ${area}`;
+    throw new TabpilotError('INVALID_PARAMS', `${field}: ${what}: ${outcome.error}`, { details: { field } });
+  }
+  const result = (entries: StorageEntry[], changed: number): WebStorageResult => ({
+    origin: expected,
     entries,
     total: entries.length,
     changed,
   });
-  const key = payload.key ?? '';
   switch (payload.op) {
     case 'list': {
-      const all = (await items()).sort(([a = ''], [b = '']) => (a < b ? -1 : a > b ? 1 : 0));
+      const all = outcome.entries.sort(byKey);
       const shown = all.slice(0, payload.max_results ?? WEB_STORAGE_LIST_DEFAULT);
       return {
-        ...answer(
-          shown.map((item) => entryOf(item, WEB_STORAGE_LIST_CHARS)),
+        ...result(
+          shown.map((entry) => entryOf(entry, WEB_STORAGE_LIST_CHARS)),
           0,
         ),
         total: all.length,
       };
     }
-    case 'get': {
-      const found = await find(key);
-      return answer(found === undefined ? [] : [entryOf(found, WEB_STORAGE_GET_CHARS)], 0);
-    }
-    case 'set': {
-      try {
-        await session.send('DOMStorage.setDOMStorageItem', { storageId, key, value: payload.value ?? '' });
-      } catch (error) {
-        // The page's storage refused the write (past its quota of about 5 MB per origin): the browser's words.
-        if (error instanceof CdpProtocolError) {
-          throw new TabpilotError('INVALID_PARAMS', `value: ${origin} did not store it: ${error.protocolMessage}`, {
-            details: { field: 'value' },
-          });
-        }
-        throw error;
-      }
-      const stored = await find(key);
-      if (stored === undefined) {
-        throw new TabpilotError('INVALID_PARAMS', `key: ${origin} did not keep ${JSON.stringify(key)}`, {
-          details: { field: 'key' },
-        });
-      }
-      return answer([entryOf(stored, WEB_STORAGE_GET_CHARS)], 1);
-    }
+    case 'get':
+      return result(
+        outcome.entries.map((entry) => entryOf(entry, WEB_STORAGE_GET_CHARS)),
+        0,
+      );
+    case 'set':
     case 'delete': {
-      const found = await find(key);
-      if (found === undefined) {
-        return answer([], 0);
-      }
-      await session.send('DOMStorage.removeDOMStorageItem', { storageId, key });
-      return answer([entryOf(found, WEB_STORAGE_GET_CHARS)], 1);
+      const entries = outcome.entries.map((entry) => entryOf(entry, WEB_STORAGE_GET_CHARS));
+      return result(entries, entries.length);
     }
-    case 'clear': {
-      const before = (await items()).length;
-      await session.send('DOMStorage.clear', { storageId });
-      return answer([], before);
-    }
+    case 'clear':
+      return result([], outcome.cleared);
   }
 }
