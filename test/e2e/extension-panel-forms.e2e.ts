@@ -39,6 +39,11 @@ describe('side panel forms', () => {
       return { group: option.parentElement.label, text: option.textContent };
     })()`);
     expect(navigate).toEqual({ group: 'Page', text: 'Go to a URL (navigate)' });
+    const storage = await panel.eval<{ group: string; text: string }>(`(() => {
+      const option = document.querySelector('#action-select option[value="web_storage"]');
+      return { group: option.parentElement.label, text: option.textContent };
+    })()`);
+    expect(storage).toEqual({ group: 'Content', text: 'Web storage (web_storage)' });
     expect(await panel.text('#run-action')).toBe('Run: Go to a URL');
   });
 

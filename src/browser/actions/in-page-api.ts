@@ -232,9 +232,28 @@ export interface InPageValueFunctions {
   elementInfo: { args: []; result: ElementInfo };
   collectIndexedDb: { args: []; result: IndexedDbOutcome<SavedDatabase[]> };
   restoreIndexedDb: { args: [databases: SavedDatabase[]]; result: IndexedDbOutcome<number> };
+  webStorage: { args: [request: WebStorageRequest]; result: WebStorageOutcome };
   /** Run by an init script at a document's start (not through the bridge). */
   restoreIndexedDbAtStart: { args: [origin: string, databases: SavedDatabase[]]; result: boolean };
 }
+
+/** One operation on the document's localStorage or sessionStorage (key and value '' where the op takes none). */
+export interface WebStorageRequest {
+  area: 'local' | 'session';
+  op: 'list' | 'get' | 'set' | 'delete' | 'clear';
+  key: string;
+  value: string;
+}
+
+/**
+ * What the operation came to, with the document's own origin ('null' when opaque). entries: list, all of
+ * them; get, the one asked (none when missing); set, the entry as stored; delete, the one removed. cleared:
+ * how many a clear removed. `denied`: the document may not use that storage (an opaque origin, site data
+ * blocked); `refused`: a write the storage refused (its quota).
+ */
+export type WebStorageOutcome =
+  | { ok: true; origin: string; entries: Array<[key: string, value: string]>; cleared: number }
+  | { ok: false; reason: 'denied' | 'refused'; origin: string; error: string };
 
 /** In-page functions that return an element (the core gets a handle to it in the same world). */
 export interface InPageHandleFunctions {

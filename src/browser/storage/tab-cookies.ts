@@ -3,6 +3,7 @@ import type { CdpSession } from '../../cdp/session';
 import type { CookiesEvent } from '../../protocol/actions/content.actions';
 import type { PayloadOf, ResultOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
+import { httpOrigin, pageUrlOf } from './page-origin';
 
 type CookiesPayload = PayloadOf<typeof CookiesEvent>;
 type CookiesResult = ResultOf<typeof CookiesEvent>;
@@ -13,21 +14,7 @@ type TabCookie = CookiesResult['cookies'][number];
  * a file, chrome://) is sent no cookies, and a cookie "for" it would be one for no site the client owns.
  */
 export function cookieOrigin(pageUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(pageUrl);
-  } catch {
-    // An address that does not parse is no http(s) page either: refused below with the others.
-    url = new URL('about:invalid');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TabpilotError(
-      'INVALID_PARAMS',
-      `tab_id: the tab is on ${pageUrl || 'no page'}, which has no cookies; cookies are those of an http(s) page`,
-      { details: { field: 'tab_id' } },
-    );
-  }
-  return url.origin;
+  return httpOrigin(pageUrl, 'has no cookies; cookies are those of an http(s) page');
 }
 
 function fromCdp(cookie: Protocol.Network.Cookie): TabCookie {
@@ -41,12 +28,6 @@ function fromCdp(cookie: Protocol.Network.Cookie): TabCookie {
     secure: cookie.secure,
     same_site: cookie.sameSite ?? null,
   };
-}
-
-/** The main frame's URL as the browser has it (the page's script cannot disguise it). */
-async function pageUrlOf(session: CdpSession): Promise<string> {
-  const { frameTree } = await session.send('Page.getFrameTree');
-  return frameTree.frame.url;
 }
 
 /** The cookies the browser would send to these URLs: never the profile's others. */

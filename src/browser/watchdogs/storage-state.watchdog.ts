@@ -24,7 +24,8 @@ import {
 } from '../storage/storage-state';
 import { scopeState } from '../storage/cookie-scope';
 import { tabCookies } from '../storage/tab-cookies';
-import { CookiesEvent } from '../../protocol/actions/content.actions';
+import { CookiesEvent, WebStorageEvent } from '../../protocol/actions/content.actions';
+import { tabWebStorage } from '../storage/tab-web-storage';
 import { IndexedDbRestorer } from '../storage/indexed-db-restore';
 import type { SavedDatabase } from '../actions/in-page-api';
 import { callInFrame } from '../actions/in-page-call';
@@ -86,11 +87,12 @@ function cookieSession(session: BrowserSessionView, live: readonly string[]): Cd
  * valid JSON or not a storage state is refused whole, naming it, before anything is loaded. Unlike
  * browser-use, a save holds exactly the browser's state (no merge with an older file that would bring back
  * cookies since deleted), and localStorage reaches every controlled tab of its origin, not only the one
- * focused at load time. `cookies` reads and writes one tab's own page's cookies only (storage/tab-cookies.ts).
+ * focused at load time. `cookies` reads and writes one tab's own page's cookies only (storage/tab-cookies.ts),
+ * `web_storage` its own page's localStorage and sessionStorage only (storage/tab-web-storage.ts).
  */
 export const storageStateWatchdog = defineWatchdog({
   name: 'storage-state',
-  listensTo: [BrowserConnectedEvent, SaveStorageStateEvent, LoadStorageStateEvent, CookiesEvent],
+  listensTo: [BrowserConnectedEvent, SaveStorageStateEvent, LoadStorageStateEvent, CookiesEvent, WebStorageEvent],
   emits: [LoadStorageStateEvent, StorageStateSavedEvent, StorageStateLoadedEvent],
   setup: (ctx) => {
     let loads = 0;
@@ -181,6 +183,8 @@ export const storageStateWatchdog = defineWatchdog({
 
     return {
       CookiesEvent: (event) => tabCookies(ctx.session.targets.requireSession(event.payload.target_id), event.payload),
+      WebStorageEvent: (event) =>
+        tabWebStorage(ctx.session.targets.requireSession(event.payload.target_id), event.payload),
       BrowserConnectedEvent: async (_event, hctx) => {
         if (ctx.session.config.storage_state === null) {
           return;

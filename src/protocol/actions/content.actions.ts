@@ -195,6 +195,81 @@ export const CookiesEvent = defineEvent('CookiesEvent', {
     "The cookies of a tab's own page, never the rest of the profile: list those its URL is sent (httpOnly ones included), set one for the page's own origin (host-only, path '/' unless given), or delete one of them by name (and path). A tab not on an http(s) page has none and is refused.",
 });
 
+/** A list's values are cut at this many characters (a `get` answers at most WEB_STORAGE_GET_CHARS). */
+export const WEB_STORAGE_LIST_CHARS = 1_000;
+/** One value a `get` answers, cut past this; a page's whole storage is about 5 MB per origin. */
+export const WEB_STORAGE_GET_CHARS = 100_000;
+/** The entries a list answers when max_results is not given. */
+export const WEB_STORAGE_LIST_DEFAULT = 100;
+
+const StorageEntry = z.strictObject({
+  key: z.string(),
+  /** Cut past the bound, ending in "…" (value_length tells the whole length). */
+  value: z.string(),
+  value_length: z.number().int(),
+});
+
+type WebStorageField = 'key' | 'value' | 'max_results';
+
+/** What each op needs, and may take besides: any other field is refused rather than ignored. */
+const WEB_STORAGE_FIELDS: Record<
+  'list' | 'get' | 'set' | 'delete' | 'clear',
+  { needs: readonly WebStorageField[]; may: readonly WebStorageField[] }
+> = {
+  list: { needs: [], may: ['max_results'] },
+  get: { needs: ['key'], may: [] },
+  set: { needs: ['key', 'value'], may: [] },
+  delete: { needs: ['key'], may: [] },
+  clear: { needs: [], may: [] },
+};
+
+/**
+ * localStorage or sessionStorage of a tab's own page (src/browser/storage/tab-web-storage.ts): the
+ * storage of its top page's origin, never another origin's, so a client reads or writes only what the
+ * page it was given can.
+ */
+export const WebStorageEvent = defineEvent('WebStorageEvent', {
+  payload: {
+    target_id: TargetId,
+    op: z
+      .enum(['list', 'get', 'set', 'delete', 'clear'])
+      .describe('list the entries, get, set or delete one, clear all'),
+    area: z.enum(['local', 'session']).default('local').describe('localStorage (local) or sessionStorage (session)'),
+    key: z.string().optional().describe('get, set, delete: the entry'),
+    value: z.string().optional().describe('set: its value'),
+    max_results: z
+      .number()
+      .int()
+      .positive()
+      .max(1_000)
+      .optional()
+      .describe(`list: at most this many entries (${WEB_STORAGE_LIST_DEFAULT} when not given)`),
+  },
+  refine: (payload, ctx) => {
+    const { needs, may } = WEB_STORAGE_FIELDS[payload.op];
+    for (const field of ['key', 'value', 'max_results'] as const) {
+      if (needs.includes(field) && payload[field] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `${payload.op} needs the ${field}` });
+      }
+      if (!needs.includes(field) && !may.includes(field) && payload[field] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `${payload.op} takes no ${field}` });
+      }
+    }
+  },
+  result: z.strictObject({
+    /** The page's origin whose storage this is. */
+    origin: z.string(),
+    /** list: the entries, by key; get: the entry, or none when the key is not there; set: the entry as stored; delete: the one removed. */
+    entries: z.array(StorageEntry),
+    /** list: how many entries the area holds, before max_results; otherwise how many entries are in entries. */
+    total: z.number().int(),
+    /** How many entries the call set or removed (0 for list and get). */
+    changed: z.number().int(),
+  }),
+  timeoutMs: 5_000,
+  description: `localStorage or sessionStorage of a tab's own page (its top page's origin, never another's): list the entries, get, set or delete one by key, or clear the area. Values are cut at ${WEB_STORAGE_LIST_CHARS.toLocaleString('en-US')} characters in a list and ${WEB_STORAGE_GET_CHARS.toLocaleString('en-US')} in a get; a missing key gets no entry. A tab not on an http(s) page is refused.`,
+});
+
 /** Reading the content without a model, the files made of it, and script in the page. */
 export const CONTENT_ACTIONS = [
   declareAction(ExtractContentEvent, {
@@ -355,6 +430,46 @@ export const CONTENT_ACTIONS = [
           : p.op === 'set'
             ? both(`setting the cookie ${quoted(p.name ?? '')}`, `set the cookie ${quoted(p.name ?? '')}`)
             : both(`deleting the cookie ${quoted(p.name ?? '')}`, `deleted the cookie ${quoted(p.name ?? '')}`),
+    },
+  }),
+  declareAction(WebStorageEvent, {
+    name: 'web_storage',
+    title: "Read or change the tab's own localStorage or sessionStorage",
+    category: 'content',
+    // One declaration for every op: honest for the strictest, delete and clear.
+    hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+    tabGate: 'act',
+    panel: {
+      label: 'Web storage',
+      success: (p, r) => {
+        const area = p.area === 'session' ? 'sessionStorage' : 'localStorage';
+        switch (p.op) {
+          case 'list':
+            return `${count(r.total, 'entry', 'entries')} in ${area}`;
+          case 'get':
+            return r.entries.length === 0 ? `no ${quoted(p.key)} in ${area}` : `read ${quoted(p.key)} from ${area}`;
+          case 'set':
+            return `set ${quoted(p.key)} in ${area}`;
+          case 'delete':
+          case 'clear':
+            return `removed ${count(r.changed, 'entry', 'entries')} from ${area}`;
+        }
+      },
+      activity: (p) => {
+        const area = p.area === 'session' ? 'sessionStorage' : 'localStorage';
+        switch (p.op) {
+          case 'list':
+            return both(`listing ${area}`, `listed ${area}`);
+          case 'get':
+            return both(`reading ${quoted(p.key)} from ${area}`, `read ${quoted(p.key)} from ${area}`);
+          case 'set':
+            return both(`setting ${quoted(p.key)} in ${area}`, `set ${quoted(p.key)} in ${area}`);
+          case 'delete':
+            return both(`deleting ${quoted(p.key)} from ${area}`, `deleted ${quoted(p.key)} from ${area}`);
+          case 'clear':
+            return both(`clearing ${area}`, `cleared ${area}`);
+        }
+      },
     },
   }),
 ] as const;

@@ -43,6 +43,19 @@ localStorage.setItem('greeting', 'hello from ' + location.search.slice(1));
 cookieStore.get('theme').then(() => { document.title = 'set'; });
 </script>`);
   });
+  server.route('/state/blank.html', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+    res.end('<!doctype html><title>blank</title>');
+  });
+  // A sandboxed document runs with an opaque origin whatever its URL.
+  server.route('/state/sandboxed.html', (_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'text/html',
+      'content-security-policy': 'sandbox allow-scripts',
+      'cache-control': 'no-store',
+    });
+    res.end('<!doctype html><title>sandboxed</title>');
+  });
   server.route('/state/echo', (req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
     res.end(req.headers.cookie ?? '');
@@ -425,6 +438,114 @@ export function defineStorageStateContract(
       const blank = await driver.send('cookies', { op: 'list' });
       expect(blank).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
       expect(blank.ok ? '' : blank.error.message).toMatch(/^tab_id: the tab is on about:blank/);
+    });
+
+    it("lists, gets, sets, deletes and clears only the web storage of the tab's own page", async () => {
+      interface Stored {
+        origin: string;
+        entries: Array<{ key: string; value: string; value_length: number }>;
+        total: number;
+        changed: number;
+      }
+      const origin = new URL(server.url('/')).origin;
+      const page = (expression: string): Promise<unknown> => driver.evaluateInTab(tab, expression);
+      // The other site's storage (127.0.0.1), which the page on localhost cannot see.
+      await driver.ok('navigate', { url: server.crossUrl('/state/blank.html') });
+      await page(`localStorage.setItem('elsewhere', '1')`);
+      await driver.ok('navigate', { url: server.url('/state/blank.html') });
+      await page(
+        `localStorage.clear(); sessionStorage.clear(); localStorage.setItem('by-page', 'hello'); localStorage.setItem('long', 'x'.repeat(1500)); sessionStorage.setItem('step', '2')`,
+      );
+
+      // Set by the page, listed by the action (a long value cut at 1,000 characters, whole in a get).
+      expect(await driver.ok<Stored>('web_storage', { op: 'list' })).toEqual({
+        origin,
+        entries: [
+          { key: 'by-page', value: 'hello', value_length: 5 },
+          { key: 'long', value: `${'x'.repeat(1_000)}…`, value_length: 1_500 },
+        ],
+        total: 2,
+        changed: 0,
+      });
+      expect((await driver.ok<Stored>('web_storage', { op: 'get', key: 'long' })).entries[0]?.value).toBe(
+        'x'.repeat(1_500),
+      );
+      expect(await driver.ok<Stored>('web_storage', { op: 'get', key: 'missing' })).toEqual({
+        origin,
+        entries: [],
+        total: 0,
+        changed: 0,
+      });
+
+      // Set by the action, read back by the page's own localStorage, and not in its sessionStorage.
+      expect(await driver.ok<Stored>('web_storage', { op: 'set', key: 'by-client', value: 'dark ☾' })).toEqual({
+        origin,
+        entries: [{ key: 'by-client', value: 'dark ☾', value_length: 6 }],
+        total: 1,
+        changed: 1,
+      });
+      expect(await page(`localStorage.getItem('by-client')`)).toBe('dark ☾');
+      expect(await page(`sessionStorage.getItem('by-client')`)).toBeNull();
+
+      // sessionStorage is the tab's own, apart from localStorage.
+      expect(await driver.ok<Stored>('web_storage', { op: 'list', area: 'session' })).toMatchObject({
+        entries: [{ key: 'step', value: '2' }],
+        total: 1,
+      });
+      await driver.ok('web_storage', { op: 'set', area: 'session', key: 'step', value: '3' });
+      expect(await page(`sessionStorage.getItem('step')`)).toBe('3');
+      expect(await page(`localStorage.getItem('step')`)).toBeNull();
+
+      expect(await driver.ok<Stored>('web_storage', { op: 'delete', key: 'by-page' })).toMatchObject({
+        changed: 1,
+        entries: [{ key: 'by-page', value: 'hello' }],
+      });
+      expect(await page(`localStorage.getItem('by-page')`)).toBeNull();
+      expect(await driver.ok<Stored>('web_storage', { op: 'delete', key: 'by-page' })).toMatchObject({
+        changed: 0,
+        entries: [],
+      });
+      expect(await driver.ok<Stored>('web_storage', { op: 'clear', area: 'session' })).toMatchObject({ changed: 1 });
+      expect(await page('sessionStorage.length')).toBe(0);
+      expect(await page('localStorage.length')).toBe(2);
+
+      // A value that is a configured secret reaches the client as its placeholder only.
+      const secret = 'Storage-Secret-4711';
+      await driver.setConfig({ sensitive_data: { localhost: { token: secret } } });
+      try {
+        await page(`localStorage.setItem('auth', ${JSON.stringify(secret)})`);
+        const masked = await driver.send('web_storage', { op: 'get', key: 'auth' });
+        expect(JSON.stringify(masked)).not.toContain(secret);
+        expect(masked).toMatchObject({
+          ok: true,
+          result: { entries: [{ key: 'auth', value: '<secret>token</secret>' }] },
+        });
+      } finally {
+        await driver.setConfig({ sensitive_data: {} });
+      }
+
+      expect(await driver.ok<Stored>('web_storage', { op: 'clear' })).toMatchObject({ changed: 3 });
+      expect(await page('localStorage.length')).toBe(0);
+
+      // The other site's storage is still there, for its own page (and goes, so later tests see none).
+      await driver.ok('navigate', { url: server.crossUrl('/state/blank.html') });
+      expect(await page(`localStorage.getItem('elsewhere')`)).toBe('1');
+      expect(await driver.ok<Stored>('web_storage', { op: 'delete', key: 'elsewhere' })).toMatchObject({
+        origin: new URL(server.crossUrl('/')).origin,
+        changed: 1,
+      });
+
+      await driver.ok('navigate', { url: server.url('/state/sandboxed.html') });
+      const sandboxed = await driver.send('web_storage', { op: 'set', key: 'k', value: 'v' });
+      expect(sandboxed).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(sandboxed.ok ? '' : sandboxed.error.message).toMatch(/^tab_id: the page at .* runs with origin null/);
+
+      await driver.ok('navigate', { url: 'about:blank' });
+      const blank = await driver.send('web_storage', { op: 'list' });
+      expect(blank).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      expect(blank.ok ? '' : blank.error.message).toMatch(
+        /^tab_id: the tab is on about:blank, which has no web storage/,
+      );
     });
 
     hooks.more?.({ driver: () => driver, server, seen, set });

@@ -23,6 +23,7 @@ import {
 import { releaseArrivals } from './pointer-arrival';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
+import { webStorage } from './web-storage';
 
 type ValueApi = {
   [K in keyof InPageValueFunctions]: (
@@ -59,6 +60,7 @@ export const api: ValueApi & HandleApi = {
   collectIndexedDb,
   restoreIndexedDb,
   restoreIndexedDbAtStart,
+  webStorage,
   hitAt,
   focusInfo,
   frameHit,
