@@ -7,7 +7,7 @@ import { TabLeaseEndedEvent } from '../../protocol/events/tabs.events';
 import { MAX_ROUTES_PER_TAB } from '../../protocol/routes';
 import { isRecord } from '../../shared/narrow';
 import { pollUntil } from '../../shared/time';
-import type { TabpilotConfig } from '../config';
+import { parseConfig, type TabpilotConfig } from '../config';
 import { routeWatchdog } from './route.watchdog';
 import { securityWatchdog } from './security.watchdog';
 
@@ -142,6 +142,23 @@ describe('RouteWatchdog and the one Fetch owner', () => {
     expect(sentOn(browser, 'Fetch.enable', page.targetId).at(-1)).toEqual({
       patterns: [{ urlPattern: '*evil.test*', requestStage: 'Request' }],
     });
+  });
+
+  it('keeps the routes when the policy changes: enabled with the new hold patterns and the routes together', async () => {
+    const { browser, session, page, route } = await started();
+    await route({ op: 'add', url_pattern: '*/api/*', block: true });
+    await session.applyConfig(parseConfig({ ...session.config, ...PROHIBIT }));
+    expect(sentOn(browser, 'Fetch.enable', page.targetId).at(-1)).toEqual({
+      patterns: [
+        { urlPattern: '*evil.test*', requestStage: 'Request' },
+        { urlPattern: '*/api/*', requestStage: 'Request' },
+      ],
+    });
+    await session.applyConfig(parseConfig({ ...session.config, prohibited_domains: [] }));
+    expect(sentOn(browser, 'Fetch.enable', page.targetId).at(-1)).toEqual({
+      patterns: [{ urlPattern: '*/api/*', requestStage: 'Request' }],
+    });
+    expect(sentOn(browser, 'Fetch.disable', page.targetId)).toEqual([]);
   });
 
   it('remove and clear drop the interception when nothing else needs it; the lease end clears the routes', async () => {
