@@ -7,6 +7,7 @@ import type { TabpilotConfig } from './config';
 import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
 import type { NavigationGuard } from './security/navigation-guard';
+import type { TabRoutes } from './routes/tab-routes';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopped';
 
@@ -27,6 +28,11 @@ export interface BrowserSessionView {
   readonly config: TabpilotConfig;
   /** The URL policy in force; its block log has one writer, the security watchdog. */
   readonly guard: NavigationGuard;
+  /**
+   * The routes clients set on their tabs (`route`): one writer, the route watchdog; the security
+   * watchdog's request gate, the one owner of Fetch interception, answers requests with them.
+   */
+  readonly routes: TabRoutes;
   readonly connectionState: ConnectionState;
   /** The CDP endpoint in use (a ws:// URL in Node), once known. */
   readonly endpoint: string | undefined;

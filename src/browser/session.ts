@@ -24,6 +24,7 @@ import {
 import type { BrowserHost } from './host';
 import { registerLifecycleHandlers } from './session/lifecycle.handlers';
 import { NavigationGuard } from './security/navigation-guard';
+import { TabRoutes } from './routes/tab-routes';
 import { TabConditions } from './guards/tab-conditions';
 import { tabGate } from './guards/tab-gate';
 import { SessionConnection, type OpenTransport } from './session-connection';
@@ -60,6 +61,8 @@ export class BrowserSession implements BrowserSessionView {
   readonly tabIds = new TabIds();
   /** The URL policy in force for every road that loads a page; the security watchdog records its blocks. */
   readonly guard = new NavigationGuard(this);
+  /** The routes clients set on their tabs; the route watchdog writes them, the request gate answers with them. */
+  readonly routes = new TabRoutes();
   readonly downloads = new DownloadedFiles();
   readonly conditions = new TabConditions();
   readonly #connection: SessionConnection;

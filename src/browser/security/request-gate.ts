@@ -3,7 +3,9 @@ import type { SessionManager, TargetRecord } from '../../cdp/session-manager';
 import type { Protocol } from '../../protocol/cdp';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { BLOCK_REASONS } from '../../protocol/routes';
 import type { HostResolver } from '../host';
+import type { TabRoutes } from '../routes/tab-routes';
 import type { BlockedDecision, NavigationGuard } from './navigation-guard';
 
 /**
@@ -13,6 +15,11 @@ import type { BlockedDecision, NavigationGuard } from './navigation-guard';
  */
 function heldRequests(urlPatterns: readonly string[]): Protocol.Fetch.RequestPattern[] {
   return urlPatterns.map((urlPattern) => ({ urlPattern, requestStage: 'Request' }));
+}
+
+/** The tab a target's requests belong to: a page's own, or the page a frame or worker is in. */
+function tabOf(target: TargetRecord): string {
+  return target.pageTargetId ?? target.targetId;
 }
 
 export interface GateBlock {
@@ -48,6 +55,12 @@ export function sendsRequests(target: TargetRecord): boolean {
  * host (or start with an address, or name localhost) for a prohibited list and the address rule, every
  * request for an allow list, and for the address rule where names are resolved (UrlPolicy.holdPatternsFor).
  * It follows policy changes on every session at once.
+ *
+ * It is also the one owner of the Fetch domain for the routes clients set on their tabs (`route`): a
+ * session's Fetch.enable replaces its earlier patterns and every paused request must be answered once,
+ * so each page, frame and worker session is enabled with the policy's patterns and its tab's route
+ * patterns together, and a paused request is judged by the policy first (a refused URL is refused,
+ * whatever a route says), then answered by the tab's first matching route, else let go.
  */
 export class RequestGate {
   readonly #targets: SessionManager;
@@ -55,17 +68,20 @@ export class RequestGate {
   readonly #log: Logger;
   readonly #onBlocked: (block: GateBlock, session: CdpSession) => void;
   readonly #resolver: HostResolver | undefined;
+  readonly #routes: TabRoutes;
 
   /** `resolver`, where the platform has one (Node), lets block_ip_addresses judge where a name leads. */
   constructor(
     targets: SessionManager,
     guard: NavigationGuard,
+    routes: TabRoutes,
     log: Logger,
     onBlocked: (block: GateBlock, session: CdpSession) => void,
     resolver?: HostResolver,
   ) {
     this.#targets = targets;
     this.#guard = guard;
+    this.#routes = routes;
     this.#log = log;
     this.#onBlocked = onBlocked;
     this.#resolver = resolver;
@@ -76,16 +92,22 @@ export class RequestGate {
     return this.#guard.policy.holdPatternsFor({ resolvesNames: this.#resolver !== undefined });
   }
 
+  /** What to pause on a target's session: what the policy could refuse, and what its tab's routes answer. */
+  #patternsFor(target: TargetRecord, hold: readonly string[]): Protocol.Fetch.RequestPattern[] {
+    return [...heldRequests(hold), ...this.#routes.patternsFor(tabOf(target))];
+  }
+
   /** Wires the gate into the SessionManager (every session now, later ones, after reconnects). */
   install(): () => void {
     const disposers = [
       // Sent before the setup's first await, so a target paused at start (a popup) is held before it runs.
       this.#targets.addSessionSetup(async (session, target) => {
-        const hold = this.#hold();
-        if (sendsRequests(target) && hold.length > 0) {
-          await session.send('Fetch.enable', { patterns: heldRequests(hold) });
+        const patterns = this.#patternsFor(target, this.#hold());
+        if (sendsRequests(target) && patterns.length > 0) {
+          await session.send('Fetch.enable', { patterns });
         }
       }),
+      this.#routes.onChange((pageTargetId) => this.reconcile(pageTargetId)),
       this.#targets.on('Fetch.requestPaused', (params, source) =>
         this.#onPaused(params, source.session, source.target),
       ),
@@ -97,21 +119,23 @@ export class RequestGate {
     };
   }
 
-  /** Turns interception on or off on every page and frame session, with the patterns the policy now needs. */
-  async reconcile(): Promise<void> {
+  /**
+   * Turns interception on or off on every page, frame and worker session (or only those of one tab, whose
+   * routes changed), with the patterns the policy and the tab's routes now need.
+   */
+  async reconcile(onlyTab?: string): Promise<void> {
     const hold = this.#hold();
     const steps = this.#targets
       .targets()
-      .filter(sendsRequests)
+      .filter((target) => sendsRequests(target) && (onlyTab === undefined || tabOf(target) === onlyTab))
       .map(async (target) => {
         const session = this.#targets.sessionFor(target.targetId);
         if (session === undefined) {
           return;
         }
+        const patterns = this.#patternsFor(target, hold);
         try {
-          await (hold.length > 0
-            ? session.send('Fetch.enable', { patterns: heldRequests(hold) })
-            : session.send('Fetch.disable'));
+          await (patterns.length > 0 ? session.send('Fetch.enable', { patterns }) : session.send('Fetch.disable'));
         } catch (error) {
           this.#log.warn('could not update request interception', {
             target: target.targetId,
@@ -129,8 +153,12 @@ export class RequestGate {
       target !== undefined && params.responseStatusCode === undefined && params.responseErrorReason === undefined;
     const decision = ours ? this.#guard.decide(request.url) : ({ allowed: true } as const);
     const name = ours && decision.allowed ? this.#guard.policy.nameToResolve(request.url) : undefined;
-    if (target === undefined || (decision.allowed && (name === undefined || this.#resolver === undefined))) {
+    if (target === undefined) {
       this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
+      return;
+    }
+    if (decision.allowed && (name === undefined || this.#resolver === undefined)) {
+      this.#letGo(params, session, target);
       return;
     }
     if (!decision.allowed) {
@@ -152,7 +180,7 @@ export class RequestGate {
     name: string,
     resolver: HostResolver | undefined,
   ): Promise<void> {
-    const { requestId, request } = params;
+    const { request } = params;
     let addresses: readonly string[] = [];
     try {
       addresses = (await resolver?.addresses(name)) ?? [];
@@ -161,10 +189,37 @@ export class RequestGate {
     }
     const decision = this.#guard.policy.decideAddresses(request.url, name, addresses);
     if (decision.allowed) {
-      this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
+      this.#letGo(params, session, target);
       return;
     }
     this.#fail(params, session, target, decision);
+  }
+
+  /**
+   * A request the policy allows: answered by its tab's first matching route, else sent on. A fulfilled
+   * response that redirects (a Location header) starts a new request, which pauses here and is judged again.
+   */
+  #letGo(params: Protocol.Fetch.RequestPausedEvent, session: CdpSession, target: TargetRecord): void {
+    const { requestId, request } = params;
+    const answer = this.#routes.answer(tabOf(target), request.url, params.resourceType);
+    if (answer === undefined) {
+      this.#answer(session.send('Fetch.continueRequest', { requestId }), request.url);
+    } else if (answer.kind === 'block') {
+      this.#answer(
+        session.send('Fetch.failRequest', { requestId, errorReason: BLOCK_REASONS[answer.reason] }),
+        request.url,
+      );
+    } else {
+      this.#answer(
+        session.send('Fetch.fulfillRequest', {
+          requestId,
+          responseCode: answer.status,
+          responseHeaders: answer.headers,
+          body: answer.bodyBase64,
+        }),
+        request.url,
+      );
+    }
   }
 
   #fail(

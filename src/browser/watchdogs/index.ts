@@ -17,6 +17,7 @@ import { networkConditionsWatchdog } from './network-conditions.watchdog';
 import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { recordingWatchdog } from './recording.watchdog';
+import { routeWatchdog } from './route.watchdog';
 import { screenshotWatchdog } from './screenshot.watchdog';
 import { securityWatchdog } from './security.watchdog';
 import { storageStateWatchdog } from './storage-state.watchdog';
@@ -46,11 +47,12 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     ...(platform === 'node' && deps.launcher !== undefined ? [webSocketGuardWatchdog] : []),
     permissionsWatchdog,
     navigationWatchdog,
-    // Before the tabs watchdog: a release takes the indicator down and clears the emulation and the
-    // network conditions while the tab's session still answers.
+    // Before the tabs watchdog: a release takes the indicator down and clears the emulation, the
+    // network conditions and the routes while the tab's session still answers.
     controlIndicatorWatchdog,
     emulationWatchdog,
     networkConditionsWatchdog,
+    routeWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

@@ -151,7 +151,7 @@ export const securityWatchdog = defineWatchdog({
     };
 
     const subresourceAnnouncements = new RecentKeys(SUBRESOURCE_REPEAT_MS);
-    const gate = new RequestGate(targets, guard, ctx.log, onGateBlock, ctx.session.host.resolver);
+    const gate = new RequestGate(targets, guard, ctx.session.routes, ctx.log, onGateBlock, ctx.session.host.resolver);
     const disposers = [
       gate.install(),
       targets.on('Page.frameNavigated', (params, source) => onCommitted(params, source.session, source.target)),

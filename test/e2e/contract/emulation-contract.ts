@@ -80,6 +80,18 @@ export function defineEmulationContract(
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
       res.end('data');
     });
+    server.route('/emulation/api/data', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ real: true }));
+    });
+    server.route('/emulation/pixel.gif', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/gif', 'cache-control': 'no-store' });
+      res.end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'));
+    });
+    server.route('/emulation/app.js', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+      res.end('window.appRan = true;');
+    });
     let driver: Driver;
     let tab: string;
     let own: Report;
@@ -279,6 +291,139 @@ export function defineEmulationContract(
       await driver.ok('network_conditions', { tab_id: tab, offline: true });
       tab = await hooks.releaseAndAttach(driver, tab);
       expect((await timedFetch()).ok).toBe(true);
+    });
+
+    /** The page fetches /emulation/api/data (tagged `c`) and writes what it got into itself, then reads it back. */
+    const apiData = (c: number): Promise<{ status: number; type: string | null; shown: string } | string> =>
+      driver.evaluateInTab(
+        tab,
+        `(async () => {
+          try {
+            const response = await fetch('/emulation/api/data?c=${c}', { cache: 'no-store' });
+            const shown = document.createElement('pre');
+            shown.id = 'api-${c}';
+            shown.textContent = await response.text();
+            document.body.append(shown);
+            return { status: response.status, type: response.headers.get('content-type'), shown: document.getElementById('api-${c}').textContent };
+          } catch (error) {
+            return String(error);
+          }
+        })()`,
+      );
+
+    /** The page loads an image and a script (tagged `c`): whether each loaded or failed. */
+    const imageAndScript = (c: number): Promise<{ img: string; script: string }> =>
+      driver.evaluateInTab(
+        tab,
+        `(async () => {
+          const load = (element) => new Promise((done) => {
+            element.onload = () => done('loaded');
+            element.onerror = () => done('failed');
+            document.body.append(element);
+          });
+          const img = document.createElement('img');
+          img.src = '/emulation/pixel.gif?c=${c}';
+          const script = document.createElement('script');
+          script.src = '/emulation/app.js?c=${c}';
+          const [imgOutcome, scriptOutcome] = await Promise.all([load(img), load(script)]);
+          return { img: imgOutcome, script: scriptOutcome };
+        })()`,
+      );
+
+    const arrived = (path: string, c: number): boolean => server.last(path, `c=${c}`) !== undefined;
+    let tag = 1000;
+    const MOCK = { real: false, mocked: 'yes' };
+
+    it('route fulfil: the page gets the JSON mock (status, type, body) and the server never sees the request; the log says so', async () => {
+      const real = tag++;
+      expect(await apiData(real)).toEqual({ status: 200, type: 'application/json', shown: '{"real":true}' });
+      expect(arrived('/emulation/api/data', real)).toBe(true);
+
+      const added = await driver.ok('route', {
+        tab_id: tab,
+        op: 'add',
+        url_pattern: '*/emulation/api/data?*',
+        fulfill: { status: 203, content_type: 'application/json', body: JSON.stringify(MOCK) },
+      });
+      expect(added).toMatchObject({
+        route_id: expect.any(String),
+        routes: [{ url_pattern: '*/emulation/api/data?*', action: 'fulfill', status: 203, hits: 0 }],
+      });
+      const mocked = tag++;
+      expect(await apiData(mocked)).toEqual({ status: 203, type: 'application/json', shown: JSON.stringify(MOCK) });
+      // Across a navigation too.
+      await driver.ok('navigate', { tab_id: tab, url: server.url('/emulation/report.html?routed') });
+      const again = tag++;
+      expect(await apiData(again)).toEqual({ status: 203, type: 'application/json', shown: JSON.stringify(MOCK) });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(arrived('/emulation/api/data', mocked) || arrived('/emulation/api/data', again)).toBe(false);
+      const log = await driver.ok('network_requests', { tab_id: tab, url_contains: `/emulation/api/data?c=${again}` });
+      expect(log.requests).toEqual([expect.objectContaining({ status: 203, failed: false, failure: null })]);
+
+      const listed = await driver.ok('route', { tab_id: tab, op: 'list' });
+      expect(listed.routes).toEqual([expect.objectContaining({ id: added.route_id, hits: 2 })]);
+      await driver.ok('route', { tab_id: tab, op: 'remove', route_id: added.route_id });
+      const removed = tag++;
+      expect(await apiData(removed)).toEqual({ status: 200, type: 'application/json', shown: '{"real":true}' });
+      expect(arrived('/emulation/api/data', removed)).toBe(true);
+    });
+
+    it('route block: an image and a script fail in the page and never reach the server, until the route is removed', async () => {
+      const before = tag++;
+      expect(await imageAndScript(before)).toEqual({ img: 'loaded', script: 'loaded' });
+      const image = await driver.ok('route', {
+        tab_id: tab,
+        op: 'add',
+        url_pattern: '*/emulation/pixel.gif*',
+        resource_type: 'Image',
+        block: true,
+      });
+      await driver.ok('route', {
+        tab_id: tab,
+        op: 'add',
+        url_pattern: '*/emulation/app.js?*',
+        block: true,
+        error_reason: 'connection_refused',
+      });
+      const blocked = tag++;
+      expect(await imageAndScript(blocked)).toEqual({ img: 'failed', script: 'failed' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(arrived('/emulation/pixel.gif', blocked)).toBe(false);
+      expect(arrived('/emulation/app.js', blocked)).toBe(false);
+      // Chrome reports a request failed through CDP with BlockedByClient as blocked by the inspector.
+      const log = await driver.ok('network_requests', { tab_id: tab, url_contains: `?c=${blocked}` });
+      expect(log.requests).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            url: expect.stringContaining('pixel.gif'),
+            failed: true,
+            failure: 'blocked: inspector',
+          }),
+          expect.objectContaining({
+            url: expect.stringContaining('app.js'),
+            failed: true,
+            failure: 'net::ERR_CONNECTION_REFUSED',
+          }),
+        ]),
+      );
+
+      await driver.ok('route', { tab_id: tab, op: 'remove', route_id: image.route_id });
+      const after = tag++;
+      expect(await imageAndScript(after)).toEqual({ img: 'loaded', script: 'failed' });
+      expect(arrived('/emulation/pixel.gif', after)).toBe(true);
+      expect((await driver.ok('route', { tab_id: tab, op: 'clear' })).routes).toEqual([]);
+      const cleared = tag++;
+      expect(await imageAndScript(cleared)).toEqual({ img: 'loaded', script: 'loaded' });
+    });
+
+    it('route is cleared when the client releases the tab: the real response comes back', async () => {
+      await driver.ok('route', { tab_id: tab, op: 'add', url_pattern: '*/emulation/api/*', fulfill: { body: 'mock' } });
+      expect(await apiData(tag++)).toMatchObject({ status: 200, shown: 'mock' });
+      tab = await hooks.releaseAndAttach(driver, tab);
+      const released = tag++;
+      expect(await apiData(released)).toEqual({ status: 200, type: 'application/json', shown: '{"real":true}' });
+      expect(arrived('/emulation/api/data', released)).toBe(true);
+      expect((await driver.ok('route', { tab_id: tab, op: 'list' })).routes).toEqual([]);
     });
   });
 }

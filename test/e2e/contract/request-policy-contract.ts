@@ -209,5 +209,42 @@ export function defineRequestPolicyContract(
         expect(rig.server.requests.some((r) => r.query === '?named')).toBe(false);
       },
     );
+
+    it("a client's route cannot answer for a refused URL: the policy is judged first, and a mocked redirect is judged again", async () => {
+      await policy({ prohibited_domains: ['evil.example'] });
+      await rig.driver.ok('navigate', { url: rig.at('good.example', '/sec/empty.html') });
+      rig.events = [];
+      const tag = rig.tag();
+      const route = (fields: Record<string, unknown>) =>
+        rig.driver.ok('route', { tab_id: rig.tab, op: 'add', ...fields });
+      await route({ url_pattern: '*/routed?*', fulfill: { body: 'mock' } });
+      await route({
+        url_pattern: '*/redirect-me?*',
+        fulfill: { status: 302, headers: { Location: rig.at('evil.example', `/after-redirect?c=${tag}`) } },
+      });
+      try {
+        const outcomes = await rig.driver.evaluateInTab(
+          rig.tab,
+          `(async () => {
+            const attempt = (url) => fetch(url, { mode: 'no-cors', cache: 'no-store' }).then(() => 'answered', (error) => error.name);
+            return {
+              refused: await attempt(${JSON.stringify(rig.at('evil.example', `/routed?c=${tag}`))}),
+              allowed: await fetch('/routed?c=${tag}').then((response) => response.text(), (error) => error.name),
+              redirected: await attempt('/redirect-me?c=${tag}'),
+            };
+          })()`,
+        );
+        expect(outcomes).toEqual({ refused: 'TypeError', allowed: 'mock', redirected: 'TypeError' });
+        await rig.nextBlock((b) => b.url.includes(`/after-redirect?c=${tag}`), 'the redirect to a refused host');
+        await rig.nextBlock((b) => b.url.includes(`/routed?c=${tag}`), 'the routed request to a refused host');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(rig.sawPath('evil.example', '/routed')).toBe(false);
+        expect(rig.sawPath('evil.example', '/after-redirect')).toBe(false);
+        // The allowed URL was answered by the route, not the server.
+        expect(rig.sawPath('good.example', '/routed')).toBe(false);
+      } finally {
+        await rig.driver.ok('route', { tab_id: rig.tab, op: 'clear' });
+      }
+    });
   });
 }
