@@ -22,6 +22,8 @@ const STOP_OBSERVERS = [
   'emulation.on_ReleaseTabEvent',
   // Clears what network_conditions set in the tab before the tabs watchdog lets it go; answers nothing.
   'network-conditions.on_ReleaseTabEvent',
+  // Ends and throws away a trace performance_start began in the tab before the tabs watchdog lets it go.
+  'performance.on_ReleaseTabEvent',
 ];
 
 async function sessionFor(platform: Platform) {

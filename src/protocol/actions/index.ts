@@ -5,6 +5,7 @@ import { EMULATION_ACTIONS } from './emulation.actions';
 import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
 import { NAVIGATION_ACTIONS } from './navigation.actions';
 import { NETWORK_CONDITIONS_ACTIONS } from './network-conditions.actions';
+import { PERFORMANCE_ACTIONS } from './performance.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
 import { TAB_ACTIONS } from './tabs.actions';
 
@@ -24,6 +25,7 @@ export const ACTIONS = [
   ...ACTING_ACTIONS,
   ...EMULATION_ACTIONS,
   ...NETWORK_CONDITIONS_ACTIONS,
+  ...PERFORMANCE_ACTIONS,
 ] as const;
 
 type Declared = (typeof ACTIONS)[number];
