@@ -7,7 +7,7 @@ import { bestEffort } from '../../shared/logger';
 import { secretsOf } from '../../shared/redact';
 import { defineWatchdog } from '../define-watchdog';
 import { requireArtifacts } from '../host';
-import { traceEventOf, type TraceEvent } from '../performance/trace-event';
+import { traceEventOf } from '../performance/trace-event';
 import { traceFileBytes, traceFileName } from '../performance/trace-file';
 import { TraceRecording } from '../performance/trace-recording';
 import { withTracingStarted } from '../performance/trace-start-event';
@@ -98,13 +98,7 @@ export const performanceWatchdog = defineWatchdog({
           url: ctx.session.targets.target(trace.targetId)?.url ?? '',
         });
         const durationMs = Date.now() - recording.startedAt;
-        const events: TraceEvent[] = [];
-        for (const value of raw) {
-          const parsed = traceEventOf(value);
-          if (parsed !== undefined) {
-            events.push(parsed);
-          }
-        }
+        const events = raw.map(traceEventOf).filter((parsed) => parsed !== undefined);
         const bytes = traceFileBytes(raw, recording.startedAt, secretsOf(ctx.session.config.sensitive_data));
         const file = await requireArtifacts(ctx.session.host).writeFile(trace.path, bytes, {
           field: 'file_name',
@@ -121,7 +115,9 @@ export const performanceWatchdog = defineWatchdog({
         if (only !== undefined && ctx.session.host.tabControl === undefined) {
           return; // Where tabpilot owns the browser the tabs watchdog refuses a release of one tab.
         }
-        await discard(only === undefined ? (running === undefined ? [] : [running.targetId]) : [only]);
+        // A release of every tab ends the trace wherever it runs.
+        const released = only ?? running?.targetId;
+        await discard(released === undefined ? [] : [released]);
       },
 
       TabLeaseEndedEvent: async (event) => {
