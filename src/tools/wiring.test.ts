@@ -24,6 +24,8 @@ const STOP_OBSERVERS = [
   'network-conditions.on_ReleaseTabEvent',
   // Clears the routes the client set on the tab before the tabs watchdog lets it go; answers nothing.
   'route.on_ReleaseTabEvent',
+  // Ends and throws away a trace performance_start began in the tab before the tabs watchdog lets it go.
+  'performance.on_ReleaseTabEvent',
 ];
 
 async function sessionFor(platform: Platform) {

@@ -23,4 +23,9 @@ defineHarContract('the extension chrome.debugger transport', () => ExtensionDriv
   fileOf: (name) => join(downloads, 'tabpilot', name),
   history: async (driver) =>
     (driver as ExtensionDriver).inWorker<string>('JSON.stringify(globalThis.tabpilot.session.bus.history())'),
+  releaseAndAttach: async (driver, tabId) => {
+    await driver.ok('release', { tab_id: tabId });
+    await driver.ok('attach', { tab_id: tabId });
+    return tabId;
+  },
 });

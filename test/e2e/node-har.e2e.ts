@@ -16,4 +16,9 @@ defineHarContract('the Node WebSocket transport', () => NodeDriver.start({ confi
   },
   fileOf: (name) => join(output, name),
   history: async (driver) => JSON.stringify((driver as NodeDriver).session.bus.history()),
+  releaseAndAttach: async (driver, tabId) => {
+    await driver.ok('release');
+    await driver.ok('attach', { tab_id: tabId });
+    return tabId;
+  },
 });

@@ -14,6 +14,7 @@ import { harRecordingWatchdog } from './har-recording.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
 import { navigationWatchdog } from './navigation.watchdog';
 import { networkConditionsWatchdog } from './network-conditions.watchdog';
+import { performanceWatchdog } from './performance.watchdog';
 import { permissionsWatchdog } from './permissions.watchdog';
 import { popupsWatchdog } from './popups.watchdog';
 import { recordingWatchdog } from './recording.watchdog';
@@ -47,12 +48,13 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     ...(platform === 'node' && deps.launcher !== undefined ? [webSocketGuardWatchdog] : []),
     permissionsWatchdog,
     navigationWatchdog,
-    // Before the tabs watchdog: a release takes the indicator down and clears the emulation, the
-    // network conditions and the routes while the tab's session still answers.
+    // Before the tabs watchdog: a release takes the indicator down, clears the emulation, the network
+    // conditions and the routes, and ends a trace while the tab's session still answers.
     controlIndicatorWatchdog,
     emulationWatchdog,
     networkConditionsWatchdog,
     routeWatchdog,
+    performanceWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

@@ -6,6 +6,7 @@ import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action
 import { NAVIGATION_ACTIONS } from './navigation.actions';
 import { NETWORK_CONDITIONS_ACTIONS } from './network-conditions.actions';
 import { ROUTE_ACTIONS } from './route.actions';
+import { PERFORMANCE_ACTIONS } from './performance.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
 import { TAB_ACTIONS } from './tabs.actions';
 
@@ -26,6 +27,7 @@ export const ACTIONS = [
   ...EMULATION_ACTIONS,
   ...NETWORK_CONDITIONS_ACTIONS,
   ...ROUTE_ACTIONS,
+  ...PERFORMANCE_ACTIONS,
 ] as const;
 
 type Declared = (typeof ACTIONS)[number];

@@ -16,6 +16,14 @@ import {
   LOGIN_SECRET,
 } from '../harness/har-pages';
 import { validateHar } from '../harness/har-validator';
+import {
+  addPerformancePage,
+  CLICK_BUSY_MS,
+  KEY_BUSY_MS,
+  LCP_DELAY_MS,
+  LONG_TASK_MS,
+  PERF_READY_TITLE,
+} from '../harness/performance-page';
 
 interface HarJson {
   log: {
@@ -53,7 +61,44 @@ export interface HarContractHooks {
   fileOf(name: string): string;
   /** The session's bus history as JSON. */
   history(driver: Driver): Promise<string>;
+  /** Lets the client's tab go and takes it back, returning its tab_id (each transport's release rule). */
+  releaseAndAttach(driver: Driver, tabId: string): Promise<string>;
 }
+
+/** A trace file's events as a test reads them; what DevTools needs of each is checked at run time. */
+interface TraceEventJson {
+  name: unknown;
+  ph: unknown;
+  pid: unknown;
+  tid: unknown;
+  ts: unknown;
+  args?: {
+    frame?: string;
+    data?: { frames?: Array<{ frame: string; parent?: string }>; documentLoaderURL?: string };
+  };
+}
+
+interface TraceJson {
+  traceEvents: TraceEventJson[];
+  metadata: Record<string, unknown>;
+}
+
+interface PerformanceAnswer {
+  file: string;
+  bytes: number;
+  duration_ms: number;
+  lcp_ms: number | null;
+  cls: number;
+  inp_ms: number | null;
+  interactions: number;
+  long_tasks: { count: number; total_ms: number; longest_ms: number };
+  dom_content_loaded_ms: number | null;
+  load_ms: number | null;
+}
+
+const PERF_SECRET = 'perf-token-5f3a9c';
+/** Typed into the page during a trace: not a secret, and still not in the file. */
+const TYPED_TEXT = 'typed-during-trace-77c1';
 
 const PLAYWRIGHT_LAUNCH = { executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] };
 
@@ -78,6 +123,7 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
     const site = new FixtureServer();
     addHarPages(site);
     addLoginPages(site);
+    addPerformancePage(site);
     let driver: Driver;
     let tab: string;
 
@@ -419,6 +465,147 @@ export function defineHarContract(name: string, start: () => Promise<Driver>, ho
         ok: false,
         error: { code: 'INVALID_PARAMS', details: { field: 'only_failed' } },
       });
+    });
+
+    it('performance_start with reload, a click, performance_stop: the vitals the page was built to have, and a trace file DevTools loads', async () => {
+      await hooks.configure(driver, { sensitive_data: { localhost: { perf_token: PERF_SECRET } } });
+      try {
+        await driver.ok('navigate', { url: site.url(`/perf/vitals.html?token=${PERF_SECRET}`) });
+        expect(await driver.send('performance_stop', {})).toMatchObject({
+          ok: false,
+          error: { code: 'ELEMENT_NOT_FOUND', message: expect.stringMatching(/performance_start/) as unknown },
+        });
+        expect(await driver.send('performance_start', { file_name: '../outside' })).toMatchObject({
+          ok: false,
+          error: { code: 'INVALID_PARAMS', details: { field: 'file_name' } },
+        });
+        const startedAt = Date.now();
+        const started = await driver.ok<{ file: string; reloaded: boolean }>('performance_start', {
+          reload: true,
+          file_name: 'traces/load',
+        });
+        const startMs = Date.now() - startedAt;
+        expect(started).toMatchObject({
+          reloaded: true,
+          file: expect.stringMatching(/traces\/load\.json$/) as unknown,
+        });
+        expect(await driver.send('performance_start', {})).toMatchObject({
+          ok: false,
+          error: { code: 'FORBIDDEN', message: expect.stringMatching(/performance_stop/) as unknown },
+        });
+        await pollUntil(
+          async () =>
+            (await driver.evaluateInTab<string>(tab, 'document.title')) === PERF_READY_TITLE ? true : undefined,
+          { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the perf page never finished its script') },
+        );
+        const button = await driver.evaluateInTab<{ x: number; y: number }>(
+          tab,
+          '(() => { const r = document.getElementById("act").getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()',
+        );
+        await driver.ok('click', { coordinate_x: button.x, coordinate_y: button.y });
+        // The browser times an interaction once its next frame is presented: the trace has it from then on.
+        await pollUntil(
+          async () => ((await driver.evaluateInTab<number>(tab, 'window.timedInteractions')) > 0 ? true : undefined),
+          { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the click was never timed by the page') },
+        );
+        const expectedShift = await driver.evaluateInTab<number>(tab, 'window.expectedShift');
+        expect(expectedShift).toBeGreaterThan(0.1);
+
+        const stoppedAt = Date.now();
+        const answer = await driver.ok<PerformanceAnswer>('performance_stop', {});
+        const stopMs = Date.now() - stoppedAt;
+        console.info(`performance trace: ${answer.bytes} bytes, start ${startMs} ms, stop ${stopMs} ms`, answer);
+
+        expect(answer.file).toMatch(/traces\/load\.json$/);
+        // The largest text came LCP_DELAY_MS after navigation start, not with the first paint.
+        expect(answer.lcp_ms).toBeGreaterThanOrEqual(LCP_DELAY_MS);
+        expect(answer.lcp_ms).toBeLessThan(LCP_DELAY_MS + 3_000);
+        // One shift, as the page computed it from its viewport.
+        expect(answer.cls).toBeGreaterThan(0.1);
+        expect(Math.abs(answer.cls - expectedShift)).toBeLessThan(expectedShift * 0.2);
+        // The click's handler held the main thread CLICK_BUSY_MS before the next paint.
+        expect(answer.interactions).toBe(1);
+        expect(answer.inp_ms).toBeGreaterThanOrEqual(CLICK_BUSY_MS - 10);
+        expect(answer.inp_ms).toBeLessThan(CLICK_BUSY_MS + 1_000);
+        // The page's own busy task and the click's handler are long tasks; nothing else there is.
+        expect(answer.long_tasks.count).toBeGreaterThanOrEqual(2);
+        expect(answer.long_tasks.longest_ms).toBeGreaterThanOrEqual(LONG_TASK_MS - 10);
+        expect(answer.long_tasks.total_ms).toBeGreaterThanOrEqual(LONG_TASK_MS + CLICK_BUSY_MS - 20);
+        expect(answer.dom_content_loaded_ms).toBeGreaterThan(0);
+        expect(answer.load_ms).toBeGreaterThanOrEqual(answer.dom_content_loaded_ms ?? 0);
+
+        const text = readFileSync(hooks.fileOf('traces/load.json'), 'utf8');
+        expect(Buffer.byteLength(text)).toBe(answer.bytes);
+        const trace = JSON.parse(text) as TraceJson;
+        expect(trace.metadata).toMatchObject({ source: 'tabpilot', dataOrigin: 'TraceEvents' });
+        expect(trace.traceEvents.length).toBeGreaterThan(100);
+        // What DevTools needs of every event, and the event it starts a recording from.
+        for (const event of trace.traceEvents) {
+          expect(typeof event.name === 'string' && typeof event.ph === 'string', JSON.stringify(event)).toBe(true);
+          expect(typeof event.pid === 'number' && typeof event.tid === 'number', JSON.stringify(event)).toBe(true);
+          expect(typeof event.ts === 'number' || event.ph === 'M', JSON.stringify(event)).toBe(true);
+        }
+        const names = new Set(trace.traceEvents.map((event) => event.name));
+        for (const name of [
+          'TracingStartedInBrowser',
+          'navigationStart',
+          'largestContentfulPaint::Candidate',
+          'LayoutShift',
+          'EventTiming',
+          'RunTask',
+        ]) {
+          expect(names.has(name), name).toBe(true);
+        }
+        // The main frame DevTools reads from TracingStartedInBrowser is the one that navigated (over
+        // chrome.debugger the event is tabpilot's: the browser records only the tab's renderer there).
+        const tracingStarted = trace.traceEvents.find((event) => event.name === 'TracingStartedInBrowser');
+        const navigation = trace.traceEvents.find(
+          (event) =>
+            event.name === 'navigationStart' &&
+            event.args?.data?.documentLoaderURL?.includes('/perf/vitals.html') === true,
+        );
+        expect(navigation?.args?.frame).toBeDefined();
+        const mainFrames = (tracingStarted?.args?.data?.frames ?? [])
+          .filter((frame) => frame.parent === undefined)
+          .map((frame) => frame.frame);
+        expect(mainFrames).toContain(navigation?.args?.frame);
+        // The page's URL carried a configured secret: the file holds its placeholder, never the value.
+        expect(text).not.toContain(PERF_SECRET);
+        expect(text).toContain('perf_token');
+      } finally {
+        await hooks.configure(driver, { sensitive_data: {} });
+      }
+    });
+
+    it('a trace still running when the client releases the tab is ended and thrown away', async () => {
+      await driver.ok('performance_start', { file_name: 'traces/released.json' });
+      tab = await hooks.releaseAndAttach(driver, tab);
+      expect(await driver.send('performance_stop', { tab_id: tab })).toMatchObject({
+        ok: false,
+        error: { code: 'ELEMENT_NOT_FOUND' },
+      });
+      expect(existsSync(hooks.fileOf('traces/released.json'))).toBe(false);
+      // The browser traces no more: a new trace starts. Without a page load its load figures are null; what
+      // is typed during it is timed as interactions, and is nowhere in the file.
+      await driver.ok('performance_start', { tab_id: tab, file_name: 'traces/after-release.json' });
+      const state = await driver.ok<{ text: string }>('state', { tab_id: tab });
+      const field = /\[(\d+)\][^\n]*field/.exec(state.text)?.[1];
+      expect(field, state.text).toBeDefined();
+      await driver.ok('input', { tab_id: tab, index: Number(field), text: TYPED_TEXT });
+      expect(await driver.evaluateInTab<string>(tab, 'document.getElementById("field").value')).toBe(TYPED_TEXT);
+      // The text goes in as one insert; a key pressed after it is an interaction the browser times.
+      await driver.ok('send_keys', { tab_id: tab, keys: 'Enter' });
+      await pollUntil(
+        async () => ((await driver.evaluateInTab<number>(tab, 'window.timedInteractions')) > 1 ? true : undefined),
+        { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the typing was never timed by the page') },
+      );
+      const answer = await driver.ok<PerformanceAnswer>('performance_stop', { tab_id: tab });
+      expect(answer).toMatchObject({ lcp_ms: null, dom_content_loaded_ms: null, load_ms: null });
+      expect(answer.interactions).toBeGreaterThan(0);
+      expect(answer.inp_ms).toBeGreaterThanOrEqual(KEY_BUSY_MS);
+      const text = readFileSync(hooks.fileOf('traces/after-release.json'), 'utf8');
+      expect(text).toContain('EventTiming');
+      expect(text).not.toContain(TYPED_TEXT);
     });
 
     it("replays offline in Playwright's routeFromHAR, embedded and attached alike", async () => {
