@@ -117,7 +117,7 @@ describe('the console and network answers for a model', () => {
     );
     expect(text).toBe(
       [
-        '3 requests (network_request with the id in brackets gives headers and bodies).',
+        '3 requests (network_request takes an id in brackets).',
         '[1000.1] GET 200 document http://a.test/ 12 ms 2.2 kB',
         '[1000.2] GET 404 fetch http://a.test/missing 3 ms 120 B FAILED',
         '[1000.3] GET --- xhr http://b.test/ws FAILED net::ERR_CONNECTION_REFUSED',

@@ -75,7 +75,7 @@ export function networkText(record: Record<string, unknown>, where: string): str
     const id = typeof request['id'] === 'string' ? `[${request['id']}] ` : '';
     return `${id}${String(request['method'])} ${status} ${String(request['resource_type']).toLowerCase()} ${String(request['url'])}${time}${bytes(request['encoded_bytes'])}${cache}${failure}`;
   });
-  const hint = requests.length > 0 ? ' (network_request with the id in brackets gives headers and bodies)' : '';
+  const hint = requests.length > 0 ? ' (network_request takes an id in brackets)' : '';
   return [`${where}${counted(record['total'], requests.length, 'request', record['dropped'])}${hint}.`, ...lines].join(
     '\n',
   );
