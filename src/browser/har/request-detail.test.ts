@@ -38,6 +38,7 @@ function kept(session: CdpSession, extra: Partial<KeptRequest> = {}): KeptReques
     requestHeaders: { 'Content-Type': 'application/json', Authorization: 'Bearer abc', 'X-Key': 'hunter2-key' },
     responseHeaders: { 'content-type': 'application/json', 'Set-Cookie': 'sid=1' },
     hasPostData: true,
+    redirected: false,
     ...extra,
   };
 }
@@ -111,7 +112,7 @@ describe('requestDetail', () => {
     expect(evicted.response_body?.missing).toMatch(/no longer holds it/);
     const open = await requestDetail(kept(bodies({}), { hasPostData: false, duration_ms: null }), OPTIONS);
     expect(open.response_body?.missing).toMatch(/^still coming/);
-    const hop = await requestDetail(kept(bodies({}), { hasPostData: false, id: '7:5' }), OPTIONS);
+    const hop = await requestDetail(kept(bodies({}), { hasPostData: false, redirected: true }), OPTIONS);
     expect(hop.response_body).toBeNull();
   });
 });

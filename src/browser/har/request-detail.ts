@@ -107,7 +107,7 @@ async function responseBody(request: KeptRequest, options: DetailOptions): Promi
   if (request.status === null || request.responseHeaders === null) {
     return request.failure === null ? missing('no response yet') : null;
   }
-  if (request.id !== request.cdpRequestId) {
+  if (request.redirected) {
     return null; // A redirect hop has no body of its own.
   }
   let answer: { body: string; base64Encoded: boolean };

@@ -50,9 +50,14 @@ describe('RequestLog', () => {
       ['http://a.test/go', 302, 500, 100],
       ['http://a.test/there', null, 600, 200],
     ]);
-    // Each hop has an id of its own for network_request; the chain's last hop keeps the CDP request id.
-    expect(requests.map((request) => request.id)).toEqual(['1', '2:500', '2']);
-    expect(log.request('t', '2:500')).toMatchObject({ url: 'http://a.test/go', cdpRequestId: '2' });
+    // Each hop has a short id of its own for network_request; the hops share the CDP request id.
+    expect(requests.map((request) => request.id)).toEqual(['1', '2', '3']);
+    expect(log.request('t', '2')).toMatchObject({ url: 'http://a.test/go', cdpRequestId: '2', redirected: true });
+    // A new page's requests never reuse an id: one from the page before names nothing.
+    log.forget('t');
+    started(log, sent('9', 'http://a.test/next', 11, { type: 'Document' }));
+    expect(log.list('t', ALL).requests.map((request) => request.id)).toEqual(['4']);
+    expect(log.request('t', '2')).toBeUndefined();
   });
 
   it('keeps at most its bound per tab and says how many went', () => {

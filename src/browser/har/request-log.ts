@@ -41,8 +41,10 @@ export interface RequestParts {
   startSeconds: number;
   /** The session that saw it: its bodies are asked of that session (a frame's or the page's). */
   session: CdpSession;
-  /** The CDP request id, shared by the hops of a redirect chain. */
+  /** The CDP request id, shared by the hops of a redirect chain (the last hop alone has a body). */
   cdpRequestId: string;
+  /** A redirect hop: its response was the redirect, and its body is not kept. */
+  redirected: boolean;
   requestHeaders: Protocol.Network.Headers;
   responseHeaders: Protocol.Network.Headers | null;
   hasPostData: boolean;
@@ -64,6 +66,8 @@ interface TabRequests {
  */
 export class RequestLog {
   readonly #tabs = new Map<string, TabRequests>();
+  /** Request ids as clients see them: short, and never given twice (a new page does not reuse one). */
+  #lastId = 0;
 
   #tab(targetId: string): TabRequests {
     let tab = this.#tabs.get(targetId);
@@ -89,12 +93,13 @@ export class RequestLog {
       previous.status = params.redirectResponse?.status ?? previous.status;
       previous.duration_ms = Math.round((params.timestamp - previous.startSeconds) * 1000);
       previous.responseHeaders = params.redirectResponse?.headers ?? previous.responseHeaders;
+      previous.redirected = true;
       tab.byId.delete(params.requestId);
-      previous.id = `${params.requestId}:${previous.started_ms}`;
-      tab.byId.set(previous.id, previous);
+      tab.byId.set(`${params.requestId}:${previous.started_ms}`, previous);
     }
+    this.#lastId += 1;
     tab.byId.set(params.requestId, {
-      id: params.requestId,
+      id: String(this.#lastId),
       url: params.request.url,
       method: params.request.method,
       resource_type: params.type ?? 'Other',
@@ -112,6 +117,7 @@ export class RequestLog {
       requestHeaders: params.request.headers,
       responseHeaders: null,
       hasPostData: params.request.hasPostData === true,
+      redirected: false,
     });
     while (tab.byId.size > REQUESTS_PER_TAB) {
       const oldest = tab.byId.keys().next().value;
@@ -153,7 +159,7 @@ export class RequestLog {
 
   /** One request of the tab's page by its id, with what is kept for its details. */
   request(targetId: string, id: string): KeptRequest | undefined {
-    return this.#tabs.get(targetId)?.byId.get(id);
+    return [...(this.#tabs.get(targetId)?.byId.values() ?? [])].find((request) => request.id === id);
   }
 
   /** The tab's requests, oldest first, filtered; `total` counts every match, `dropped` what the bound let go. */
@@ -183,6 +189,7 @@ export function lineOf(request: KeptRequest): LoggedRequest {
     startSeconds: _startSeconds,
     session: _session,
     cdpRequestId: _cdpRequestId,
+    redirected: _redirected,
     requestHeaders: _requestHeaders,
     responseHeaders: _responseHeaders,
     hasPostData: _hasPostData,

@@ -68,7 +68,7 @@ describe('the console and network answers for a model', () => {
       {
         requests: [
           {
-            id: '1000.1',
+            id: '1',
             url: 'http://a.test/',
             method: 'GET',
             resource_type: 'Document',
@@ -82,7 +82,7 @@ describe('the console and network answers for a model', () => {
             from_cache: false,
           },
           {
-            id: '1000.2',
+            id: '2',
             url: 'http://a.test/missing',
             method: 'GET',
             resource_type: 'Fetch',
@@ -96,7 +96,7 @@ describe('the console and network answers for a model', () => {
             from_cache: false,
           },
           {
-            id: '1000.3',
+            id: '3',
             url: 'http://b.test/ws',
             method: 'GET',
             resource_type: 'XHR',
@@ -118,9 +118,9 @@ describe('the console and network answers for a model', () => {
     expect(text).toBe(
       [
         '3 requests (network_request takes an id in brackets).',
-        '[1000.1] GET 200 document http://a.test/ 12 ms 2.2 kB',
-        '[1000.2] GET 404 fetch http://a.test/missing 3 ms 120 B FAILED',
-        '[1000.3] GET --- xhr http://b.test/ws FAILED net::ERR_CONNECTION_REFUSED',
+        '[1] GET 200 document http://a.test/ 12 ms 2.2 kB',
+        '[2] GET 404 fetch http://a.test/missing 3 ms 120 B FAILED',
+        '[3] GET --- xhr http://b.test/ws FAILED net::ERR_CONNECTION_REFUSED',
       ].join('\n'),
     );
   });
