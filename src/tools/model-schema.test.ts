@@ -7,6 +7,7 @@ const Params = z.strictObject({
   count: z.number().int().positive().max(50).meta({ details: 'The long words of the reference' }),
   ratio: z.number().min(0).max(1).optional(),
   label: z.string().min(1).max(64).optional(),
+  code: z.string().min(3),
   path: z.string().startsWith('/').optional(),
   flag: z.boolean().default(false),
   on: z.boolean().default(true),
@@ -22,7 +23,8 @@ const properties = schema['properties'] as Record<string, Record<string, unknown
 describe('the schema a model is sent', () => {
   it('keeps what a model needs: types, enums, required, numeric ranges, informative defaults, descriptions', () => {
     expect(schema.type).toBe('object');
-    expect(schema['required']).toEqual(['count']);
+    expect(schema['required']).toEqual(['count', 'code']);
+    expect(properties['code']).toEqual({ type: 'string', minLength: 3 });
     expect(properties['mode']).toEqual({ default: 'fast', description: 'How', type: 'string', enum: ['fast', 'full'] });
     expect(properties['count']).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
     expect(properties['ratio']).toEqual({ type: 'number', minimum: 0, maximum: 1 });
@@ -42,7 +44,7 @@ describe('the schema a model is sent', () => {
       '$schema',
       'additionalProperties',
       'details":"The long',
-      'minLength',
+      'minLength":1',
       'maxLength',
       'starts_with',
     ]) {

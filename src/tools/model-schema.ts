@@ -8,8 +8,8 @@ import { isRecord } from '../shared/narrow';
  *   params anyway, naming them);
  * - `details`, the long words a param carries for the generated reference only;
  * - the safe-integer bounds zod writes on every integer;
- * - string length bounds (`minLength: 1` on every id and text, a cap on a tab id or a locale), which
- *   never change what a model sends; item counts and numeric ranges stay;
+ * - `minLength: 1` on every id and text and a string's cap (a tab id's, a locale's), which never change
+ *   what a model sends; a longer minimum, item counts and numeric ranges stay;
  * - `exclusiveMinimum: 0` on an integer, said as the shorter `minimum: 1`;
  * - the defaults a model assumes of a param it leaves out (false, [], {}), and a null default with the
  *   null it allows (the param is shown as the type it has when given);
@@ -22,7 +22,7 @@ export function modelSchema(schema: unknown): { type: 'object'; [key: string]: u
   return { ...rest, type: 'object' };
 }
 
-const DROPPED = new Set(['details', 'minLength', 'maxLength']);
+const DROPPED = new Set(['details', 'maxLength']);
 
 function compact(schema: unknown): unknown {
   if (Array.isArray(schema)) {
@@ -58,6 +58,9 @@ function saysNothing(key: string, value: unknown): boolean {
       return isRecord(value) && value['type'] === 'string' && Object.keys(value).length === 1;
     case 'format':
       return value === 'starts_with';
+    case 'minLength':
+      // Non-empty: what every id and text a model sends is anyway. A longer minimum is a rule it needs.
+      return value === 1;
     default:
       return false;
   }
