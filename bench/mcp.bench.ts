@@ -44,7 +44,17 @@ export interface McpTimingRow {
   valid: string;
 }
 
+/** What a server's tools cost a model on every turn: the JSON of its tools/list's tools array. */
+export interface McpToolListRow {
+  server: string;
+  tools: number;
+  chars: number;
+  /** Characters / 4. */
+  tokens_est: number;
+}
+
 export interface McpFigures {
+  tool_lists: McpToolListRow[];
   answers: McpAnswerRow[];
   timings: McpTimingRow[];
   chain: ChainRow[];
@@ -238,6 +248,7 @@ export async function benchMcp(
   const subjects: McpSubject[] = [];
   const answers: McpAnswerRow[] = [];
   const timings: McpTimingRow[] = [];
+  const toolLists: McpToolListRow[] = [];
   try {
     for (const name of options.servers) {
       const start = STARTERS[name];
@@ -245,6 +256,10 @@ export async function benchMcp(
         throw new Error(`--mcp-servers: unknown server "${name}" (${Object.keys(STARTERS).join(', ')})`);
       }
       subjects.push(await start(workDir));
+    }
+    for (const subject of subjects) {
+      const list = await subject.toolList();
+      toolLists.push({ server: subject.name, ...list, tokens_est: Math.round(list.chars / 4) });
     }
     for (const page of options.pageNames) {
       for (const subject of subjects) {
@@ -266,5 +281,5 @@ export async function benchMcp(
     rmSync(workDir, { recursive: true, force: true });
   }
   const chain = await benchChain(pages, { rounds: options.chainRounds, calls: options.chainCalls });
-  return { answers, timings, chain };
+  return { tool_lists: toolLists, answers, timings, chain };
 }

@@ -232,6 +232,7 @@ async function main(): Promise<void> {
         chainRounds: Number(values['mcp-chain-rounds']),
         chainCalls: Number(values['mcp-chain-calls']),
       });
+      console.table(mcp.tool_lists);
       console.table(mcp.answers);
       console.table(mcp.timings);
       process.stdout.write(

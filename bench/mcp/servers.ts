@@ -36,6 +36,8 @@ export interface McpSubject {
   clickInOneCall?: (ref: string, times: number) => Promise<TimedAnswer>;
   /** window.__benchClicks, read through the server's own script tool. */
   benchClicks(): Promise<number>;
+  /** Its tools/list, as a client receives it. */
+  toolList(): Promise<{ tools: number; chars: number }>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startTabpilot(workDir: string): Promise<McpSubject> {
         steps: Array.from({ length: times }, () => ({ action: 'click', params: { index: Number(ref) } })),
       }),
     benchClicks: async () => countIn((await client.call('evaluate', { code: COUNT_EXPRESSION })).text, 'tabpilot'),
+    toolList: () => client.toolList(),
     close: () => client.close(),
   };
 }
@@ -146,6 +149,7 @@ export async function startPlaywrightMcp(workDir: string): Promise<McpSubject> {
         (await client.call('browser_evaluate', { function: `() => ${COUNT_EXPRESSION}` })).text,
         'Playwright MCP',
       ),
+    toolList: () => client.toolList(),
     close: () => client.close(),
   };
 }
@@ -194,6 +198,7 @@ export async function startChromeDevtoolsMcp(workDir: string): Promise<McpSubjec
         (await client.call('evaluate_script', { pageId, function: `() => ${COUNT_EXPRESSION}` })).text,
         'chrome-devtools-mcp',
       ),
+    toolList: () => client.toolList(),
     close: () => client.close(),
   };
 }

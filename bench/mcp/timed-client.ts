@@ -91,6 +91,12 @@ export class TimedMcpClient {
     return { ms, result, text };
   }
 
+  /** The server's tools/list: how many tools, and the JSON of the tools array, as a client sends its model. */
+  async toolList(): Promise<{ tools: number; chars: number }> {
+    const { tools } = await this.#client.listTools(undefined, { timeout: CALL_TIMEOUT_MS });
+    return { tools: tools.length, chars: JSON.stringify(tools).length };
+  }
+
   close(): Promise<void> {
     return this.#client.close();
   }

@@ -9,19 +9,21 @@ const RunId = z
   .min(1)
   .nullable()
   .default(null)
-  .describe("The run's id (run's answer, AgentRunStartedEvent); null: the run going now");
+  .describe('null: the run going now')
+  .meta({ details: "The run's id (run's answer, AgentRunStartedEvent); null: the run going now" });
 
 const RunRef = z.strictObject({ run_id: RunId });
 
 const ApproveParams = z.strictObject({
-  approval_id: z.string().min(1).describe('The id of the AgentApprovalRequestedEvent being answered'),
-  approved: z.boolean().describe('true lets the action run; false refuses it (the agent is told and goes on)'),
+  approval_id: z.string().min(1).meta({ details: 'The id of the AgentApprovalRequestedEvent being answered' }),
+  approved: z.boolean().meta({ details: 'true lets the action run; false refuses it (the agent is told and goes on)' }),
 });
 
 const STEERS: ActionHints = { readOnly: false, destructive: false, idempotent: true, openWorld: false };
 
 export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'pause_run',
+  summary: "Pause the agent's run.",
   description:
     "Hold the agent's run (or rerun) before its next step or action; the model request in flight finishes. Answers {run_id, paused}. Only the person, or the client whose own run it is, may pause it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
@@ -32,6 +34,7 @@ export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 
 export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'resume_run',
+  summary: 'Resume a paused run.',
   description:
     'Let a paused run go on. Answers {run_id, paused}. Only the person, or the client whose own run it is, may resume it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.',
   params: RunRef,
@@ -42,6 +45,7 @@ export const RESUME_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 
 export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'stop_run',
+  summary: "Stop the agent's run.",
   description:
     "End the agent's run (or rerun): no further action runs, an approval it waits for is refused; the browser stays as it is (the emergency stop also ends the run, and detaches). Answers {run_id, stopped: true}. Only the person, or the client whose own run it is, may stop it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
@@ -52,6 +56,7 @@ export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
 
 export const APPROVE_ACTION: ServerActionSpec<typeof ApproveParams> = {
   name: 'approve',
+  summary: 'Answer an approval the agent waits for.',
   description:
     'Answer an approval the agent waits for (AgentApprovalRequestedEvent): approved true runs the action, false refuses it. Only the person, or the client whose own run asked, may answer: FORBIDDEN for any other client. Answers {approval_id, approved}. INVALID_PARAMS for an approval_id nothing waits on.',
   params: ApproveParams,

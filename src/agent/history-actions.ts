@@ -13,13 +13,14 @@ import { approvalAnnouncer, serverHost } from './server-host';
 
 const NoParams = z.strictObject({});
 const RunIdParams = z.strictObject({
-  run_id: z.string().min(1).describe("A past run's id, as runs lists them"),
+  run_id: z.string().min(1).meta({ details: "A past run's id, as runs lists them" }),
 });
 
 const READS = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const;
 
 export const RUNS_ACTION: ServerActionSpec<typeof NoParams> = {
   name: 'runs',
+  summary: 'The past runs, newest first.',
   description:
     "The past runs kept (agent.max_kept_runs of them), newest first: {runs: [{run_id, owner, task, started_at, finished_at, reason, success, text, steps}]} (owner: the client whose run it was, absent for the person's). A native or MCP client lists its own runs only.",
   params: NoParams,
@@ -30,6 +31,7 @@ export const RUNS_ACTION: ServerActionSpec<typeof NoParams> = {
 
 export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'run_history',
+  summary: "A past run's steps and actions.",
   description:
     "A past run in full: {run_id, owner, task, started_at, finished_at, reason, success, text, steps: [{step, goal, actions: [{name, params, result | error, elements}]}]}. INVALID_PARAMS for a run not kept; FORBIDDEN for a native or MCP client asking for another's run.",
   params: RunIdParams,
@@ -40,6 +42,7 @@ export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
 
 export const RERUN_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'rerun',
+  summary: "Replay a past run's actions without the model.",
   description:
     "Run a past run's actions again in order, without the model: each element is found in the page's state now by who it was (tag, role, name, attributes). Answers {run_id, replayed, results, stopped}; the first action that fails ends it with that action's error (ELEMENT_NOT_FOUND when an element is not on the page any more), its details holding the results so far. Stops with stop_run; risky actions wait for approval as in a run. A native or MCP client reruns its own runs only (FORBIDDEN).",
   params: RunIdParams,

@@ -15,13 +15,14 @@ describe('the prompt', () => {
     expect(navigate?.schema).not.toHaveProperty('$schema');
   });
 
-  it('json mode puts every schema in the system prompt; tools mode only names and describes them', () => {
+  it('json mode puts every schema in the system prompt; tools mode leaves them to the tools', () => {
     const json = systemPrompt({ tools, mode: 'json', maxActionsPerStep: 3, secretNames: [] });
     const navigate = tools.find((tool) => tool.name === 'navigate');
     expect(json).toContain(`- navigate: ${navigate?.description ?? ''}\n  params: ${JSON.stringify(navigate?.schema)}`);
     expect(json).toContain('"actions": [{"name": "<action>"');
     const withTools = systemPrompt({ tools, mode: 'tools', maxActionsPerStep: 3, secretNames: [] });
-    expect(withTools).toContain(`- navigate: ${navigate?.description ?? ''}`);
+    // The tools carry their descriptions: the system prompt does not say them again.
+    expect(withTools).not.toContain(navigate?.description ?? 'navigate');
     expect(withTools).not.toContain('"properties"');
     expect(withTools).toContain('up to 3 actions in one step');
     expect(withTools).not.toContain('Secrets:');

@@ -20,7 +20,7 @@ import { approvalAnnouncer, serverHost, type ServerAgentHost } from './server-ho
 import type { StepShotStore } from './step-shots';
 
 const RunParams = z.strictObject({
-  task: z.string().trim().min(1).describe('What the agent should do, in words'),
+  task: z.string().trim().min(1).meta({ details: 'What the agent should do, in words' }),
   max_steps: z
     .number()
     .int()
@@ -28,15 +28,11 @@ const RunParams = z.strictObject({
     .max(1000)
     .nullable()
     .default(null)
-    .describe('Steps before the run gives up; null: the config agent.max_steps'),
-  follow_up_of: z
-    .string()
-    .min(1)
-    .nullable()
-    .default(null)
-    .describe(
+    .meta({ details: 'Steps before the run gives up; null: the config agent.max_steps' }),
+  follow_up_of: z.string().min(1).nullable().default(null).describe('A finished run to continue').meta({
+    details:
       "The finished run to go on with (this session's last run): the task is a follow-up, the model sees that run's tasks and steps, and the run keeps its run_id; null: a new run",
-    ),
+  }),
 });
 
 export interface RunActionOptions {
@@ -56,14 +52,12 @@ export interface RunActionOptions {
 export const RUN_ACTION: ServerActionSpec<typeof RunParams> = {
   name: 'run',
   title: 'Let the built-in agent do a task',
+  summary: 'Let the built-in agent do a task; answers its final text (may take minutes).',
   description:
-    'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped). Its steps come as AgentStepEvent to subscribers.',
+    'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped), the answer being the done text. It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes. Its steps come as AgentStepEvent to subscribers.',
   params: RunParams,
   category: 'session',
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  mcp: {
-    note: 'It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes; the answer is the done text.',
-  },
 };
 
 /** The longest a run may take: every step's model request timing out, with time for its actions. */

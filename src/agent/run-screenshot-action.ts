@@ -5,12 +5,13 @@ import type { RunOwners } from './run-owners';
 import type { StepShot, StepShotStore } from './step-shots';
 
 const RunStepParams = z.strictObject({
-  run_id: z.string().min(1).describe("A run's id (one going, or a past one runs lists)"),
-  step: z.number().int().min(1).describe('The step, as its AgentStepEvent and run_history number it'),
+  run_id: z.string().min(1).meta({ details: "A run's id (one going, or a past one runs lists)" }),
+  step: z.number().int().min(1).meta({ details: 'The step, as its AgentStepEvent and run_history number it' }),
 });
 
 export const RUN_SCREENSHOT_ACTION: ServerActionSpec<typeof RunStepParams> = {
   name: 'run_screenshot',
+  summary: "A run step's picture of the page.",
   description:
     "The picture of the page a run's step acted on (agent.step_screenshots): {run_id, step, format, data} with data the image as base64. A step's AgentStepEvent and run_history say whether it has one; the oldest pictures are dropped first past their byte budget, so an old run may have none left (INVALID_PARAMS). A native or MCP client gets the pictures of its own runs only (FORBIDDEN).",
   params: RunStepParams,

@@ -13,10 +13,20 @@ const CHECK_AT_MS = [0, 100, 250, 500, 1_000, 2_000, 3_500, 5_000, 7_500, 10_000
 
 const Expectation = z
   .strictObject({
-    text_appears: z.string().min(1).optional().describe('This text is shown on the page (any case)'),
-    text_disappears: z.string().min(1).optional().describe('This text is no longer shown on the page (any case)'),
-    url_includes: z.string().min(1).optional().describe("The tab's URL contains this"),
-    timeout_ms: z.number().int().min(0).max(30_000).default(DEFAULT_EXPECT_MS).describe('How long it may take to hold'),
+    text_appears: z.string().min(1).optional().meta({ details: 'This text is shown on the page (any case)' }),
+    text_disappears: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ details: 'This text is no longer shown on the page (any case)' }),
+    url_includes: z.string().min(1).optional().meta({ details: "The tab's URL contains this" }),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(30_000)
+      .default(DEFAULT_EXPECT_MS)
+      .meta({ details: 'How long it may take to hold' }),
   })
   .refine(
     (expect) =>
@@ -27,9 +37,11 @@ const Expectation = z
 type Expectation = z.output<typeof Expectation>;
 
 const BatchStep = z.strictObject({
-  action: z.string().min(1).describe('An action name, as a request names it'),
-  params: z.record(z.string(), z.unknown()).default({}).describe("The action's params"),
-  expect: Expectation.optional().describe('What must hold after the step; the batch stops at the first that does not'),
+  action: z.string().min(1).meta({ details: 'An action name, as a request names it' }),
+  params: z.record(z.string(), z.unknown()).default({}).meta({ details: "The action's params" }),
+  expect: Expectation.optional().meta({
+    details: 'What must hold after the step; the batch stops at the first that does not',
+  }),
 });
 
 export const BatchParams = z.strictObject({
@@ -131,6 +143,7 @@ async function awaitExpectation(
 export const BATCH_ACTION: ServerActionSpec<typeof BatchParams> = {
   name: 'batch',
   title: 'Run several actions',
+  summary: 'Run actions in order in one request, stopping at the first failure.',
   description: `Run up to ${MAX_BATCH_STEPS} actions in order in one request, each optionally with what must hold after it (text shown or gone, the URL), stopping at the first step that fails or whose expectation does not hold, with its reason. Each step's answer is the action's own.`,
   params: BatchParams,
   category: 'session',

@@ -37,6 +37,8 @@ export interface ActionDescription {
   name: string;
   /** What a person reads for it in a tool list. */
   title: string;
+  /** What a model reads for it (MCP's tool description, the agent's tool). */
+  summary: string;
   description: string;
   category: ActionCategory;
   hints: ActionHints;
@@ -126,6 +128,7 @@ export class ActionRegistry {
     return [...this.#actions.values()].map((action) => ({
       name: action.name,
       title: action.title,
+      summary: action.summary,
       description: action.description,
       category: action.category,
       hints: action.hints,

@@ -11,6 +11,7 @@ const Params = z.strictObject({ word: z.string().min(1).describe('A word') });
 function echo(calls: Array<{ word: string; client: string }>): ServerAction<typeof Params> {
   return {
     name: 'echo',
+    summary: 'Echo.',
     description: 'Says the word back.',
     params: Params,
     category: 'session',

@@ -12,6 +12,8 @@ export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   /** What a person reads for it in a tool list; default its name. */
   readonly title?: string;
+  /** What a model reads for it (see ActionSpec's summary); the description is the reference's. */
+  readonly summary: string;
   readonly description: string;
   readonly params: S;
   readonly mcp?: McpFacts;
@@ -41,6 +43,7 @@ export function describeServerAction(action: ServerActionSpec): ActionDescriptio
   return {
     name: action.name,
     title: action.title ?? action.name,
+    summary: action.summary,
     description: action.description,
     category: action.category,
     hints: action.hints,

@@ -16,6 +16,22 @@ import { validateHar } from './harness/har-validator';
 import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
+ * A tool's hints as a client reads them: a hint left out is the MCP spec's default (read-only false,
+ * destructive true, idempotent false, open world true), and a read-only tool neither destroys nor
+ * differs when called twice (the spec reads those two only of a tool that writes).
+ */
+function hintsRead(tool: Tool | undefined): Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', boolean> {
+  const hints = tool?.annotations ?? {};
+  const readOnly = hints.readOnlyHint ?? false;
+  return {
+    readOnly,
+    destructive: readOnly ? false : (hints.destructiveHint ?? true),
+    idempotent: readOnly ? true : (hints.idempotentHint ?? false),
+    openWorld: hints.openWorldHint ?? true,
+  };
+}
+
+/**
  * `tabpilot mcp --launch --headless` as an MCP client app runs it: the official SDK's own client over
  * stdio (not tabpilot's code on both ends), against fixture pages whose own text shows each effect.
  */
@@ -65,20 +81,17 @@ describe('tabpilot mcp --launch', () => {
       const tool = byName.get(action.name);
       expect(tool?.inputSchema.type, action.name).toBe('object');
       expect(tool?.title, action.name).toMatch(/\w/);
-      expect(tool?.annotations, action.name).toEqual({
-        title: tool?.title,
-        readOnlyHint: action.hints.readOnly,
-        destructiveHint: action.hints.destructive,
-        idempotentHint: action.hints.idempotent,
-        openWorldHint: action.hints.openWorld,
-      });
+      expect(hintsRead(tool), action.name).toEqual(action.hints);
     }
     expect(byName.get('navigate')?.inputSchema.required).toEqual(['url']);
     expect(Object.keys(byName.get('click')?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['index', 'coordinate_x', 'coordinate_y', 'tab_id']),
     );
-    expect(byName.get('state')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(byName.get('click')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // Only the hints that differ from the spec's defaults are written: state is read-only and stays in the
+    // browser; click is the default (it may destroy, once is not twice, it reaches the web).
+    expect(byName.get('state')?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(byName.get('click')?.annotations).toBeUndefined();
+    expect(hintsRead(byName.get('click'))).toMatchObject({ readOnly: false, destructive: true });
     expect(byName.get('state')?.outputSchema?.required).toEqual(expect.arrayContaining(['tab_id', 'text']));
     // No zod safe-integer noise in what every client sends its model on every turn.
     expect(JSON.stringify(tools)).not.toContain(String(Number.MAX_SAFE_INTEGER));

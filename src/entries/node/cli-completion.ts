@@ -69,7 +69,7 @@ export function completionModel(catalog: ActionCatalog): CompletionModel {
 }
 
 function paramOptions(name: string, schema: ParamSchema): CompletionOption[] {
-  const about = schema.description ?? '';
+  const about = schema.details ?? schema.description ?? '';
   if (isBoolean(schema)) {
     return [
       { flag: flagOf(name), about, takesValue: false, choices: undefined },

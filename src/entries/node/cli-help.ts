@@ -74,7 +74,7 @@ export function actionHelp(action: CatalogAction): string {
             required.has(name) ? 'required' : undefined,
             schema?.default === undefined ? undefined : `default ${JSON.stringify(schema.default)}`,
           ].filter((note) => note !== undefined);
-          const about = [notes.length > 0 ? `(${notes.join(', ')})` : '', schema?.description ?? '']
+          const about = [notes.length > 0 ? `(${notes.join(', ')})` : '', schema?.details ?? schema?.description ?? '']
             .filter((part) => part !== '')
             .join(' ');
           const label = `${flagOf(name)}${typeOfSchema(schema) === 'boolean' ? `, --no-${flagOf(name).slice(2)}` : ` ${valueLabel(schema)}`}`;

@@ -168,6 +168,7 @@ describe('panel port', () => {
       prepare: (server) =>
         server.addServerAction({
           name: 'slow',
+          summary: 'Waits.',
           description: 'waits for the test',
           params: z.strictObject({}),
           category: 'session',

@@ -31,6 +31,7 @@ export const ACTING_ACTIONS = [
   declareAction(ClickElementEvent, {
     name: 'click',
     title: 'Click',
+    summary: 'Click an element by index, or a viewport point.',
     category: 'page',
     hints: ACTS,
     tabGate: 'act',
@@ -55,6 +56,7 @@ export const ACTING_ACTIONS = [
   declareAction(TypeTextEvent, {
     name: 'input',
     title: 'Type into a field',
+    summary: 'Type into a field (cleared first), or the focused element. <secret>name</secret> types a secret.',
     category: 'page',
     hints: ACTS,
     tabGate: 'act',
@@ -72,6 +74,7 @@ export const ACTING_ACTIONS = [
   declareAction(ScrollEvent, {
     name: 'scroll',
     title: 'Scroll',
+    summary: "Scroll the page, or an element's container.",
     category: 'page',
     hints: MOVES,
     tabGate: 'act',
@@ -91,6 +94,7 @@ export const ACTING_ACTIONS = [
   declareAction(SendKeysEvent, {
     name: 'send_keys',
     title: 'Press keys',
+    summary: 'Press keys: "Enter", "Control+a", "Tab Tab Enter"; other text is typed.',
     category: 'page',
     hints: ACTS,
     tabGate: 'act',
@@ -105,6 +109,7 @@ export const ACTING_ACTIONS = [
   declareAction(ScrollToTextEvent, {
     name: 'find_text',
     title: 'Scroll to a text',
+    summary: 'Scroll to a text.',
     category: 'page',
     hints: SETS,
     tabGate: 'act',
@@ -118,6 +123,7 @@ export const ACTING_ACTIONS = [
   declareAction(UploadFileEvent, {
     name: 'upload_file',
     title: 'Put files into a file input',
+    summary: 'Put files into a file input, by path or by content.',
     category: 'files',
     hints: ACTS,
     tabGate: 'act',
@@ -133,6 +139,7 @@ export const ACTING_ACTIONS = [
   declareAction(GetDropdownOptionsEvent, {
     name: 'dropdown_options',
     title: 'List the options of a dropdown',
+    summary: 'The options of a dropdown (select, listbox, menu).',
     category: 'page',
     hints: SETS,
     tabGate: 'read',
@@ -147,6 +154,7 @@ export const ACTING_ACTIONS = [
   declareAction(SelectDropdownOptionEvent, {
     name: 'select_dropdown',
     title: 'Pick an option of a dropdown',
+    summary: 'Pick a dropdown option by its text or value.',
     category: 'page',
     hints: ACTS,
     tabGate: 'act',
@@ -164,6 +172,7 @@ export const ACTING_ACTIONS = [
   declareAction(HoverElementEvent, {
     name: 'hover',
     title: 'Hover over an element',
+    summary: 'Move the mouse over an element.',
     category: 'page',
     hints: SETS,
     tabGate: 'act',
@@ -177,6 +186,7 @@ export const ACTING_ACTIONS = [
   declareAction(DragAndDropEvent, {
     name: 'drag',
     title: 'Drag and drop',
+    summary: 'Drag an element onto another, or to a point.',
     category: 'page',
     hints: ACTS,
     tabGate: 'act',
@@ -190,6 +200,7 @@ export const ACTING_ACTIONS = [
   declareAction(HandleDialogEvent, {
     name: 'handle_dialog',
     title: 'Answer a JavaScript dialog',
+    summary: 'Accept or dismiss the open JavaScript dialog.',
     category: 'page',
     hints: ACTS,
     panel: {

@@ -33,13 +33,12 @@ const LoggedRequest = z.strictObject({
 export const NetworkRequestsEvent = defineEvent('NetworkRequestsEvent', {
   payload: {
     target_id: TargetId,
-    url_contains: z.string().min(1).optional().describe('Only requests whose URL contains this text'),
-    resource_types: z
-      .array(z.string().min(1))
-      .default([])
-      .describe('Only these types: Document, Script, Stylesheet, Image, Fetch, XHR, Font, Media, WebSocket, Other'),
-    only_failed: z.boolean().default(false).describe('Only requests that failed or were answered 4xx or 5xx'),
-    max_results: z.number().int().positive().max(500).default(100).describe('The newest this many'),
+    url_contains: z.string().min(1).optional().meta({ details: 'Only requests whose URL contains this text' }),
+    resource_types: z.array(z.string().min(1)).default([]).describe('e.g. Document, Script, Fetch, XHR, Image').meta({
+      details: 'Only these types: Document, Script, Stylesheet, Image, Fetch, XHR, Font, Media, WebSocket, Other',
+    }),
+    only_failed: z.boolean().default(false).meta({ details: 'Only requests that failed or were answered 4xx or 5xx' }),
+    max_results: z.number().int().positive().max(500).default(100).meta({ details: 'The newest this many' }),
   },
   result: z.strictObject({
     requests: z.array(LoggedRequest),
@@ -105,15 +104,16 @@ export const ConsoleMessagesEvent = defineEvent('ConsoleMessagesEvent', {
     levels: z
       .array(z.enum(CONSOLE_LEVELS))
       .default([])
-      .describe('Only these levels: error, warning, info, log, debug (all when empty)'),
-    text_contains: z.string().min(1).optional().describe('Only messages whose text contains this (any case)'),
+      .meta({ details: 'Only these levels: error, warning, info, log, debug (all when empty)' }),
+    text_contains: z.string().min(1).optional().meta({ details: 'Only messages whose text contains this (any case)' }),
     since_mark: z
       .number()
       .int()
       .nonnegative()
       .optional()
-      .describe("Only messages logged after this mark: an earlier answer's mark"),
-    max_results: z.number().int().positive().max(500).default(100).describe('The newest this many'),
+      .describe("An earlier answer's mark: only newer ones")
+      .meta({ details: "Only messages logged after this mark: an earlier answer's mark" }),
+    max_results: z.number().int().positive().max(500).default(100).meta({ details: 'The newest this many' }),
   },
   result: z.strictObject({
     messages: z.array(LoggedConsoleMessage),
@@ -152,19 +152,20 @@ const SET_ONLY = ['value', 'expires', 'http_only', 'secure', 'same_site'] as con
 export const CookiesEvent = defineEvent('CookiesEvent', {
   payload: {
     target_id: TargetId,
-    op: z.enum(['list', 'set', 'delete']).describe("list the page's cookies, set one, or delete one"),
-    name: z.string().min(1).optional().describe('The cookie (set, delete); for list, only this one'),
-    value: z.string().optional().describe('set: its value'),
-    path: z.string().startsWith('/').optional().describe("set, delete: its path ('/' for set when not given)"),
+    op: z.enum(['list', 'set', 'delete']).meta({ details: "list the page's cookies, set one, or delete one" }),
+    name: z.string().min(1).optional().meta({ details: 'The cookie (set, delete); for list, only this one' }),
+    value: z.string().optional().meta({ details: 'set: its value' }),
+    path: z.string().startsWith('/').optional().meta({ details: "set, delete: its path ('/' for set when not given)" }),
     expires: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe('set: when it expires, in unix seconds (a session cookie when not given)'),
-    http_only: z.boolean().optional().describe("set: hidden from the page's script"),
-    secure: z.boolean().optional().describe('set: sent over https only'),
-    same_site: z.enum(['Strict', 'Lax', 'None']).optional().describe('set: its SameSite'),
+      .describe('Unix seconds')
+      .meta({ details: 'set: when it expires, in unix seconds (a session cookie when not given)' }),
+    http_only: z.boolean().optional().meta({ details: "set: hidden from the page's script" }),
+    secure: z.boolean().optional().meta({ details: 'set: sent over https only' }),
+    same_site: z.enum(['Strict', 'Lax', 'None']).optional().meta({ details: 'set: its SameSite' }),
   },
   refine: (payload, ctx) => {
     if (payload.op !== 'list' && payload.name === undefined) {
@@ -275,6 +276,7 @@ export const CONTENT_ACTIONS = [
   declareAction(ExtractContentEvent, {
     name: 'extract',
     title: 'Read the page as markdown',
+    summary: 'The page as markdown, in parts (start_from_char).',
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -284,14 +286,12 @@ export const CONTENT_ACTIONS = [
       success: () => 'extracted the content',
       activity: () => both('extracting the content', 'extracted the content'),
     },
-    mcp: {
-      note: 'A long page comes back in parts (start_from_char) or, past the answer budget, as a linked file.',
-      answer: 'pages',
-    },
+    mcp: { answer: 'pages' },
   }),
   declareAction(SearchPageEvent, {
     name: 'search_page',
     title: 'Find text in the page',
+    summary: 'Find text or a regex in the page text, with context.',
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -306,6 +306,7 @@ export const CONTENT_ACTIONS = [
   declareAction(FindElementsEvent, {
     name: 'find_elements',
     title: 'Find elements by CSS selector',
+    summary: 'Elements matching a CSS selector, with their index and attributes.',
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -319,6 +320,7 @@ export const CONTENT_ACTIONS = [
   declareAction(SavePdfEvent, {
     name: 'save_as_pdf',
     title: 'Save the page as PDF',
+    summary: 'Print the page to a PDF file.',
     category: 'files',
     hints: WRITES_FILE,
     tabGate: 'read',
@@ -327,13 +329,14 @@ export const CONTENT_ACTIONS = [
       success: (_p, r) => `saved the page as a PDF${r.path === '' ? '' : `: ${r.path}`}`,
       activity: () => both('saving the page as a PDF', 'saved the page as a PDF'),
     },
-    mcp: { note: 'The answer links the file.', answer: 'pdf' },
+    mcp: { answer: 'pdf' },
   }),
   // The network traffic of every controlled tab, not one tab's: past the tab gate like the storage state.
   declareAction(StartHarRecordingEvent, {
     name: 'start_har',
     personPower: 'record_traffic',
     title: 'Start recording the network to a HAR',
+    summary: 'Record the network to a HAR file until stop_har.',
     category: 'files',
     hints: WRITES_FILE,
     panel: {
@@ -345,6 +348,7 @@ export const CONTENT_ACTIONS = [
   declareAction(StopHarRecordingEvent, {
     name: 'stop_har',
     title: 'Stop the HAR recording and link the file',
+    summary: 'Stop the HAR recording; links the file.',
     category: 'files',
     hints: WRITES_FILE,
     panel: {
@@ -352,11 +356,12 @@ export const CONTENT_ACTIONS = [
       success: (_p, r) => `recorded ${count(r.entries, 'request')} to ${r.path}`,
       activity: () => both('finishing the HAR recording', 'finished the HAR recording'),
     },
-    mcp: { note: 'The answer links the HAR file rather than putting the traffic in the answer.', answer: 'har' },
+    mcp: { answer: 'har' },
   }),
   declareAction(EvaluateJavaScriptEvent, {
     name: 'evaluate',
     title: 'Run JavaScript in the page',
+    summary: 'Run JavaScript in the page; returns its JSON value.',
     category: 'content',
     hints: ACTS,
     tabGate: 'read',
@@ -370,6 +375,7 @@ export const CONTENT_ACTIONS = [
   declareAction(NetworkRequestsEvent, {
     name: 'network_requests',
     title: "List the tab's network requests",
+    summary: "The tab's network requests since its page loaded.",
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -399,6 +405,7 @@ export const CONTENT_ACTIONS = [
   declareAction(ConsoleMessagesEvent, {
     name: 'console_messages',
     title: "List the tab's console messages",
+    summary: "The tab's console messages since its page loaded.",
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -414,6 +421,7 @@ export const CONTENT_ACTIONS = [
   declareAction(CookiesEvent, {
     name: 'cookies',
     title: "List, set or delete the tab's own cookies",
+    summary: "List, set or delete the page's own cookies.",
     category: 'content',
     // One declaration for all three ops: honest for the strictest, delete.
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },

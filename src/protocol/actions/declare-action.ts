@@ -49,10 +49,8 @@ export type McpAnswer =
   | 'network'
   | 'fields';
 
-/** What the MCP server makes of an action beyond its name, description and params. */
+/** What the MCP server makes of an action beyond its name, summary and params. */
 export interface McpFacts {
-  /** What a model needs to know of the tool beyond the description. */
-  readonly note?: string;
   /** One of the few tools that drive a page end to end (`--slim`). */
   readonly slim?: boolean;
   /** How its answer is put; by default its fields one per line. */
@@ -84,6 +82,12 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   readonly title: string;
   readonly category: ActionCategory;
   readonly hints: ActionHints;
+  /**
+   * What a model reads for it every turn (the MCP tool's description, the built-in agent's tool): one or
+   * two short sentences, what it does and what a model must know to call it well. The long words (each
+   * case, each platform) go in the description, which the generated reference and the panel show.
+   */
+  readonly summary: string;
   /** Defaults to the event's description. */
   readonly description?: string;
   /** `tab_id` must be given (switch, close) instead of defaulting to the focused tab. */
@@ -137,7 +141,9 @@ export interface ActionDeclaration<D extends AnyEventDefinition = AnyEventDefini
 /** Any action's declaration: its event is known to be an event, its words take any params and result. */
 export type AnyActionDeclaration = ActionDeclaration<AnyEventDefinition>;
 
-const TabId = z.string().min(1).max(64).describe('A tab id from "tabs"');
+// No description a model reads: the tools' instructions say once that a tab id comes from "tabs" and
+// defaults to the focused tab; the reference reads the details.
+const TabId = z.string().min(1).max(64).meta({ details: 'A tab id from "tabs"' });
 
 /**
  * Declares a protocol action over its event. The params are derived from the event's payload, so each
@@ -159,7 +165,9 @@ export function declareAction<D extends AnyEventDefinition, const N extends stri
     delete shape['target_id'];
     tabBinding = spec.tabRequired === true ? 'required' : target.safeParse(undefined).success ? 'optional' : 'focused';
     shape['tab_id'] =
-      tabBinding === 'required' ? TabId : TabId.optional().describe('A tab id from "tabs"; default the focused tab');
+      tabBinding === 'required'
+        ? TabId
+        : TabId.optional().meta({ details: 'A tab id from "tabs"; default the focused tab' });
   }
   const object = z.strictObject(shape);
   const refine = event.refine;

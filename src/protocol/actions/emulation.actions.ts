@@ -7,19 +7,25 @@ import { SETS } from './hints';
 import { both } from './words';
 
 const ViewportIn = z.strictObject({
-  width: z.number().int().min(1).max(10_000).describe('CSS px'),
-  height: z.number().int().min(1).max(10_000).describe('CSS px'),
-  device_scale_factor: z.number().positive().max(10).optional().describe('Device pixels per CSS px (default 1)'),
+  width: z.number().int().min(1).max(10_000).meta({ details: 'CSS px' }),
+  height: z.number().int().min(1).max(10_000).meta({ details: 'CSS px' }),
+  device_scale_factor: z
+    .number()
+    .positive()
+    .max(10)
+    .optional()
+    .meta({ details: 'Device pixels per CSS px (default 1)' }),
   mobile: z
     .boolean()
     .optional()
-    .describe('A phone or tablet: the meta viewport applies and touch is on (default false)'),
+    .describe('Touch and meta viewport')
+    .meta({ details: 'A phone or tablet: the meta viewport applies and touch is on (default false)' }),
 });
 
 const PositionIn = z.strictObject({
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
-  accuracy: z.number().nonnegative().optional().describe('Metres (default 10)'),
+  accuracy: z.number().nonnegative().optional().meta({ details: 'Metres (default 10)' }),
 });
 
 const ColorScheme = z.enum(['light', 'dark', 'no-preference']);
@@ -71,29 +77,36 @@ export const EmulateEvent = defineEvent('EmulateEvent', {
     preset: z
       .enum(PRESET_NAMES)
       .optional()
-      .describe('A device: its viewport and user agent (viewport and user_agent given too win over it)'),
+      .meta({ details: 'A device: its viewport and user agent (viewport and user_agent given too win over it)' }),
     viewport: ViewportIn.optional(),
     user_agent: z.string().min(1).max(512).optional(),
-    geolocation: PositionIn.optional().describe('The position navigator.geolocation reports'),
-    timezone: z.string().min(1).max(64).optional().describe('An IANA time zone, e.g. "America/New_York"'),
+    geolocation: PositionIn.optional().meta({ details: 'The position navigator.geolocation reports' }),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('IANA')
+      .meta({ details: 'An IANA time zone, e.g. "America/New_York"' }),
     locale: z
       .string()
       .min(1)
       .max(35)
       .optional()
-      .describe('A BCP 47 locale, e.g. "de-DE": navigator.language, Accept-Language and Intl'),
-    color_scheme: ColorScheme.optional().describe('prefers-color-scheme'),
-    reduced_motion: ReducedMotion.optional().describe('prefers-reduced-motion'),
+      .describe('BCP 47')
+      .meta({ details: 'A BCP 47 locale, e.g. "de-DE": navigator.language, Accept-Language and Intl' }),
+    color_scheme: ColorScheme.optional().meta({ details: 'prefers-color-scheme' }),
+    reduced_motion: ReducedMotion.optional().meta({ details: 'prefers-reduced-motion' }),
     cpu_throttling_rate: z
       .number()
       .min(1)
       .max(20)
       .optional()
-      .describe('How many times slower the CPU runs (1: full speed)'),
+      .meta({ details: 'How many times slower the CPU runs (1: full speed)' }),
     reset: z
       .boolean()
       .default(false)
-      .describe('Clear everything emulated in the tab first (then apply what else is given)'),
+      .meta({ details: 'Clear everything emulated in the tab first (then apply what else is given)' }),
   },
   refine: (payload, ctx) => {
     if (payload.timezone !== undefined && !isKnownTimeZone(payload.timezone)) {
@@ -122,6 +135,7 @@ export const EMULATION_ACTIONS = [
   declareAction(EmulateEvent, {
     name: 'emulate',
     title: 'Emulate a device, place or preference',
+    summary: 'Emulate a device, place, time zone, locale or preference. Fields not given stay; reset clears.',
     category: 'page',
     hints: SETS,
     tabGate: 'act',

@@ -15,6 +15,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(NavigateToUrlEvent, {
     name: 'navigate',
     title: 'Open a URL',
+    summary: 'Open a URL and wait for it to load; then call state.',
     category: 'page',
     hints: NAVIGATES,
     tabGate: 'act',
@@ -31,11 +32,12 @@ export const NAVIGATION_ACTIONS = [
         return both(`navigating to ${where}${tab}`, `navigated to ${where}${tab}`);
       },
     },
-    mcp: { note: 'Then call state to see the page.', slim: true, answer: 'navigation' },
+    mcp: { slim: true, answer: 'navigation' },
   }),
   declareAction(GoBackEvent, {
     name: 'go_back',
     title: 'Go back',
+    summary: "Go back in the tab's history.",
     category: 'page',
     hints: NAVIGATES,
     tabGate: 'act',
@@ -52,6 +54,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(GoForwardEvent, {
     name: 'go_forward',
     title: 'Go forward',
+    summary: "Go forward in the tab's history.",
     category: 'page',
     hints: NAVIGATES,
     tabGate: 'act',
@@ -68,6 +71,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(RefreshEvent, {
     name: 'refresh',
     title: 'Reload the tab',
+    summary: 'Reload the tab.',
     category: 'page',
     hints: { ...NAVIGATES, idempotent: true },
     tabGate: 'recover',
@@ -83,6 +87,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(SearchEvent, {
     name: 'search',
     title: 'Search the web',
+    summary: 'Search the web.',
     category: 'page',
     hints: { ...NAVIGATES, idempotent: true },
     tabGate: 'act',
@@ -100,6 +105,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(WaitEvent, {
     name: 'wait',
     title: 'Wait',
+    summary: 'Wait some seconds.',
     category: 'page',
     hints: READS,
     onlyReads: true,

@@ -30,17 +30,20 @@ function inForce(r: z.output<typeof InForce>): string {
 export const NetworkConditionsEvent = defineEvent('NetworkConditionsEvent', {
   payload: {
     target_id: TargetId,
-    offline: z.boolean().optional().describe('Every request of the tab fails as without a network'),
-    profile: z
-      .enum(NETWORK_PROFILE_NAMES)
-      .optional()
-      .describe(
+    offline: z.boolean().optional().meta({ details: 'Every request of the tab fails as without a network' }),
+    profile: z.enum(NETWORK_PROFILE_NAMES).optional().describe('none: clear all').meta({
+      details:
         "A throttling preset as Chrome DevTools': slow-3g (2000 ms, 400 kbit/s both ways), fast-3g and slow-4g (the same figures: 562.5 ms, 1440 kbit/s down, 675 up); none clears everything",
-      ),
-    latency_ms: z.number().min(0).max(60_000).optional().describe('Added to each request (wins over the profile)'),
-    download_kbps: Kbps.optional().describe('Download throughput, kbit/s (wins over the profile)'),
-    upload_kbps: Kbps.optional().describe('Upload throughput, kbit/s (wins over the profile)'),
-    reset: z.boolean().default(false).describe('Clear the conditions first (then apply what else is given)'),
+    }),
+    latency_ms: z
+      .number()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .meta({ details: 'Added to each request (wins over the profile)' }),
+    download_kbps: Kbps.optional().meta({ details: 'Download throughput, kbit/s (wins over the profile)' }),
+    upload_kbps: Kbps.optional().meta({ details: 'Upload throughput, kbit/s (wins over the profile)' }),
+    reset: z.boolean().default(false).meta({ details: 'Clear the conditions first (then apply what else is given)' }),
   },
   result: InForce,
   timeoutMs: 10_000,
@@ -53,6 +56,7 @@ export const NETWORK_CONDITIONS_ACTIONS = [
   declareAction(NetworkConditionsEvent, {
     name: 'network_conditions',
     title: 'Take the tab offline or throttle its network',
+    summary: "Throttle the tab's network or take it offline. Fields not given stay; reset clears.",
     category: 'page',
     hints: SETS,
     tabGate: 'act',

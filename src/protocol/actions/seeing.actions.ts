@@ -9,6 +9,8 @@ export const SEEING_ACTIONS = [
     name: 'state',
     notForAgent: true,
     title: 'Read the page',
+    summary:
+      'The page as text. Element tools (click, input...) take its [n] indexes. Call it before acting and after the page changes.',
     category: 'page',
     hints: READS,
     tabGate: 'read',
@@ -17,16 +19,13 @@ export const SEEING_ACTIONS = [
       success: (_p, r) => `read ${quoted(r.title)}: ${count(r.elements.length, 'element')}`,
       activity: () => both('reading the page', 'read the page'),
     },
-    mcp: {
-      note: 'Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. The answer names the tab; a page longer than the answer budget is written to a file and linked.',
-      slim: true,
-      answer: 'state',
-    },
+    mcp: { slim: true, answer: 'state' },
   }),
   // Not read-only: with scroll_to it scrolls the page (to the same place each time).
   declareAction(FindEvent, {
     name: 'find',
     title: 'Find text on the page',
+    summary: "Find text or a regex in the whole page: each match's element index and context.",
     category: 'page',
     hints: SETS,
     tabGate: 'read',
@@ -36,14 +35,12 @@ export const SEEING_ACTIONS = [
       activity: (p) =>
         both(`finding ${quoted(p.text ?? p.regex)} on the page`, `found ${quoted(p.text ?? p.regex)} on the page`),
     },
-    mcp: {
-      note: 'Searches the whole page, not only what is in view, and iframes too. Each match has an element index that click, hover, scroll and the other element tools take (until the next state no longer holds it); scroll_to n brings match n into view.',
-    },
   }),
   // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).
   declareAction(ScreenshotEvent, {
     name: 'screenshot',
     title: 'Take a screenshot',
+    summary: 'Screenshot of the viewport, the full page or a clip.',
     category: 'page',
     hints: WRITES_FILE,
     tabGate: 'read',
@@ -54,15 +51,13 @@ export const SEEING_ACTIONS = [
         `took a ${r.width}×${r.height} screenshot${r.path === null || r.path === '' ? '' : ` saved as ${r.path}`}`,
       activity: () => both('taking a screenshot', 'took a screenshot'),
     },
-    mcp: {
-      note: 'Returned as an image, scaled to at most 1568 px on the long side and 1.15 megapixels; format jpeg gives a smaller answer.',
-      answer: 'screenshot',
-    },
+    mcp: { answer: 'screenshot' },
   }),
   declareAction(HighlightElementEvent, {
     name: 'highlight',
     notForAgent: true,
     title: 'Outline an element',
+    summary: 'Outline an element for a person; no index clears it.',
     category: 'page',
     hints: SETS,
     tabGate: 'read',

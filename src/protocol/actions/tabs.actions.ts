@@ -10,6 +10,7 @@ export const TAB_ACTIONS = [
   declareAction(ListTabsEvent, {
     name: 'tabs',
     title: 'List tabs',
+    summary: 'List the controlled tabs (all: every tab, to attach one).',
     category: 'tabs',
     hints: READS,
     onlyReads: true,
@@ -24,6 +25,7 @@ export const TAB_ACTIONS = [
   declareAction(SwitchTabEvent, {
     name: 'switch',
     title: 'Switch to a tab',
+    summary: 'Focus a tab: the one tools act on when not given tab_id.',
     category: 'tabs',
     hints: SETS,
     tabRequired: true,
@@ -39,6 +41,7 @@ export const TAB_ACTIONS = [
   declareAction(CloseTabEvent, {
     name: 'close',
     title: 'Close a tab',
+    summary: 'Close a tab.',
     category: 'tabs',
     hints: { ...MOVES, destructive: true },
     tabRequired: true,
@@ -53,6 +56,7 @@ export const TAB_ACTIONS = [
     name: 'attach',
     notForAgent: true,
     title: 'Take control of a tab',
+    summary: 'Take control of a tab.',
     category: 'tabs',
     hints: SETS,
     loadsPage: true,
@@ -68,6 +72,7 @@ export const TAB_ACTIONS = [
     name: 'release',
     notForAgent: true,
     title: 'Let tabs go',
+    summary: 'Let go of a tab, or of every tab.',
     category: 'tabs',
     hints: SETS,
     lease: 'release',
@@ -84,6 +89,7 @@ export const TAB_ACTIONS = [
     name: 'stop',
     notForAgent: true,
     title: 'Emergency stop',
+    summary: 'Emergency stop: cancel all work, detach everything.',
     category: 'session',
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     preempt: true,
@@ -99,6 +105,7 @@ export const TAB_ACTIONS = [
   declareAction(SaveStorageStateEvent, {
     name: 'save_storage_state',
     title: 'Save cookies and storage to a file',
+    summary: 'Save cookies and storage to a Playwright storageState file.',
     category: 'session',
     hints: SETS,
     personPower: 'export_storage',
@@ -112,6 +119,7 @@ export const TAB_ACTIONS = [
   declareAction(LoadStorageStateEvent, {
     name: 'load_storage_state',
     title: 'Load cookies and storage from a file',
+    summary: 'Load cookies and storage from a storageState.',
     category: 'session',
     hints: { ...SETS, destructive: true },
     personPower: 'import_storage',

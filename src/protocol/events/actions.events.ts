@@ -14,7 +14,11 @@ export const KeyModifier = z.enum(['Alt', 'Control', 'Meta', 'Shift']);
 export const ScrollDirection = z.enum(['up', 'down', 'left', 'right']);
 export const TypingMethod = z.enum(['insert_text', 'key_events']);
 
-export const Index = z.number().int().positive().describe('An element index from the latest state of that tab');
+export const Index = z
+  .number()
+  .int()
+  .positive()
+  .meta({ details: 'An element index from the latest state of that tab' });
 const Point = z.strictObject({ x: z.number(), y: z.number() });
 
 const DropdownOption = z.strictObject({
@@ -31,11 +35,16 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
   payload: {
     target_id: TargetId,
     index: Index.optional(),
-    coordinate_x: z.number().min(0).optional().describe('Viewport CSS px, with coordinate_y, instead of index'),
+    coordinate_x: z
+      .number()
+      .min(0)
+      .optional()
+      .describe('Viewport px, instead of index')
+      .meta({ details: 'Viewport CSS px, with coordinate_y, instead of index' }),
     coordinate_y: z.number().min(0).optional(),
     button: MouseButton.default('left'),
     click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
-    modifiers: z.array(KeyModifier).default([]).describe('Keys held during the click'),
+    modifiers: z.array(KeyModifier).default([]).meta({ details: 'Keys held during the click' }),
   },
   refine: (payload, ctx) => {
     const byCoordinates = payload.coordinate_x !== undefined || payload.coordinate_y !== undefined;
@@ -73,13 +82,13 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
 export const TypeTextEvent = defineEvent('TypeTextEvent', {
   payload: {
     target_id: TargetId,
-    index: Index.optional().describe('The field; default whatever has focus in the tab'),
+    index: Index.optional().meta({ details: 'The field; default whatever has focus in the tab' }),
     /** May hold `<secret>name</secret>` placeholders: filled in right before typing, never stored. */
     text: z.string(),
     clear: z.boolean().default(true),
-    typing: TypingMethod.default('insert_text').describe(
-      'insert_text: one input event (fast); key_events: a key down and up per character',
-    ),
+    typing: TypingMethod.default('insert_text').meta({
+      details: 'insert_text: one input event (fast); key_events: a key down and up per character',
+    }),
   },
   result: z.strictObject({
     target_id: z.string(),
@@ -100,10 +109,21 @@ export const ScrollEvent = defineEvent('ScrollEvent', {
   payload: {
     target_id: TargetId,
     direction: ScrollDirection.optional().describe('Default down'),
-    down: z.boolean().optional().describe("browser-use's form: true = down, false = up"),
-    pages: z.number().positive().max(100).default(1).describe("How far, in the container's visible size"),
-    amount: z.number().positive().optional().describe('How far in CSS px, instead of pages'),
-    index: z.number().int().min(0).optional().describe('An element to scroll in; absent or 0 scrolls the page'),
+    down: z.boolean().optional().meta({ details: "browser-use's form: true = down, false = up" }),
+    pages: z.number().positive().max(100).default(1).meta({ details: "How far, in the container's visible size" }),
+    amount: z
+      .number()
+      .positive()
+      .optional()
+      .describe('px, instead of pages')
+      .meta({ details: 'How far in CSS px, instead of pages' }),
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Element to scroll in; 0: the page')
+      .meta({ details: 'An element to scroll in; absent or 0 scrolls the page' }),
   },
   refine: (payload, ctx) => {
     if (payload.direction !== undefined && payload.down !== undefined) {
@@ -148,8 +168,16 @@ export const UploadFileEvent = defineEvent('UploadFileEvent', {
   payload: {
     target_id: TargetId,
     index: Index,
-    path: z.string().min(1).optional().describe("A file on the browser's machine, under a folder of upload_paths"),
-    files: z.array(FileBytes).min(1).optional().describe('The files themselves: name, mime_type, content_base64'),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ details: "A file on the browser's machine, under a folder of upload_paths" }),
+    files: z
+      .array(FileBytes)
+      .min(1)
+      .optional()
+      .meta({ details: 'The files themselves: name, mime_type, content_base64' }),
   },
   refine: (payload, ctx) => {
     if ((payload.path === undefined) === (payload.files === undefined)) {
@@ -189,14 +217,11 @@ export const SelectDropdownOptionEvent = defineEvent('SelectDropdownOptionEvent'
   payload: {
     target_id: TargetId,
     index: Index,
-    text: z.string().min(1).optional().describe('The exact text or value of the option to pick'),
-    values: z
-      .array(z.string().min(1))
-      .max(200)
-      .optional()
-      .describe(
+    text: z.string().min(1).optional().meta({ details: 'The exact text or value of the option to pick' }),
+    values: z.array(z.string().min(1)).max(200).optional().describe('Multi-select: every option it must hold').meta({
+      details:
         'A multi-select only, instead of text: the exact texts or values of every option it must hold afterwards; the others are deselected ([] clears it)',
-      ),
+    }),
   },
   refine: (payload, ctx) => {
     if ((payload.text === undefined) === (payload.values === undefined)) {
@@ -251,10 +276,10 @@ export const DragAndDropEvent = defineEvent('DragAndDropEvent', {
   payload: {
     target_id: TargetId,
     index: Index,
-    to_index: Index.optional().describe('Drop onto this element'),
-    to_x: z.number().optional().describe("Or at this point of the tab's viewport, with to_y"),
+    to_index: Index.optional().meta({ details: 'Drop onto this element' }),
+    to_x: z.number().optional().meta({ details: "Or at this point of the tab's viewport, with to_y" }),
     to_y: z.number().optional(),
-    steps: z.number().int().min(1).max(100).default(10).describe('Mouse moves on the way'),
+    steps: z.number().int().min(1).max(100).default(10).meta({ details: 'Mouse moves on the way' }),
   },
   refine: (payload, ctx) => {
     const byPoint = payload.to_x !== undefined && payload.to_y !== undefined;

@@ -72,20 +72,15 @@ const StorageStateCounts = z.strictObject({
 /** Saves the cookies and the storage of every origin open in a controlled tab, in Playwright's format. */
 export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
   payload: {
-    path: z.string().min(1).nullable().default(null).describe('The file; default the config storage_state'),
-    indexed_db: z
-      .boolean()
-      .default(false)
-      .describe(
+    path: z.string().min(1).nullable().default(null).meta({ details: 'The file; default the config storage_state' }),
+    indexed_db: z.boolean().default(false).meta({
+      details:
         "Also save the IndexedDB databases of those origins, as Playwright's storageState({ indexedDB: true }) does",
-      ),
-    hosts: z
-      .array(z.string().min(1))
-      .nullable()
-      .default(null)
-      .describe(
+    }),
+    hosts: z.array(z.string().min(1)).nullable().default(null).describe("Only these hosts' cookies and storage").meta({
+      details:
         'Only the cookies the browser sends to these hosts and the storage of their origins; null: every cookie of the profile. A program (a native or MCP client) is held to the hosts of its own tabs',
-      ),
+    }),
   },
   result: StorageStateCounts,
   timeoutMs: 45_000,
@@ -96,11 +91,10 @@ export const SaveStorageStateEvent = defineEvent('SaveStorageStateEvent', {
 /** Loads a storage-state file (or its content): cookies into the browser, storage into each origin. */
 export const LoadStorageStateEvent = defineEvent('LoadStorageStateEvent', {
   payload: {
-    path: z.string().min(1).nullable().default(null).describe('The file; default the config storage_state'),
-    state: z
-      .unknown()
-      .optional()
-      .describe("The storage state itself, in Playwright's format, for a client that holds the file's content"),
+    path: z.string().min(1).nullable().default(null).meta({ details: 'The file; default the config storage_state' }),
+    state: z.unknown().optional().describe('A storageState object, instead of path').meta({
+      details: "The storage state itself, in Playwright's format, for a client that holds the file's content",
+    }),
   },
   result: StorageStateCounts.extend({
     /** Origins with IndexedDB databases and no page open: restored when the first page of theirs opens. */
@@ -126,23 +120,23 @@ export const StorageStateLoadedEvent = defineEvent('StorageStateLoadedEvent', {
 /** Starts a HAR recording on request (beside the one the config's record_har_path may keep). */
 export const StartHarRecordingEvent = defineEvent('StartHarRecordingEvent', {
   payload: {
-    file_name: OutputFileName.default('network.har').describe(
-      'The HAR file, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .har is added when missing',
-    ),
-    content: z
-      .enum(['omit', 'embed', 'attach'])
-      .nullable()
-      .default(null)
-      .describe(
+    file_name: OutputFileName.default('network.har').meta({
+      details:
+        'The HAR file, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .har is added when missing',
+    }),
+    content: z.enum(['omit', 'embed', 'attach']).nullable().default(null).describe('Response bodies').meta({
+      details:
         'Response bodies: left out, embedded, or attached as files in a folder beside it; null: the config record_har_content',
-      ),
+    }),
     mode: z
       .enum(['full', 'minimal'])
       .nullable()
       .default(null)
-      .describe(
-        'full: every request; minimal: the documents and the requests to their own origin; null: the config record_har_mode',
-      ),
+      .describe('minimal: documents and same-origin requests')
+      .meta({
+        details:
+          'full: every request; minimal: the documents and the requests to their own origin; null: the config record_har_mode',
+      }),
   },
   result: z.strictObject({ path: z.string() }),
   timeoutMs: 15_000,
@@ -156,5 +150,5 @@ export const StopHarRecordingEvent = defineEvent('StopHarRecordingEvent', {
   result: z.strictObject({ path: z.string(), entries: z.number().int() }),
   timeoutMs: 45_000,
   description:
-    'Stop the HAR recording start_har began and answer the file (a HAR 1.2 that HAR viewers and Playwright routeFromHAR read) and its number of entries.',
+    'Stop the HAR recording start_har began and answer the file (a HAR 1.2 that HAR viewers and Playwright routeFromHAR read) and its number of entries. The MCP answer links the HAR file rather than putting the traffic in the answer.',
 });

@@ -7,7 +7,11 @@ import { TargetId } from './navigation.events';
 export const ExtractContentEvent = defineEvent('ExtractContentEvent', {
   payload: {
     target_id: TargetId,
-    query: z.string().optional().describe('What you are looking for (echoed back; the content is not filtered)'),
+    query: z
+      .string()
+      .optional()
+      .describe('Echoed back; not a filter')
+      .meta({ details: 'What you are looking for (echoed back; the content is not filtered)' }),
     extract_links: z.boolean().default(true),
     extract_images: z.boolean().default(false),
     start_from_char: z.number().int().min(0).default(0),
@@ -23,7 +27,8 @@ export const ExtractContentEvent = defineEvent('ExtractContentEvent', {
     next_start_char: z.number().nullable(),
   }),
   timeoutMs: 30_000,
-  description: 'The page content as markdown (no model involved), 100,000 characters at a time.',
+  description:
+    'The page content as markdown (no model involved), 100,000 characters at a time. A long page comes back in parts (start_from_char) or, past the MCP answer budget, as a linked file.',
 });
 
 export const SearchPageEvent = defineEvent('SearchPageEvent', {
@@ -33,7 +38,11 @@ export const SearchPageEvent = defineEvent('SearchPageEvent', {
     regex: z.boolean().default(false),
     case_sensitive: z.boolean().default(false),
     context_chars: z.number().int().min(0).max(2000).default(150),
-    css_scope: z.string().optional().describe('Search only inside the first element this CSS selector matches'),
+    css_scope: z
+      .string()
+      .optional()
+      .describe('CSS selector to search in')
+      .meta({ details: 'Search only inside the first element this CSS selector matches' }),
     max_results: z.number().int().positive().max(1000).default(25),
   },
   result: z.strictObject({
@@ -92,5 +101,5 @@ export const SavePdfEvent = defineEvent('SavePdfEvent', {
   },
   result: z.strictObject({ path: z.string(), bytes: z.number() }),
   timeoutMs: 30_000,
-  description: 'Print the page to a PDF file.',
+  description: 'Print the page to a PDF file. The MCP answer links the file.',
 });

@@ -27,8 +27,8 @@ export const DialogOpenedEvent = defineEvent('DialogOpenedEvent', {
 export const HandleDialogEvent = defineEvent('HandleDialogEvent', {
   payload: {
     target_id: TargetId,
-    accept: z.boolean().default(true).describe('Accept (OK) or dismiss (Cancel)'),
-    prompt_text: z.string().optional().describe('What to type into a prompt() before accepting it'),
+    accept: z.boolean().default(true).meta({ details: 'Accept (OK) or dismiss (Cancel)' }),
+    prompt_text: z.string().optional().meta({ details: 'What to type into a prompt() before accepting it' }),
   },
   refine: (payload, ctx) => {
     if (payload.prompt_text !== undefined && !payload.accept) {

@@ -15,7 +15,8 @@ export const BrowserStopEvent = defineEvent('BrowserStopEvent', {
     force: z
       .boolean()
       .default(true)
-      .describe('Node: also kill the browser tabpilot launched (false disconnects and leaves it running)'),
+      .describe('Also kill a browser tabpilot launched')
+      .meta({ details: 'Node: also kill the browser tabpilot launched (false disconnects and leaves it running)' }),
   },
   result: z.strictObject({
     stopped: z.literal(true),

@@ -17,24 +17,23 @@ export const TargetId = z.string().min(1).describe('The tab to act in');
 
 export const NavigateToUrlEvent = defineEvent('NavigateToUrlEvent', {
   payload: {
-    url: z.string().min(1).describe('The address; a bare host such as example.com/x gets https://'),
+    url: z.string().min(1).meta({ details: 'The address; a bare host such as example.com/x gets https://' }),
     target_id: TargetId,
-    new_tab: z.boolean().default(false).describe('Open it in a new tab, which becomes the one the agent works in'),
-    wait_until: z
-      .enum(WAIT_UNTIL)
-      .default('load')
-      .describe('How ready the page must be: load, domcontentloaded, networkidle, or commit (the first response)'),
-    timeout_ms: z
-      .number()
-      .int()
-      .positive()
-      .max(120_000)
-      .optional()
-      .describe('Readiness wait; default 3 s for the same host, 8 s otherwise (a timeout is reported, not raised)'),
+    new_tab: z
+      .boolean()
+      .default(false)
+      .meta({ details: 'Open it in a new tab, which becomes the one the agent works in' }),
+    wait_until: z.enum(WAIT_UNTIL).default('load').meta({
+      details: 'How ready the page must be: load, domcontentloaded, networkidle, or commit (the first response)',
+    }),
+    timeout_ms: z.number().int().positive().max(120_000).optional().meta({
+      details: 'Readiness wait; default 3 s for the same host, 8 s otherwise (a timeout is reported, not raised)',
+    }),
   },
   result: NavigationOutcome,
   timeoutMs: 30_000,
-  description: 'Open a URL in the focused tab (or a new tab) and wait until it is ready.',
+  description:
+    'Open a URL in the focused tab (or a new tab) and wait until it is ready. Then call state to see the page.',
 });
 
 export const GoBackEvent = defineEvent('GoBackEvent', {

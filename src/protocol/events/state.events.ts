@@ -110,7 +110,7 @@ export type BrowserStateSummary = z.infer<typeof BrowserStateSummary>;
 
 export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', {
   payload: {
-    include_dom: z.boolean().default(true).describe('false: only the tabs and the page geometry'),
+    include_dom: z.boolean().default(true).meta({ details: 'false: only the tabs and the page geometry' }),
     include_screenshot: z.boolean().default(false),
     include_recent_events: z.boolean().default(false),
     /** A background tab is looked at without bringing it forward. */
@@ -120,18 +120,20 @@ export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', 
       .int()
       .min(-1)
       .optional()
-      .describe("CSS px beyond the viewport; -1 for the whole page; default the config's"),
+      .describe('px beyond the viewport; -1: whole page')
+      .meta({ details: "CSS px beyond the viewport; -1 for the whole page; default the config's" }),
     max_chars: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe("Character budget of the text; 0 for none; default the config's"),
+      .describe('0: no limit')
+      .meta({ details: "Character budget of the text; 0 for none; default the config's" }),
   },
   result: BrowserStateSummary,
   timeoutMs: 30_000,
   description:
-    'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request.',
+    'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request. Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. The MCP answer names the tab; a page longer than the answer budget is written to a file and linked.',
 });
 
 /**
@@ -152,25 +154,26 @@ export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
     clip: z
       .strictObject({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() })
       .optional()
-      .describe('A part of the page, in page CSS px'),
+      .meta({ details: 'A part of the page, in page CSS px' }),
     format: ScreenshotFormat.default('png'),
-    quality: z.number().int().min(0).max(100).optional().describe('0-100, for jpeg and webp'),
+    quality: z.number().int().min(0).max(100).optional().meta({ details: '0-100, for jpeg and webp' }),
     target_id: TargetId,
-    file_name: OutputFileName.optional().describe(
-      'Also save it under this name (Node: under output_dir; the extension: under Downloads/tabpilot/); an existing file is kept and the new one gets a numbered name',
-    ),
+    file_name: OutputFileName.optional().describe('Also save it as a file').meta({
+      details:
+        'Also save it under this name (Node: under output_dir; the extension: under Downloads/tabpilot/); an existing file is kept and the new one gets a numbered name',
+    }),
     max_side: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe('Scale the image down so neither side has more pixels than this'),
+      .meta({ details: 'Scale the image down so neither side has more pixels than this' }),
     max_pixels: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe('Scale the image down to at most this many pixels in all (width × height)'),
+      .meta({ details: 'Scale the image down to at most this many pixels in all (width × height)' }),
   },
   result: z.strictObject({
     data: z.string(),
@@ -184,14 +187,20 @@ export const ScreenshotEvent = defineEvent('ScreenshotEvent', {
     path: z.string().nullable(),
   }),
   timeoutMs: 15_000,
-  description: 'A screenshot of a tab (viewport, full page or a clip); saved as a file when file_name is given.',
+  description:
+    'A screenshot of a tab (viewport, full page or a clip); saved as a file when file_name is given. MCP returns it as an image, scaled to at most 1568 px on the long side and 1.15 megapixels; format jpeg gives a smaller answer.',
 });
 
 /** Outlines an element of the latest state in the page, for a person to see. */
 export const HighlightElementEvent = defineEvent('HighlightElementEvent', {
   payload: {
     target_id: TargetId,
-    index: z.number().int().positive().optional().describe('An element of the latest state; none clears the outline'),
+    index: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .meta({ details: 'An element of the latest state; none clears the outline' }),
   },
   result: z.strictObject({ highlighted: z.number().int().nullable() }),
   timeoutMs: 10_000,
@@ -219,12 +228,13 @@ export const FoundMatch = z.strictObject({
 export const FindEvent = defineEvent('FindEvent', {
   payload: {
     target_id: TargetId,
-    text: z.string().min(1).optional().describe('Plain text to find (give text or regex)'),
+    text: z.string().min(1).optional().meta({ details: 'Plain text to find (give text or regex)' }),
     regex: z
       .string()
       .min(1)
       .optional()
-      .describe('A JavaScript regular expression to find, without slashes (give text or regex)'),
+      .describe('JS regex without slashes, instead of text')
+      .meta({ details: 'A JavaScript regular expression to find, without slashes (give text or regex)' }),
     case_sensitive: z.boolean().default(false),
     max_results: z
       .number()
@@ -232,8 +242,14 @@ export const FindEvent = defineEvent('FindEvent', {
       .positive()
       .max(200)
       .default(20)
-      .describe('Matches returned; all are counted in total'),
-    scroll_to: z.number().int().positive().optional().describe('Scroll match n (1-based) into view first'),
+      .meta({ details: 'Matches returned; all are counted in total' }),
+    scroll_to: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Scroll match n into view')
+      .meta({ details: 'Scroll match n (1-based) into view first' }),
   },
   refine: (payload, ctx) => {
     if ((payload.text === undefined) === (payload.regex === undefined)) {
@@ -255,5 +271,5 @@ export const FindEvent = defineEvent('FindEvent', {
   result: z.strictObject({ matches: z.array(FoundMatch), total: z.number().int() }),
   timeoutMs: 15_000,
   description:
-    "Find text or a regular expression in the whole page (below the fold and in iframes too; hidden text is not matched): each match's element index, context and whether it is in view, optionally scrolling one into view.",
+    "Find text or a regular expression in the whole page (below the fold and in iframes too; hidden text is not matched): each match's element index, context and whether it is in view, optionally scrolling one into view. Each match's element index is one click, hover, scroll and the other element tools take (until the next state no longer holds it); scroll_to n brings match n into view.",
 });

@@ -19,10 +19,9 @@ export type TabInfo = z.infer<typeof TabInfo>;
 
 export const ListTabsEvent = defineEvent('ListTabsEvent', {
   payload: {
-    all: z
-      .boolean()
-      .default(false)
-      .describe('Also the tabs tabpilot does not control (extension), to attach one; native clients only when allowed'),
+    all: z.boolean().default(false).meta({
+      details: 'Also the tabs tabpilot does not control (extension), to attach one; native clients only when allowed',
+    }),
   },
   result: z.strictObject({ tabs: z.array(TabInfo), focused_target_id: z.string().nullable() }),
   timeoutMs: 10_000,
@@ -35,7 +34,7 @@ export const SwitchTabEvent = defineEvent('SwitchTabEvent', {
   payload: {
     /** Null = the most recently opened tab. */
     target_id: z.string().nullable().default(null),
-    activate: z.boolean().default(true).describe('Also bring it to the front'),
+    activate: z.boolean().default(true).meta({ details: 'Also bring it to the front' }),
   },
   result: z.strictObject({ target_id: z.string(), url: z.string() }),
   timeoutMs: 10_000,
@@ -55,12 +54,9 @@ export const CloseTabEvent = defineEvent('CloseTabEvent', {
  */
 export const AttachTabEvent = defineEvent('AttachTabEvent', {
   payload: {
-    tab_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe('A tab id from "tabs {all: true}"; default the active tab (extension) or the focused one (Node)'),
+    tab_id: z.string().min(1).max(64).optional().describe('From tabs {all: true}').meta({
+      details: 'A tab id from "tabs {all: true}"; default the active tab (extension) or the focused one (Node)',
+    }),
   },
   result: TabInfo,
   timeoutMs: 30_000,

@@ -4,12 +4,12 @@
  * whichever SDK serves them, and moving to another SDK touches only that adapter.
  */
 
+/** A tool's hints; one left out means the spec's default (read-only false, destructive true, idempotent false, open world true). */
 export interface McpToolAnnotations {
-  title: string;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface McpObjectSchema {
@@ -23,7 +23,8 @@ export interface McpTool {
   description: string;
   inputSchema: McpObjectSchema;
   outputSchema?: McpObjectSchema;
-  annotations: McpToolAnnotations;
+  /** Left out when every hint is the spec's default. */
+  annotations?: McpToolAnnotations;
 }
 
 export interface McpTextContent {

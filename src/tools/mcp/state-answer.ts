@@ -1,43 +1,47 @@
 import { z } from 'zod';
 import type { StateSummary } from '../actions';
 import { previewOf, type OutputFiles } from './answer-budget';
-import { mcpSchema } from './json-schema';
+import { modelSchema } from '../model-schema';
 import type { McpContent, McpObjectSchema, McpToolResult } from './mcp-shapes';
 
 /**
  * What `state` returns as structuredContent. Self-sufficient on purpose: some clients (Claude Code,
  * Cursor) give the model only the structured content when there is one, others only the text, so each
- * carries the page text; the elements' boxes and the timings stay out to keep the answer small.
+ * carries the page text; the elements' boxes and the timings stay out to keep the answer small. Its
+ * schema goes out in every tools/list, so the fields' words are details a model is not sent.
  */
 export const McpState = z.strictObject({
-  tab_id: z.string().describe('The tab the state is of'),
+  tab_id: z.string(),
   url: z.string(),
   title: z.string(),
-  text: z.string().describe('The page as the model sees it: [n] marks an element click, input and the rest take'),
-  truncated: z.boolean().describe('The text was cut at the character budget (max_chars); scroll or raise it'),
-  saved_to: z.string().nullable().describe('A file:// link to the whole text when it was longer than the answer'),
-  elements: z.number().int().describe('How many elements have an index'),
+  text: z
+    .string()
+    .meta({ details: 'The page as the model sees it: [n] marks an element click, input and the rest take' }),
+  truncated: z.boolean().meta({ details: 'The text was cut at the character budget (max_chars); scroll or raise it' }),
+  saved_to: z
+    .string()
+    .nullable()
+    .meta({ details: 'A file:// link to the whole text when it was longer than the answer' }),
+  elements: z.number().int().meta({ details: 'How many elements have an index' }),
   tabs: z.array(
     z.strictObject({
       tab_id: z.string(),
       url: z.string(),
       title: z.string(),
-      status: z
-        .string()
-        .describe('ok, or what keeps the tab from working: crashed, unresponsive, needs_person, solving'),
+      status: z.string().describe('ok, crashed, unresponsive, needs_person, solving'),
     }),
   ),
-  dialogs: z.array(z.string()).describe('JavaScript dialogs answered since the last state'),
+  dialogs: z.array(z.string()).meta({ details: 'JavaScript dialogs answered since the last state' }),
   browser_errors: z.array(z.string()),
   console_errors: z
     .number()
     .int()
-    .describe("Errors in the tab's console since the last state: console_messages lists them"),
-  state_error: z.string().nullable().describe('Why the page gave no usable state (then there are no indexes)'),
+    .meta({ details: "Errors in the tab's console since the last state: console_messages lists them" }),
+  state_error: z.string().nullable().meta({ details: 'Why the page gave no usable state (then there are no indexes)' }),
 });
 export type McpState = z.infer<typeof McpState>;
 
-export const STATE_OUTPUT_SCHEMA: McpObjectSchema = mcpSchema(z.toJSONSchema(McpState));
+export const STATE_OUTPUT_SCHEMA: McpObjectSchema = modelSchema(z.toJSONSchema(McpState));
 
 /**
  * The state as an answer: a few header lines naming the tab, then the LLM text. Past the answer budget

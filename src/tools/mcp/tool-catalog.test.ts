@@ -14,16 +14,24 @@ describe('the MCP tool catalog', () => {
     expect(new Set(tools.map((tool) => tool.title)).size).toBe(tools.length);
   });
 
-  it('carries each action’s hints as its annotations, and its params as the input schema', () => {
+  it('carries each action’s hints as its annotations, its summary as the description, and its params as the input schema', () => {
     for (const tool of buildToolCatalog(described)) {
       const action = ACTIONS.find((candidate) => candidate.name === tool.name);
-      expect(tool.annotations).toEqual({
-        title: tool.title,
-        readOnlyHint: action?.hints.readOnly,
-        destructiveHint: action?.hints.destructive,
-        idempotentHint: action?.hints.idempotent,
-        openWorldHint: action?.hints.openWorld,
-      });
+      // A hint left out means the MCP spec's default: read-only false, destructive true, idempotent
+      // false, open world true; each one a client reads is the action's own.
+      // Destructive and idempotent mean something only for a tool that is not read-only.
+      const read = tool.annotations ?? {};
+      const readOnly = read.readOnlyHint ?? false;
+      expect(readOnly).toBe(action?.hints.readOnly);
+      expect(read.openWorldHint ?? true).toBe(action?.hints.openWorld);
+      if (readOnly) {
+        expect(read).not.toHaveProperty('destructiveHint');
+        expect(read).not.toHaveProperty('idempotentHint');
+      } else {
+        expect(read.destructiveHint ?? true).toBe(action?.hints.destructive);
+        expect(read.idempotentHint ?? false).toBe(action?.hints.idempotent);
+      }
+      expect(tool.description).toBe(action?.summary);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema).not.toHaveProperty('$schema');
     }

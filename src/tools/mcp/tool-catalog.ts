@@ -1,7 +1,7 @@
-import type { ActionCategory, AnyActionDeclaration, McpAnswer } from '../../protocol/actions';
+import type { ActionCategory, ActionHints, AnyActionDeclaration, McpAnswer } from '../../protocol/actions';
 import type { ActionDescription } from '../registry';
-import { mcpSchema } from './json-schema';
-import type { McpTool } from './mcp-shapes';
+import { modelSchema } from '../model-schema';
+import type { McpTool, McpToolAnnotations } from './mcp-shapes';
 import { STATE_OUTPUT_SCHEMA } from './state-answer';
 
 export interface ToolSelection {
@@ -15,8 +15,8 @@ export interface ToolSelection {
 
 /**
  * The MCP tools for the protocol's actions, in the actions' own order (a fixed order, so a client's
- * prompt cache holds across sessions): each with its params' JSON Schema, a title and annotations
- * taken from the action's hints.
+ * prompt cache holds across sessions): each with its summary, its params' JSON Schema as a model is
+ * sent it, a title and annotations taken from the action's hints.
  */
 export function buildToolCatalog(actions: readonly ActionDescription[], selection: ToolSelection = {}): McpTool[] {
   return actions
@@ -27,26 +27,55 @@ export function buildToolCatalog(actions: readonly ActionDescription[], selectio
 }
 
 function toTool(action: ActionDescription): McpTool {
-  const title = action.title;
-  const note = action.mcp?.note;
   const tool: McpTool = {
     name: action.name,
-    title,
-    description: note === undefined ? action.description : `${action.description} ${note}`,
-    inputSchema: mcpSchema(action.params_schema),
-    annotations: {
-      title,
-      readOnlyHint: action.hints.readOnly,
-      destructiveHint: action.hints.destructive,
-      idempotentHint: action.hints.idempotent,
-      openWorldHint: action.hints.openWorld,
-    },
+    title: action.title,
+    description: action.summary,
+    inputSchema: modelSchema(action.params_schema),
   };
+  const annotations = annotationsOf(action.hints);
+  if (Object.keys(annotations).length > 0) {
+    tool.annotations = annotations;
+  }
   if (action.mcp?.answer === 'state') {
     tool.outputSchema = STATE_OUTPUT_SCHEMA;
   }
   return tool;
 }
+
+/** The MCP spec's value of each hint a tool leaves out (2025-11-25 ToolAnnotations). */
+const HINT_DEFAULTS: Readonly<Record<keyof McpToolAnnotations, boolean>> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/**
+ * The action's hints as MCP annotations, each only where it differs from the spec's default (a client
+ * reads a missing hint as its default, so the meaning is the same in fewer characters), and for a
+ * read-only tool neither destructive nor idempotent, which the spec reads only of a tool that writes;
+ * the title is the tool's own, not repeated here.
+ */
+export function annotationsOf(hints: ActionHints): McpToolAnnotations {
+  const all: Record<keyof McpToolAnnotations, boolean> = {
+    readOnlyHint: hints.readOnly,
+    destructiveHint: hints.destructive,
+    idempotentHint: hints.idempotent,
+    openWorldHint: hints.openWorld,
+  };
+  const annotations: McpToolAnnotations = {};
+  for (const key of HINT_NAMES) {
+    // The spec gives destructive and idempotent a meaning only where the tool is not read-only.
+    const meaningless = hints.readOnly && (key === 'destructiveHint' || key === 'idempotentHint');
+    if (all[key] !== HINT_DEFAULTS[key] && !meaningless) {
+      annotations[key] = all[key];
+    }
+  }
+  return annotations;
+}
+
+const HINT_NAMES = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** How each tool's answer is put (tool-answers.ts), from its declaration: by default its fields. */
 export function toolAnswers(actions: readonly ActionDescription[]): ReadonlyMap<string, McpAnswer> {

@@ -16,6 +16,8 @@ export interface JsonSchema {
   oneOf?: JsonSchema[];
   default?: unknown;
   description?: string;
+  /** The long words of a param (a person's; a model gets the short description only). */
+  details?: string;
   /** Set on secrets (the config's sensitive_data): the form masks the values. */
   writeOnly?: boolean;
   minimum?: number;
@@ -29,6 +31,11 @@ export interface FieldShape {
   /** The schema without its `null` alternative. */
   schema: JsonSchema;
   nullable: boolean;
+}
+
+/** A field's help for a person: its long words where it has them, else its description. */
+export function helpOf(schema: JsonSchema): string | undefined {
+  return schema.details ?? schema.description;
 }
 
 export function asSchema(value: unknown): JsonSchema {
@@ -48,7 +55,12 @@ export function shapeOf(input: JsonSchema): FieldShape {
     const others = alternatives.filter((alternative) => !isNullSchema(alternative));
     nullable = others.length < alternatives.length;
     if (others.length === 1 && others[0] !== undefined) {
-      schema = { ...others[0], description: input.description ?? others[0].description, default: input.default };
+      schema = {
+        ...others[0],
+        description: input.description ?? others[0].description,
+        details: input.details ?? others[0].details,
+        default: input.default,
+      };
     } else {
       return { kind: 'json', schema: input, nullable };
     }

@@ -23,7 +23,7 @@ export interface McpAdapterOptions {
 }
 
 const INSTRUCTIONS =
-  'tabpilot drives a Chromium browser. Call state to read the page: its text marks elements with [n] indexes, which click, input and the other element tools take. Every answer names the tab it acted on; a tool that fails says what to do next.';
+  'tabpilot drives a Chromium browser. Call state to read the page: its text marks elements with [n] indexes, which click, input and the other element tools take. A tool acts on the focused tab unless given a tab_id (tabs lists them). Every answer names the tab it acted on; a tool that fails says what to do next.';
 
 /**
  * The one place that knows the MCP SDK (1.x): its low-level Server answers tools/list and tools/call

@@ -18,6 +18,8 @@ export interface ParamSchema {
   const?: unknown;
   default?: unknown;
   description?: string;
+  /** The long words a person reads in help (a model gets the short description only). */
+  details?: string;
   items?: ParamSchema;
 }
 

@@ -131,14 +131,20 @@ function tabText(binding: AnyActionDeclaration['tabBinding']): string {
   }
 }
 
-function mcpLine(name: string, tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>): string {
+/** What the MCP catalog says of a tool: its title, the words a model reads (the summary), --slim. */
+interface ToolFacts {
+  readonly title: string;
+  readonly summary: string;
+  readonly slim: boolean;
+}
+
+function mcpLine(name: string, tools: ReadonlyMap<string, ToolFacts>): string {
   const tool = tools.get(name);
   if (tool === undefined) {
     return '- MCP tool: none.';
   }
   const slim = tool.slim ? '; in `--slim`' : '';
-  const note = tool.note === '' ? '' : ` The tool adds: ${tool.note}`;
-  return `- MCP tool: \`${name}\`, titled "${tool.title}"${slim}.${note}`;
+  return `- MCP tool: \`${name}\`, titled "${tool.title}"${slim}. A model reads: ${tool.summary}`;
 }
 
 function hintsLine(description: ActionDescription): string {
@@ -149,7 +155,7 @@ function hintsLine(description: ActionDescription): string {
 function registryAction(
   action: AnyActionDeclaration,
   description: ActionDescription,
-  tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>,
+  tools: ReadonlyMap<string, ToolFacts>,
 ): string {
   const gate = gateClassOf(action.event.type);
   const codes = new Set<ErrorCode>([...COMMON, ...mentionedCodes(action.description)]);
@@ -184,7 +190,7 @@ function registryAction(
 
 function serverAction(
   description: ActionDescription,
-  tools: ReadonlyMap<string, { title: string; note: string; slim: boolean }>,
+  tools: ReadonlyMap<string, ToolFacts>,
   immediate: boolean,
   servedBy = 'the agent (`src/agent`)',
 ): string {
@@ -223,8 +229,7 @@ export function renderProtocolReference(): string {
   const tools = new Map(
     buildToolCatalog([...registryDescriptions, ...agentDescriptions]).map((tool) => {
       const own = [...registryDescriptions, ...agentDescriptions].find((d) => d.name === tool.name);
-      const note = own === undefined ? '' : tool.description.slice(own.description.length).trim();
-      return [tool.name, { title: tool.title ?? tool.name, note, slim: own?.mcp?.slim === true }] as const;
+      return [tool.name, { title: tool.title, summary: tool.description, slim: own?.mcp?.slim === true }] as const;
     }),
   );
   const sections = [

@@ -124,6 +124,15 @@ function innerObject(schema: JsonSchema): { object: JsonSchema; suffix: string }
   return undefined;
 }
 
+/**
+ * A field's words in the reference: its `details` where it has them (the long words a model is not sent,
+ * model-schema.ts), else the description a model reads too.
+ */
+function described(field: JsonSchema): string {
+  const words = field['details'] ?? field['description'];
+  return typeof words === 'string' ? words : '';
+}
+
 /** One row per field of an object schema, nested fields after their parent. */
 export function schemaRows(schemaValue: unknown, options: RowOptions, prefix = '', level = 0): SchemaRow[] {
   const schema = asSchema(schemaValue);
@@ -146,7 +155,7 @@ export function schemaRows(schemaValue: unknown, options: RowOptions, prefix = '
       required: required.has(key) && !('default' in field),
       // An object's default is its fields' defaults, each on its own row.
       default: 'default' in field && children.length === 0 ? JSON.stringify(field['default']) : '',
-      description: typeof field['description'] === 'string' ? field['description'] : '',
+      description: described(field),
     });
     rows.push(...children);
   }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { JsonInput } from './json-input';
 import { ListInput } from './list-input';
-import { asRecord, emptyValueOf, numberFromText, shapeOf, withKey, type JsonSchema } from '../schema';
+import { asRecord, emptyValueOf, numberFromText, helpOf, shapeOf, withKey, type JsonSchema } from '../schema';
 
 interface FieldProps {
   /** Dotted path of the field, as the worker names it in errors ("timeouts.NavigateToUrlEvent"). */
@@ -61,7 +61,7 @@ function ariaOf(props: FieldProps): Record<string, string | boolean | undefined>
   const ids = idsOf(props.path);
   return {
     'aria-labelledby': ids.name,
-    'aria-describedby': props.schema.description === undefined ? undefined : ids.help,
+    'aria-describedby': helpOf(props.schema) === undefined ? undefined : ids.help,
     'aria-invalid': isRefused(props) ? true : undefined,
   };
 }
@@ -74,7 +74,7 @@ function SchemaField(props: FieldProps): preact.JSX.Element {
   const shape = shapeOf(props.schema);
   const invalid = isRefused(props);
   const ids = idsOf(props.path);
-  const description = shape.schema.description;
+  const description = helpOf(shape.schema);
   const isNull = shape.nullable && props.value === null;
   // A null default means "tabpilot decides" (headless when there is no display, say): shown as "default".
   const nullWord = props.schema.default === null ? 'default' : 'none';

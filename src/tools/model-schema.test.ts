@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { modelSchema } from './model-schema';
+
+const Params = z.strictObject({
+  mode: z.enum(['fast', 'full']).default('fast').describe('How'),
+  count: z.number().int().positive().max(50).meta({ details: 'The long words of the reference' }),
+  ratio: z.number().min(0).max(1).optional(),
+  label: z.string().min(1).max(64).optional(),
+  code: z.string().min(3),
+  path: z.string().startsWith('/').optional(),
+  flag: z.boolean().default(false),
+  on: z.boolean().default(true),
+  list: z.array(z.string()).default([]),
+  file: z.string().min(1).nullable().default(null).describe('The file'),
+  extra: z.record(z.string(), z.unknown()).default({}),
+  box: z.strictObject({ x: z.number(), details: z.string() }).optional(),
+});
+
+const schema = modelSchema(z.toJSONSchema(Params, { io: 'input' }));
+const properties = schema['properties'] as Record<string, Record<string, unknown>>;
+
+describe('the schema a model is sent', () => {
+  it('keeps what a model needs: types, enums, required, numeric ranges, informative defaults, descriptions', () => {
+    expect(schema.type).toBe('object');
+    expect(schema['required']).toEqual(['count', 'code']);
+    expect(properties['code']).toEqual({ type: 'string', minLength: 3 });
+    expect(properties['mode']).toEqual({ default: 'fast', description: 'How', type: 'string', enum: ['fast', 'full'] });
+    expect(properties['count']).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
+    expect(properties['ratio']).toEqual({ type: 'number', minimum: 0, maximum: 1 });
+    expect(properties['on']).toEqual({ default: true, type: 'boolean' });
+    expect(properties['path']).toMatchObject({ type: 'string', pattern: '^\\/.*' });
+    // A param named like a keyword is a param.
+    expect(properties['box']).toEqual({
+      type: 'object',
+      properties: { x: { type: 'number' }, details: { type: 'string' } },
+      required: ['x', 'details'],
+    });
+  });
+
+  it('leaves out what informs nothing: the draft, closed objects, details, string lengths, implied defaults', () => {
+    const text = JSON.stringify(schema);
+    for (const noise of [
+      '$schema',
+      'additionalProperties',
+      'details":"The long',
+      'minLength":1',
+      'maxLength',
+      'starts_with',
+    ]) {
+      expect(text).not.toContain(noise);
+    }
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(properties['flag']).toEqual({ type: 'boolean' });
+    expect(properties['list']).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(properties['extra']).toEqual({ type: 'object' });
+    // Null by default: shown as what it is when given.
+    expect(properties['file']).toEqual({ description: 'The file', type: 'string' });
+    expect(properties['label']).toEqual({ type: 'string' });
+  });
+});

@@ -1,0 +1,102 @@
+import { isRecord } from '../shared/narrow';
+
+/**
+ * A params JSON Schema as a model is sent it (MCP's tools/list, the built-in agent's tools), every turn:
+ * what a model needs to call the tool (types, enums, required, numeric ranges, defaults, the short
+ * descriptions) without what costs tokens and informs nothing:
+ * - the draft marker, and `additionalProperties: false` on every object (the server refuses unknown
+ *   params anyway, naming them);
+ * - `details`, the long words a param carries for the generated reference only;
+ * - the safe-integer bounds zod writes on every integer;
+ * - `minLength: 1` on every id and text and a string's cap (a tab id's, a locale's), which never change
+ *   what a model sends; a longer minimum, item counts and numeric ranges stay;
+ * - `exclusiveMinimum: 0` on an integer, said as the shorter `minimum: 1`;
+ * - the defaults a model assumes of a param it leaves out (false, [], {}), and a null default with the
+ *   null it allows (the param is shown as the type it has when given);
+ * - zod's own string formats (`starts_with`), which are no JSON Schema format; the pattern stays;
+ * - a record's `propertyNames: string` and empty `additionalProperties`, which say "any object".
+ */
+export function modelSchema(schema: unknown): { type: 'object'; [key: string]: unknown } {
+  const cleaned = compact(schema);
+  const { $schema: _draft, ...rest } = isRecord(cleaned) ? cleaned : {};
+  return { ...rest, type: 'object' };
+}
+
+const DROPPED = new Set(['details', 'maxLength']);
+
+function compact(schema: unknown): unknown {
+  if (Array.isArray(schema)) {
+    return schema.map(compact);
+  }
+  if (!isRecord(schema)) {
+    return schema;
+  }
+  const out: Record<string, unknown> = {};
+  const integer = schema['type'] === 'integer';
+  for (const [key, value] of Object.entries(withoutNull(schema))) {
+    if (DROPPED.has(key) || saysNothing(key, value) || impliedDefault(key, value)) {
+      continue;
+    }
+    const safeLimit = value === Number.MAX_SAFE_INTEGER || value === Number.MIN_SAFE_INTEGER;
+    if ((key === 'maximum' || key === 'minimum') && safeLimit) {
+      continue;
+    }
+    if (key === 'exclusiveMinimum' && value === 0 && integer) {
+      out['minimum'] = 1;
+      continue;
+    }
+    out[key] = key === 'properties' && isRecord(value) ? compactProperties(value) : compact(value);
+  }
+  return out;
+}
+
+function saysNothing(key: string, value: unknown): boolean {
+  switch (key) {
+    case 'additionalProperties':
+      return value === false || (isRecord(value) && Object.keys(value).length === 0);
+    case 'propertyNames':
+      return isRecord(value) && value['type'] === 'string' && Object.keys(value).length === 1;
+    case 'format':
+      return value === 'starts_with';
+    case 'minLength':
+      // Non-empty: what every id and text a model sends is anyway. A longer minimum is a rule it needs.
+      return value === 1;
+    default:
+      return false;
+  }
+}
+
+/** A default a model assumes of a param it leaves out: false, an empty list, an empty object. */
+function impliedDefault(key: string, value: unknown): boolean {
+  if (key !== 'default') {
+    return false;
+  }
+  return (
+    value === false ||
+    (Array.isArray(value) && value.length === 0) ||
+    (isRecord(value) && Object.keys(value).length === 0)
+  );
+}
+
+/**
+ * A param that may be null and is null by default, as the type it has when given: a model leaves it out
+ * for the default, so the null and the default say nothing it needs.
+ */
+function withoutNull(schema: Record<string, unknown>): Record<string, unknown> {
+  const variants: unknown = schema['anyOf'];
+  if (schema['default'] !== null || !Array.isArray(variants)) {
+    return schema;
+  }
+  const given = variants.filter((variant: unknown) => !(isRecord(variant) && variant['type'] === 'null'));
+  const only: unknown = given[0];
+  if (given.length !== 1 || !isRecord(only)) {
+    return schema;
+  }
+  const { anyOf: _variants, default: _null, ...rest } = schema;
+  return { ...rest, ...only };
+}
+
+/** The properties by name: a param named `details` or `minLength` is a param, not a keyword. */
+function compactProperties(properties: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, compact(value)]));
+}

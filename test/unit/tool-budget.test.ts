@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_ACTIONS } from '../../src/agent/agent-actions';
+import { systemPrompt, toolsFrom } from '../../src/agent/prompt';
+import { parseConfig } from '../../src/browser/config';
+import { createDefaultRegistry } from '../../src/tools/actions';
+import { BATCH_ACTION } from '../../src/tools/batch-action';
+import { describeServerAction } from '../../src/tools/server-action';
+import { buildToolCatalog } from '../../src/tools/mcp/tool-catalog';
+
+/**
+ * What the tools cost a model on every turn, counted as an MCP client receives them: the JSON of the
+ * tools array of tools/list. Every tool is what the server can list at most (the extension's: every
+ * action, batch and the agent's). A new tool fits when its summary is a short sentence and its params
+ * say only what their names, types and enums do not (CONTRIBUTING.md, "Adding an action").
+ */
+const EVERY_TOOL_BUDGET = 24_000;
+const SLIM_BUDGET = 4_000;
+/** One tool at most (state, with its output schema, is the largest). */
+const ONE_TOOL_BUDGET = 1_500;
+/** The built-in agent's tools (its default set, and done) and its system prompt, sent every step. */
+const AGENT_TOOLS_BUDGET = 14_500;
+const AGENT_SYSTEM_BUDGET = 1_500;
+
+const registry = createDefaultRegistry().describe();
+const every = [...registry, describeServerAction(BATCH_ACTION), ...AGENT_ACTIONS.map(describeServerAction)];
+
+function chars(value: unknown): number {
+  return JSON.stringify(value).length;
+}
+
+describe('the tools a model is sent', () => {
+  it(`lists every tool in at most ${EVERY_TOOL_BUDGET} characters, --slim in at most ${SLIM_BUDGET}`, () => {
+    const tools = buildToolCatalog(every);
+    expect(tools.length).toBe(every.length);
+    expect(chars(tools)).toBeLessThanOrEqual(EVERY_TOOL_BUDGET);
+    expect(chars(buildToolCatalog(every, { slim: true }))).toBeLessThanOrEqual(SLIM_BUDGET);
+    const over = tools.filter((tool) => chars(tool) > ONE_TOOL_BUDGET).map((tool) => `${tool.name}: ${chars(tool)}`);
+    expect(over).toEqual([]);
+  });
+
+  it("gives the agent its tools and rules in the step's budget", () => {
+    const config = parseConfig({}).agent;
+    const tools = toolsFrom(registry, config.exclude_actions);
+    expect(chars(tools)).toBeLessThanOrEqual(AGENT_TOOLS_BUDGET);
+    const system = systemPrompt({
+      tools,
+      mode: config.tool_calling,
+      maxActionsPerStep: config.max_actions_per_step,
+      secretNames: [],
+    });
+    expect(system.length).toBeLessThanOrEqual(AGENT_SYSTEM_BUDGET);
+  });
+});
