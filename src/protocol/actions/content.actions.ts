@@ -65,9 +65,9 @@ const RequestBody = z.strictObject({
 export const NetworkRequestEvent = defineEvent('NetworkRequestEvent', {
   payload: {
     target_id: TargetId,
-    request_id: z.string().min(1).describe("A request's id from network_requests"),
-    to_file: z.boolean().default(false).describe('Write the bodies whole to files instead of the answer'),
-    max_body_chars: z.number().int().positive().max(100_000).default(4_000).describe('Cut a body in the answer here'),
+    request_id: z.string().min(1),
+    to_file: z.boolean().default(false).meta({ details: 'Write the bodies whole to files instead of the answer' }),
+    max_body_chars: z.number().int().positive().max(100_000).default(4_000),
   },
   result: LoggedRequest.extend({
     request_headers: z.array(Header),
@@ -232,19 +232,17 @@ const WEB_STORAGE_FIELDS: Record<
 export const WebStorageEvent = defineEvent('WebStorageEvent', {
   payload: {
     target_id: TargetId,
-    op: z
-      .enum(['list', 'get', 'set', 'delete', 'clear'])
-      .describe('list the entries, get, set or delete one, clear all'),
-    area: z.enum(['local', 'session']).default('local').describe('localStorage (local) or sessionStorage (session)'),
-    key: z.string().optional().describe('get, set, delete: the entry'),
-    value: z.string().optional().describe('set: its value'),
+    op: z.enum(['list', 'get', 'set', 'delete', 'clear']),
+    area: z.enum(['local', 'session']).default('local'),
+    key: z.string().optional().meta({ details: 'get, set, delete: the entry' }),
+    value: z.string().optional().meta({ details: 'set: its value' }),
     max_results: z
       .number()
       .int()
       .positive()
       .max(1_000)
       .optional()
-      .describe(`list: at most this many entries (${WEB_STORAGE_LIST_DEFAULT} when not given)`),
+      .meta({ details: `list: at most this many entries (${WEB_STORAGE_LIST_DEFAULT} when not given)` }),
   },
   refine: (payload, ctx) => {
     const { needs, may } = WEB_STORAGE_FIELDS[payload.op];
@@ -390,7 +388,9 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(NetworkRequestEvent, {
     name: 'network_request',
+    notForAgent: true,
     title: "Read one network request's headers and bodies",
+    summary: 'One request from network_requests by id: headers and bodies (to_file for whole or binary bodies).',
     category: 'content',
     // One declaration for both: honest for to_file, which writes files.
     hints: WRITES_FILE,
@@ -420,6 +420,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(CookiesEvent, {
     name: 'cookies',
+    notForAgent: true,
     title: "List, set or delete the tab's own cookies",
     summary: "List, set or delete the page's own cookies.",
     category: 'content',
@@ -442,6 +443,8 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(WebStorageEvent, {
     name: 'web_storage',
+    notForAgent: true,
+    summary: "List, get, set, delete or clear the page's localStorage or sessionStorage.",
     title: "Read or change the tab's own localStorage or sessionStorage",
     category: 'content',
     // One declaration for every op: honest for the strictest, delete and clear.

@@ -110,7 +110,11 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   readonly risk?: RiskRule;
   /** A program must ask the person each time (a native or MCP client). */
   readonly personPower?: PersonPower;
-  /** Not offered to the built-in agent by default (the person's controls, what it gets each step anyway). */
+  /**
+   * Not offered to the built-in agent by default: the person's controls, what it gets each step anyway,
+   * and the developer tools (network mocks, traces, emulation, cookies and storage writes) a task in the
+   * person's browser does not need and should not do unasked. agent.exclude_actions can offer them.
+   */
   readonly notForAgent?: boolean;
   readonly panel: {
     /** The action's name in the panel's list. */

@@ -134,6 +134,7 @@ export const EmulateEvent = defineEvent('EmulateEvent', {
 export const EMULATION_ACTIONS = [
   declareAction(EmulateEvent, {
     name: 'emulate',
+    notForAgent: true,
     title: 'Emulate a device, place or preference',
     summary: 'Emulate a device, place, time zone, locale or preference. Fields not given stay; reset clears.',
     category: 'page',

@@ -55,6 +55,7 @@ export const NetworkConditionsEvent = defineEvent('NetworkConditionsEvent', {
 export const NETWORK_CONDITIONS_ACTIONS = [
   declareAction(NetworkConditionsEvent, {
     name: 'network_conditions',
+    notForAgent: true,
     title: 'Take the tab offline or throttle its network',
     summary: "Throttle the tab's network or take it offline. Fields not given stay; reset clears.",
     category: 'page',

@@ -14,10 +14,13 @@ export const PerformanceStartEvent = defineEvent('PerformanceStartEvent', {
     reload: z
       .boolean()
       .default(false)
-      .describe('Reload the page once tracing runs, to trace its load from navigation start (LCP needs a load)'),
-    file_name: OutputFileName.default('trace.json').describe(
-      'The trace file performance_stop writes, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .json is added when missing',
-    ),
+      .meta({
+        details: 'Reload the page once tracing runs, to trace its load from navigation start (LCP needs a load)',
+      }),
+    file_name: OutputFileName.default('trace.json').meta({
+      details:
+        'The trace file performance_stop writes, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .json is added when missing',
+    }),
   },
   result: z.strictObject({
     /** Where performance_stop will write the trace. */
@@ -57,7 +60,9 @@ export const PerformanceStopEvent = defineEvent('PerformanceStopEvent', {
 export const PERFORMANCE_ACTIONS = [
   declareAction(PerformanceStartEvent, {
     name: 'performance_start',
+    notForAgent: true,
     title: 'Start a performance trace of the tab',
+    summary: 'Start a performance trace of the tab (reload: trace its load); performance_stop ends it.',
     category: 'page',
     hints: MOVES,
     tabGate: 'act',
@@ -69,7 +74,9 @@ export const PERFORMANCE_ACTIONS = [
   }),
   declareAction(PerformanceStopEvent, {
     name: 'performance_stop',
+    notForAgent: true,
     title: 'Stop the performance trace and answer the Web Vitals',
+    summary: 'End the trace: LCP, CLS, INP, long tasks, and the trace file for DevTools.',
     category: 'page',
     hints: WRITES_FILE,
     tabGate: 'read',
@@ -79,6 +86,5 @@ export const PERFORMANCE_ACTIONS = [
         `LCP ${r.lcp_ms ?? '-'} ms, CLS ${r.cls}, INP ${r.inp_ms ?? '-'} ms, ${r.long_tasks.count} long tasks: ${r.file}`,
       activity: () => both('finishing the performance trace', 'finished the performance trace'),
     },
-    mcp: { note: 'The answer gives the vitals and links the trace file rather than putting the trace in the answer.' },
   }),
 ] as const;

@@ -13,16 +13,22 @@ import { MOVES } from './hints';
 import { both, count } from './words';
 
 const Fulfill = z.strictObject({
-  status: z.number().int().min(200).max(599).default(200).describe('The HTTP status (default 200)'),
-  headers: z.record(z.string(), z.string()).optional().describe('Response headers by name'),
-  content_type: z.string().min(1).optional().describe('The Content-Type header (default text/plain with a body)'),
-  body: z.string().optional().describe('The body as text (UTF-8)'),
-  body_base64: z.string().optional().describe('The body as base64 bytes'),
+  status: z.number().int().min(200).max(599).default(200),
+  headers: z.record(z.string(), z.string()).optional(),
+  content_type: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ details: 'The Content-Type header (default text/plain with a body)' }),
+  body: z.string().optional().meta({ details: 'The body as text (UTF-8)' }),
+  body_base64: z.string().optional(),
   body_file: z
     .string()
     .min(1)
     .optional()
-    .describe('A file read once when the route is added: Node, under the output folder; the extension refuses it'),
+    .meta({
+      details: 'A file read once when the route is added: Node, under the output folder; the extension refuses it',
+    }),
 });
 
 /** One route of the tab, in the order they are tried. */
@@ -49,21 +55,16 @@ const OP_FIELDS = ['url_pattern', 'resource_type', 'block', 'error_reason', 'ful
 export const RouteEvent = defineEvent('RouteEvent', {
   payload: {
     target_id: TargetId,
-    op: z.enum(['add', 'remove', 'list', 'clear']).describe('add a route, remove one by id, list them, clear all'),
-    url_pattern: z
-      .string()
-      .min(1)
-      .max(2048)
-      .optional()
-      .describe('add: the URLs it answers, a glob as CDP Fetch reads it (* any run, ? one character, \\ escapes)'),
-    resource_type: z.enum(ROUTE_RESOURCE_TYPES).optional().describe('add: only requests of this type'),
-    block: z.boolean().optional().describe('add: fail the request as a network error'),
+    op: z.enum(['add', 'remove', 'list', 'clear']),
+    url_pattern: z.string().min(1).max(2048).optional().describe('add: a URL glob (* any run, ? one character)'),
+    resource_type: z.enum(ROUTE_RESOURCE_TYPES).optional(),
+    block: z.boolean().optional().describe('add: fail the request'),
     error_reason: z
       .enum(BLOCK_REASON_NAMES)
       .optional()
-      .describe('add with block: the error (default blocked_by_client, net::ERR_BLOCKED_BY_CLIENT)'),
-    fulfill: Fulfill.optional().describe('add: answer the request with this response instead of the server'),
-    route_id: z.string().min(1).optional().describe('remove: the route to remove'),
+      .meta({ details: 'add with block: the error (default blocked_by_client, net::ERR_BLOCKED_BY_CLIENT)' }),
+    fulfill: Fulfill.optional().describe('add: answer with this response'),
+    route_id: z.string().min(1).optional().meta({ details: 'remove: the route to remove' }),
   },
   refine: (payload, ctx) => {
     const allowed: readonly string[] = FIELDS_OF_OP[payload.op];
@@ -136,7 +137,9 @@ function routesLine(r: { routes: readonly unknown[] }): string {
 export const ROUTE_ACTIONS = [
   declareAction(RouteEvent, {
     name: 'route',
+    notForAgent: true,
     title: "Block or mock the tab's requests",
+    summary: "Block or mock (fulfill) the tab's requests whose URL matches a glob; cleared on release.",
     category: 'page',
     hints: MOVES,
     tabGate: 'act',
