@@ -11,12 +11,9 @@ const Ms = z.number().nullable();
 export const PerformanceStartEvent = defineEvent('PerformanceStartEvent', {
   payload: {
     target_id: TargetId,
-    reload: z
-      .boolean()
-      .default(false)
-      .meta({
-        details: 'Reload the page once tracing runs, to trace its load from navigation start (LCP needs a load)',
-      }),
+    reload: z.boolean().default(false).meta({
+      details: 'Reload the page once tracing runs, to trace its load from navigation start (LCP needs a load)',
+    }),
     file_name: OutputFileName.default('trace.json').meta({
       details:
         'The trace file performance_stop writes, relative to the output folder (output_dir in Node, Downloads/tabpilot in the extension); .json is added when missing',

@@ -22,13 +22,9 @@ const Fulfill = z.strictObject({
     .meta({ details: 'The Content-Type header (default text/plain with a body)' }),
   body: z.string().optional().meta({ details: 'The body as text (UTF-8)' }),
   body_base64: z.string().optional(),
-  body_file: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({
-      details: 'A file read once when the route is added: Node, under the output folder; the extension refuses it',
-    }),
+  body_file: z.string().min(1).optional().meta({
+    details: 'A file read once when the route is added: Node, under the output folder; the extension refuses it',
+  }),
 });
 
 /** One route of the tab, in the order they are tried. */
