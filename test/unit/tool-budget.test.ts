@@ -22,7 +22,7 @@ const SLIM_BUDGET = 4_000;
 /** One tool at most (state, with its output schema, is the largest). */
 const ONE_TOOL_BUDGET = 1_500;
 /** The built-in agent's tools (its default set, and done) and its system prompt, sent every step. */
-const AGENT_TOOLS_BUDGET = 14_500;
+const AGENT_TOOLS_BUDGET = 11_500;
 const AGENT_SYSTEM_BUDGET = 1_500;
 
 const registry = createDefaultRegistry().describe();
