@@ -1,6 +1,8 @@
 import { CdpProtocolError } from '../../cdp/errors';
 import type { CdpSession } from '../../cdp/session';
 import type { Logger } from '../../shared/logger';
+import { callInFrame } from '../actions/in-page-call';
+import { pageHidden } from '../actions/mouse';
 import { bestEffort } from '../../shared/logger';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import { noEmulation, type EmulationState } from '../../protocol/emulation-settings';
@@ -13,6 +15,18 @@ interface Part {
   /** The fields of the state it covers (the protocol's names, for errors). */
   readonly fields: ReadonlyArray<keyof EmulationState>;
   send(session: CdpSession, state: EmulationState, base: BaseViewport): Promise<void>;
+}
+
+/**
+ * Waits until the page has drawn two frames since now, so it has taken a new window size before the
+ * action answers: the size reaches the renderer on its own channel, which a page read sent right after
+ * could overtake (a CI run read the preset's width after a reset under load); the frames come after it.
+ * A hidden page draws no frames and is not waited for.
+ */
+async function laidOut(session: CdpSession): Promise<void> {
+  if (!(await pageHidden(session))) {
+    await callInFrame(session, 'renderedFrame');
+  }
 }
 
 const PARTS: readonly Part[] = [
@@ -33,6 +47,7 @@ const PARTS: readonly Part[] = [
         await session.send('Emulation.clearDeviceMetricsOverride');
       }
       await session.send('Emulation.setTouchEmulationEnabled', { enabled: viewport?.mobile ?? false });
+      await laidOut(session);
     },
   },
   {

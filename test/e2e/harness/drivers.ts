@@ -276,6 +276,20 @@ export class ExtensionDriver implements Driver {
       },
     );
     const attached = await this.ok<{ tab_id: string }>('attach', { tab_id: tabId });
+    // As Node's navigate does, the tab is answered once its page has loaded: a page read before then
+    // found no script of it (the emulation contract's report() under a loaded CI run).
+    await pollUntil(
+      async () =>
+        (await this.evaluateInTab<boolean>(
+          attached.tab_id,
+          url === 'about:blank'
+            ? "document.readyState === 'complete'"
+            : "document.readyState === 'complete' && location.href !== 'about:blank'",
+        ))
+          ? true
+          : undefined,
+      { timeoutMs: 15_000, intervalMs: 50, onTimeout: () => new Error(`tab ${attached.tab_id} never loaded ${url}`) },
+    );
     return attached.tab_id;
   }
 
