@@ -10,7 +10,7 @@ export interface ActionRow {
   op: string;
   tabpilot_ms: number;
   playwright_ms: number;
-  /** Median of per-run paired ratios tabpilot / Playwright. */
+  /** Median of per-run paired ratios tabpilot / the other side (Playwright, or raw CDP where the op says so). */
   ratio: number;
   valid: string;
 }
@@ -54,6 +54,38 @@ export async function benchActions(
           expect: (before, after) => after === Number(before) + 1,
         }),
       );
+      // The floor issue 27 measures a click against: raw CDP's three commands at the button's centre, on
+      // the other side's page (its own CDP session), checked like every click.
+      const raw = await page.context().newCDPSession(page);
+      const centre = await page.evaluate<{ x: number; y: number }>(
+        "(() => { const r = document.getElementById('bench-btn').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()",
+      );
+      rows.push(
+        await measure(name, "click (by index / raw CDP's move, press, release)", options.clicks, side, {
+          tabpilot: () => side.command('click', { index: button.index }),
+          playwright: async () => {
+            await raw.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...centre });
+            await raw.send('Input.dispatchMouseEvent', {
+              type: 'mousePressed',
+              ...centre,
+              button: 'left',
+              clickCount: 1,
+            });
+            await raw.send('Input.dispatchMouseEvent', {
+              type: 'mouseReleased',
+              ...centre,
+              button: 'left',
+              clickCount: 1,
+            });
+          },
+          check: async () => ({
+            tabpilot: await side.evaluate<number>('window.__benchClicks'),
+            playwright: await page.evaluate('window.__benchClicks'),
+          }),
+          expect: (before, after) => after === Number(before) + 1,
+        }),
+      );
+      await raw.detach();
       rows.push(
         await measure(name, `type 20 chars, key events / pressSequentially`, options.typings, side, {
           prepare: async () => {
