@@ -50,6 +50,8 @@ export interface DomState {
   text: string;
   entries: SelectorEntry[];
   metrics: PageMetrics;
+  /** The document the indexes belong to: a new number each time a tab's numbering starts anew. */
+  document: number;
   stats: CollectStats;
   truncated: boolean;
   timings: { total_ms: number; in_page_ms: number };
@@ -65,6 +67,8 @@ interface PageState {
   indexes: IndexRegistry;
   /** The main frame's world in the latest state: a new one means a new document. */
   mainContextId: number | undefined;
+  /** The number of the document the registry numbers (see DomState.document). */
+  document: number;
   selectorMap: Map<number, SelectorEntry>;
   states: number;
 }
@@ -80,6 +84,8 @@ export class DomService {
   readonly #pages = new Map<string, PageState>();
   /** Sessions holding element handles given out by resolve(); a new state makes them stale. */
   readonly #handleSessions = new Set<CdpSession>();
+  /** Documents numbered so far, over all tabs: a document's number is never given again. */
+  #documents = 0;
 
   constructor(targets: SessionManager, logger: Logger = silentLogger) {
     this.#targets = targets;
@@ -96,6 +102,7 @@ export class DomService {
       // A new document numbers its elements from 1 again; indexes of the old one resolve to nothing.
       page.mainContextId = capture.mainContextId;
       page.indexes = new IndexRegistry();
+      page.document = ++this.#documents;
     }
     const seen = new Set<string>();
     const serialized = serialize(
@@ -121,6 +128,7 @@ export class DomService {
       text: serialized.text,
       entries: serialized.entries,
       metrics: capture.metrics,
+      document: page.document,
       stats: capture.stats,
       truncated: serialized.truncated,
       timings: { total_ms: Math.round(performance.now() - started), in_page_ms: Math.round(capture.inPageMs) },
@@ -195,6 +203,7 @@ export class DomService {
       // A document no state has seen yet: the old one's indexes name nothing in it.
       page.mainContextId = mainContextId;
       page.indexes = new IndexRegistry();
+      page.document = ++this.#documents;
       page.selectorMap = new Map();
     }
     const index = page.indexes.indexFor(elementKey(element.sessionId, element.contextId, element.localId));
@@ -328,7 +337,7 @@ export class DomService {
   #pageState(targetId: string): PageState {
     let page = this.#pages.get(targetId);
     if (page === undefined) {
-      page = { indexes: new IndexRegistry(), mainContextId: undefined, selectorMap: new Map(), states: 0 };
+      page = { indexes: new IndexRegistry(), mainContextId: undefined, document: 0, selectorMap: new Map(), states: 0 };
       this.#pages.set(targetId, page);
     }
     return page;

@@ -23,6 +23,7 @@ import { batchAction } from './batch-action';
 import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
 import { fieldOf, isRecord } from '../shared/narrow';
+import { ClientStates } from './client-states';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -209,6 +210,8 @@ export class ClientConnection {
   /** This client's requests still queued or running, by id: what `cancel` aborts. */
   readonly #inFlight = new Map<RequestId, AbortController>();
   readonly #onClose: () => void;
+  /** This client's last state of each tab: what `state {changes_only}` compares with. */
+  readonly #states = new ClientStates();
 
   constructor(server: CommandServer, client: ClientInfo, port: ClientPort, log: Logger, onClose: () => void) {
     this.#server = server;
@@ -366,7 +369,9 @@ export class ClientConnection {
       default: {
         const served = this.#server.serverAction(action);
         return served === undefined
-          ? this.#server.runAction(action, params, { ...this.#context, signal })
+          ? this.#server
+              .runAction(action, params, { ...this.#context, signal })
+              .then((result) => this.#states.received(action, params, result))
           : served.run(parseClientParams(action, served.params, params), {
               client: this.client,
               signal,

@@ -249,6 +249,9 @@ function summaryOf(session: BrowserSessionView, targetId: string, dom: DomState 
     },
     timings: { total_ms: 0, dom_ms: 0, in_page_ms: 0, screenshot_ms: 0 },
     state_error: null,
+    document: dom?.document ?? null,
+    // Set per client, where the client's last state is known (ClientConnection).
+    changes: null,
   };
 }
 

@@ -10,7 +10,7 @@ export const SEEING_ACTIONS = [
     notForAgent: true,
     title: 'Read the page',
     summary:
-      'The page as text. Element tools (click, input...) take its [n] indexes. Call it before acting and after the page changes.',
+      'The page as text. Element tools (click, input...) take its [n] indexes. Call it before acting and after changes.',
     category: 'page',
     hints: READS,
     tabGate: 'read',

@@ -37,6 +37,20 @@ export const PageInfo = z.strictObject({
   pixels_right: z.number(),
 });
 
+/**
+ * What a `changes_only` state says besides its text: the changes since the client's last state of the
+ * tab, or `full` (the whole state) when there is nothing to compare with, and why.
+ */
+export const StateChanges = z.strictObject({
+  full: z.boolean(),
+  /** Why the state is whole rather than changes (no earlier state, a new page...); null for changes. */
+  reason: z.string().nullable(),
+  added: z.array(z.number().int()),
+  removed: z.array(z.number().int()),
+  changed: z.array(z.number().int()),
+});
+export type StateChanges = z.infer<typeof StateChanges>;
+
 export const BrowserStateSummary = z.strictObject({
   target_id: z.string(),
   url: z.string(),
@@ -105,6 +119,17 @@ export const BrowserStateSummary = z.strictObject({
   }),
   /** Set when the state could not be taken in time: the state is then not actionable (no elements). */
   state_error: z.string().nullable(),
+  /**
+   * The document the indexes belong to: a new number when the tab shows a new document (its numbering
+   * starts anew); null when the state holds no captured page (a dialog, a capture that failed).
+   */
+  document: z.number().int().nullable(),
+  /**
+   * Only with changes_only: what changed since this client's last state of the tab. The text then lists
+   * the added and changed elements' lines and the removed indexes, and elements holds the added and
+   * changed ones; unless `full`, when the state is whole.
+   */
+  changes: StateChanges.nullable(),
 });
 export type BrowserStateSummary = z.infer<typeof BrowserStateSummary>;
 
@@ -120,7 +145,7 @@ export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', 
       .int()
       .min(-1)
       .optional()
-      .describe('px beyond the viewport; -1: whole page')
+      .describe('px past viewport; -1: whole page')
       .meta({ details: "CSS px beyond the viewport; -1 for the whole page; default the config's" }),
     max_chars: z
       .number()
@@ -129,11 +154,20 @@ export const BrowserStateRequestEvent = defineEvent('BrowserStateRequestEvent', 
       .optional()
       .describe('0: no limit')
       .meta({ details: "Character budget of the text; 0 for none; default the config's" }),
+    changes_only: z.boolean().default(false).meta({
+      details:
+        "Only what changed since this client's last state of the tab: added and changed elements' lines, removed indexes; the whole state (changes.full) when there is no earlier state or the page was replaced",
+    }),
+  },
+  refine: (payload, ctx) => {
+    if (payload.changes_only && !payload.include_dom) {
+      ctx.addIssue({ code: 'custom', path: ['changes_only'], message: 'changes_only needs include_dom' });
+    }
   },
   result: BrowserStateSummary,
   timeoutMs: 30_000,
   description:
-    'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request. Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. The MCP answer names the tab; a page longer than the answer budget is written to a file and linked.',
+    'The page as the model sees it: text with indexed elements ([n]), the elements, tabs, page geometry; a screenshot on request. Call it before acting and after the page changes: click, input and the other element tools take the [n] indexes it shows. With changes_only, only what changed since the last state this client took of the tab (added and changed elements with their lines, removed indexes), or the whole state marked changes.full when the page was replaced. The MCP answer names the tab; a page longer than the answer budget is written to a file and linked.',
 });
 
 /**

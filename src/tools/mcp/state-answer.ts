@@ -85,6 +85,9 @@ function stateHeader(state: StateSummary): string {
   if (others.length > 0) {
     lines.push(`Other tabs: ${others.map((tab) => `${tab.tab_id} ${JSON.stringify(tab.title)}`).join(', ')}`);
   }
+  if (state.changes?.full === true) {
+    lines.push(`The whole page, not changes: ${state.changes.reason ?? 'nothing to compare with'}.`);
+  }
   if (state.state_error !== null) {
     lines.push(`No usable state: ${state.state_error}. Wait a moment and call state again.`);
   }

@@ -252,6 +252,29 @@ describe('McpToolRunner', () => {
     expect(text(await runner(quiet).callTool('state', {}))).not.toContain('Console:');
   });
 
+  it('answers changes_only with the changes under the header, and says why a state is whole', async () => {
+    const diff =
+      'Changes since your last state of this page (the indexes stay valid):\nAdded:\n[4]<button /> Alpha item';
+    const changes = { full: false, reason: null, added: [4], removed: [], changed: [] };
+    const changed = fakeChannel((action) => (action === 'tabs' ? tabs : ok(state(diff, { changes }))));
+    expect(text(await runner(changed).callTool('state', { changes_only: true }))).toBe(
+      `Tab AB12: A - https://a.test/\n\n${diff}`,
+    );
+    const whole = {
+      full: true,
+      reason: 'the page was replaced: its indexes start anew',
+      added: [],
+      removed: [],
+      changed: [],
+    };
+    const replaced = fakeChannel((action) =>
+      action === 'tabs' ? tabs : ok(state('[1]<button /> Go', { changes: whole })),
+    );
+    expect(text(await runner(replaced).callTool('state', { changes_only: true }))).toBe(
+      'Tab AB12: A - https://a.test/\nThe whole page, not changes: the page was replaced: its indexes start anew.\n\n[1]<button /> Go',
+    );
+  });
+
   it('adds a bounded screenshot to a state that asks for one', async () => {
     const channel = fakeChannel((action) =>
       action === 'tabs'

@@ -217,6 +217,55 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(second.text).toContain(`*[${late?.index}]<button`);
     });
 
+    it('answers only what changed since the last state with changes_only, and the whole page after a navigation', async () => {
+      const { tab_id: menuTab } = await driver.ok<{ tab_id: string }>('navigate', { url: server.url('/p/menu.html') });
+      const full = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      // An earlier test's page was in this tab: another document, so the whole state.
+      expect(full.changes).toMatchObject({ full: true, added: [], removed: [], changed: [] });
+      expect(full.changes?.reason).toMatch(/replaced|no earlier state/);
+      expect(full.text).toContain('Open menu');
+      expect(element(full, 'Alpha item')).toBeUndefined();
+      await driver.ok('click', { index: element(full, 'Open menu')?.index });
+
+      const opened = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      const items = ['Alpha item', 'Beta item', 'Gamma item'].map((name) => element(opened, name)?.index);
+      expect(opened.changes).toEqual({ full: false, reason: null, added: items, removed: [], changed: [] });
+      expect(opened.elements.map((entry) => entry.index)).toEqual(items);
+      for (const index of items) {
+        expect(opened.text).toMatch(new RegExp(`^\\[${index}\\]<button />`, 'm'));
+      }
+      expect(opened.text).not.toContain('Open menu');
+
+      await driver.ok('click', { index: element(full, 'Do nothing')?.index });
+      const idle = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      expect(idle.changes).toEqual({ full: false, reason: null, added: [], removed: [], changed: [] });
+      expect(idle.text).toBe('No change since your last state of this page.');
+
+      // An index from the changes is one click takes: the item closes the menu.
+      await driver.ok('click', { index: items[1] });
+      const query = full.elements.find((entry) => entry.attributes['id'] === 'query')?.index;
+      await driver.ok('input', { index: query, text: 'typed' });
+      const picked = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      expect(picked.changes).toMatchObject({ full: false, added: [], removed: items });
+      expect(picked.changes?.changed).toEqual([query]);
+      expect(picked.text).toContain('typed');
+      expect(picked.text).toContain(`Removed: ${items.join(' ')}`);
+
+      // A hash change keeps the document: still changes.
+      await driver.evaluateInTab(menuTab, "location.hash = 'section'");
+      const hashed = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      expect(hashed.changes).toMatchObject({ full: false, added: [], removed: [] });
+
+      await driver.ok('navigate', { url: server.url('/p/menu.html?again') });
+      const replaced = await driver.ok<BrowserStateSummary>('state', { changes_only: true });
+      expect(replaced.changes).toMatchObject({ full: true, reason: 'the page was replaced: its indexes start anew' });
+      expect(replaced.text).toContain('Open menu');
+      expect(await driver.send('state', { changes_only: true, include_dom: false })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS' },
+      });
+    });
+
     it('answers ELEMENT_NOT_FOUND for an index the latest state does not have', async () => {
       await stateOf(server.url('/p/dynamic.html'));
       expect(await driver.send('highlight', { index: 99999 })).toMatchObject({

@@ -184,6 +184,19 @@ export function addPerceptionPages(server: FixtureServer): void {
           `<script>function addLateButton() { const b = document.createElement('button'); b.textContent = 'Late button'; document.body.prepend(b); }</script>`,
         ),
       ),
+    '/p/menu.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Menu',
+          `<button id="open" onclick="document.getElementById('menu').hidden = false">Open menu</button>` +
+            `<button id="idle">Do nothing</button><input id="query" value="start">` +
+            `<ul id="menu" hidden><li><button onclick="pick(this)">Alpha item</button></li>` +
+            `<li><button onclick="pick(this)">Beta item</button></li><li><button onclick="pick(this)">Gamma item</button></li></ul>` +
+            `<p id="picked">none picked</p>`,
+          `<script>function pick(item) { document.getElementById('menu').hidden = true; document.getElementById('picked').textContent = item.textContent + ' picked'; }</script>`,
+        ),
+      ),
     '/p/busy.html': (_req, res) =>
       send(
         res,
