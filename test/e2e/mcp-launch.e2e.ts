@@ -13,23 +13,7 @@ import { TEST_FLAGS } from './harness/browser';
 import { ChallengeServer, challengeFlags } from './harness/challenge-server';
 import { addChallengePages } from './harness/guard-pages';
 import { validateHar } from './harness/har-validator';
-import { addMcpPages, BIN, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
-
-/**
- * A tool's hints as a client reads them: a hint left out is the MCP spec's default (read-only false,
- * destructive true, idempotent false, open world true), and a read-only tool neither destroys nor
- * differs when called twice (the spec reads those two only of a tool that writes).
- */
-function hintsRead(tool: Tool | undefined): Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', boolean> {
-  const hints = tool?.annotations ?? {};
-  const readOnly = hints.readOnlyHint ?? false;
-  return {
-    readOnly,
-    destructive: readOnly ? false : (hints.destructiveHint ?? true),
-    idempotent: readOnly ? true : (hints.idempotentHint ?? false),
-    openWorld: hints.openWorldHint ?? true,
-  };
-}
+import { addMcpPages, BIN, hintsRead, imageSize, indexIn, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
  * `tabpilot mcp --launch --headless` as an MCP client app runs it: the official SDK's own client over

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer } from './harness/fixture-server';
-import { addMcpPages, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
+import { addMcpPages, hintsRead, mcpConfigFile, McpTestClient, textOf } from './harness/mcp';
 
 /**
  * The `run` tool of `tabpilot mcp --launch`: a coding agent hands a whole task to tabpilot's own agent,
@@ -62,7 +62,7 @@ describe('tabpilot mcp --launch: the run tool', () => {
     const { tools } = await mcp.client.listTools();
     const run = tools.find((tool) => tool.name === 'run');
     expect(run?.inputSchema.required).toEqual(['task']);
-    expect(run?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(hintsRead(run)).toMatchObject({ readOnly: false, destructive: true, openWorld: true });
     expect(tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['pause_run', 'resume_run', 'stop_run', 'approve', 'runs', 'run_history', 'rerun']),
     );

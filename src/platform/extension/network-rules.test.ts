@@ -14,9 +14,11 @@ const POLICY = {
 /** chrome.tabs with the listeners kept, so the test can be Chrome. */
 function fakeTabs(initial: Array<{ id: number; url: string }>) {
   const listeners = {
-    created: [] as Array<(tab: { id?: number; openerTabId?: number }) => void>,
+    created: [] as Array<(tab: { id?: number; openerTabId?: number; pendingUrl?: string }) => void>,
     removed: [] as Array<(tabId: number) => void>,
-    updated: [] as Array<(tabId: number, change: { url?: string }) => void>,
+    updated: [] as Array<
+      (tabId: number, change: { url?: string; status?: string }, tab?: { pendingUrl?: string }) => void
+    >,
   };
   const api: RuleTabsApi = {
     query: () => Promise.resolve(initial),
@@ -29,6 +31,10 @@ function fakeTabs(initial: Array<{ id: number; url: string }>) {
     create: (id: number, openerTabId?: number) =>
       listeners.created.forEach((listener) => listener({ id, ...(openerTabId === undefined ? {} : { openerTabId }) })),
     update: (id: number, url: string) => listeners.updated.forEach((listener) => listener(id, { url })),
+    createGoing: (id: number, pendingUrl: string) =>
+      listeners.created.forEach((listener) => listener({ id, pendingUrl })),
+    startLoading: (id: number, pendingUrl: string) =>
+      listeners.updated.forEach((listener) => listener(id, { status: 'loading' }, { pendingUrl })),
   };
 }
 
@@ -70,6 +76,20 @@ describe('NetworkRules', () => {
     fake.create(4, 1);
     await vi.advanceTimersByTimeAsync(0);
     expect(last()?.settledTabIds).toContain(4);
+  });
+
+  it("names the host a person's tab is going to before its page commits: as it is created, and as it starts loading", async () => {
+    const { rules, fake } = await started([{ id: 1, url: 'https://app.example/' }]);
+    controlled = [1];
+    await rules.sync();
+    // Created with a URL (the person's Ctrl+click, a bookmark): its host is theirs before its page loads.
+    fake.createGoing(7, 'https://person.example/start');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last()?.personHosts).toContain('person.example');
+    // A navigation the person starts in a tab of theirs: named as it starts loading.
+    fake.startLoading(7, 'https://next.example/');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(last()?.personHosts).toEqual(['next.example']);
   });
 
   it('holds a tab a controlled tab opened until its grace runs out, then lets it go', async () => {

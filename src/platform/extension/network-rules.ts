@@ -7,9 +7,17 @@ import { SettledTabs } from './settled-tabs';
 /** The part of chrome.tabs the rules follow. */
 export interface RuleTabsApi {
   query(queryInfo: Record<string, never>): Promise<Array<{ id?: number; url?: string }>>;
-  onCreated: { addListener(listener: (tab: { id?: number; openerTabId?: number }) => void): void };
+  onCreated: {
+    addListener(
+      listener: (tab: { id?: number; openerTabId?: number; pendingUrl?: string; url?: string }) => void,
+    ): void;
+  };
   onRemoved: { addListener(listener: (tabId: number) => void): void };
-  onUpdated: { addListener(listener: (tabId: number, change: { url?: string }) => void): void };
+  onUpdated: {
+    addListener(
+      listener: (tabId: number, change: { url?: string; status?: string }, tab?: { pendingUrl?: string }) => void,
+    ): void;
+  };
 }
 
 /**
@@ -63,8 +71,12 @@ export class NetworkRules {
   install(): Promise<void> {
     this.#tabs.onCreated.addListener((tab) => {
       const held = tab.id !== undefined && this.#settled.created(tab.id, tab.openerTabId);
-      // The person's new tab is let go as soon as the rules say so.
+      // The person's new tab is let go as soon as the rules say so, and the host it is going to is the
+      // person's from now: a page there may open a tab as soon as it loads, and that tab's first request
+      // must find the host in the rules already (a loaded CI run saw it arrive first when the host was
+      // learnt only once the page committed).
       if (!held) {
+        this.#learnHost(tab.id, tab.pendingUrl ?? tab.url);
         this.#resyncIfRules();
       }
     });
@@ -72,17 +84,12 @@ export class NetworkRules {
       this.#settled.removed(tabId);
       this.#hosts.delete(tabId);
     });
-    this.#tabs.onUpdated.addListener((tabId, change) => {
-      const host = webHost(change.url);
-      if (change.url === undefined || this.#hosts.get(tabId) === host) {
-        return;
+    this.#tabs.onUpdated.addListener((tabId, change, tab) => {
+      // A navigation is told where it goes as it starts loading (pendingUrl), before it commits (url).
+      const url = change.url ?? (change.status === 'loading' ? tab?.pendingUrl : undefined);
+      if (url !== undefined && this.#learnHost(tabId, url)) {
+        this.#resyncIfRules();
       }
-      if (host === undefined) {
-        this.#hosts.delete(tabId);
-      } else {
-        this.#hosts.set(tabId, host);
-      }
-      this.#resyncIfRules();
     });
     return this.#tabs.query({}).then((tabs) => {
       for (const tab of tabs) {
@@ -93,6 +100,23 @@ export class NetworkRules {
       }
       this.#settled.seed(tabs.flatMap((tab) => (tab.id === undefined ? [] : [tab.id])));
     });
+  }
+
+  /** Records where a tab's page is (or is going); whether that changed what is known. */
+  #learnHost(tabId: number | undefined, url: string | undefined): boolean {
+    if (tabId === undefined || url === undefined) {
+      return false;
+    }
+    const host = webHost(url);
+    if (this.#hosts.get(tabId) === host) {
+      return false;
+    }
+    if (host === undefined) {
+      this.#hosts.delete(tabId);
+    } else {
+      this.#hosts.set(tabId, host);
+    }
+    return true;
   }
 
   /** Writes the rules for the policy and the tabs as they are now. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TEST_FLAGS } from './browser';
 import { html, page, type FixtureServer } from './fixture-server';
 
@@ -157,4 +157,20 @@ export function addMcpPages(server: FixtureServer): void {
     const items = Array.from({ length: 2500 }, (_, n) => `<li>Item number ${n + 1} of the long list</li>`).join('');
     html(res, page('MCP long', `<ul>${items}</ul><p>the very last line</p>`));
   });
+}
+
+/**
+ * A tool's hints as a client reads them: a hint left out is the MCP spec's default (read-only false,
+ * destructive true, idempotent false, open world true), and a read-only tool neither destroys nor
+ * differs when called twice (the spec reads those two only of a tool that writes).
+ */
+export function hintsRead(tool: Tool | undefined): Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', boolean> {
+  const hints = tool?.annotations ?? {};
+  const readOnly = hints.readOnlyHint ?? false;
+  return {
+    readOnly,
+    destructive: readOnly ? false : (hints.destructiveHint ?? true),
+    idempotent: readOnly ? true : (hints.idempotentHint ?? false),
+    openWorld: hints.openWorldHint ?? true,
+  };
 }

@@ -37,6 +37,13 @@ export function runCli(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', fail);
     child.once('exit', (code) => done({ code, stdout, stderr }));
+    // A command that answers without reading its input (help, a usage error) may have exited before the
+    // input is written: the write then fails EPIPE, which says nothing about the run (a loaded CI run saw it).
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') {
+        fail(error);
+      }
+    });
     child.stdin.end(options.input ?? '');
   });
 }
