@@ -164,7 +164,9 @@ export function addMcpPages(server: FixtureServer): void {
  * destructive true, idempotent false, open world true), and a read-only tool neither destroys nor
  * differs when called twice (the spec reads those two only of a tool that writes).
  */
-export function hintsRead(tool: Tool | undefined): Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', boolean> {
+export function hintsRead(
+  tool: Tool | undefined,
+): Record<'readOnly' | 'destructive' | 'idempotent' | 'openWorld', boolean> {
   const hints = tool?.annotations ?? {};
   const readOnly = hints.readOnlyHint ?? false;
   return {
