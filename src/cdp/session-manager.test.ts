@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../test/fakes/fake-browser';
 import { CdpConnection } from './connection';
+import { createDeferred } from '../shared/deferred';
 import { SessionManager, type SessionManagerEvent } from './session-manager';
 
 async function started(browser: FakeBrowser): Promise<{ manager: SessionManager; events: SessionManagerEvent[] }> {
@@ -55,6 +56,43 @@ describe('SessionManager', () => {
     expect(events.some((e) => e.type === 'targetAdded' && e.target.targetId === popup.targetId && !e.restored)).toBe(
       true,
     );
+  });
+
+  it("waits for a page's frame whose session is still being set up, and gives up at its bound", async () => {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('http://a.test/');
+    const { manager } = await started(browser);
+    const held = createDeferred<undefined>();
+    manager.addSessionSetup(async (_session, target) => {
+      if (target.type === 'iframe') {
+        await held.promise;
+      }
+    });
+    const frame = browser.addChild(page, 'iframe', 'http://b.test/frame');
+    await tick();
+    // Known (it is held until its setup ran) but not ready: a look into the page's frames waits for it.
+    expect(manager.childrenOf(page.targetId).map((t) => t.targetId)).toEqual([frame.targetId]);
+    expect(manager.sessionFor(frame.targetId)).toBeUndefined();
+    let waited = false;
+    const ready = manager.framesReady(page.targetId).then(() => (waited = true));
+    await tick();
+    expect(waited).toBe(false);
+    held.resolve(undefined);
+    await ready;
+    expect(manager.sessionFor(frame.targetId)).toBeDefined();
+    // A frame that never gets ready holds the look only for the bound.
+    const other = createDeferred<undefined>();
+    manager.addSessionSetup(async (_session, target) => {
+      if (target.type === 'iframe' && target.targetId !== frame.targetId) {
+        await other.promise;
+      }
+    });
+    browser.addChild(page, 'iframe', 'http://c.test/frame');
+    await tick();
+    const from = Date.now();
+    await manager.framesReady(page.targetId, 100);
+    expect(Date.now() - from).toBeGreaterThanOrEqual(90);
+    other.resolve(undefined);
   });
 
   it('gives an out-of-process iframe its own child session under its page', async () => {

@@ -12,6 +12,9 @@ import { isPageType, type TargetRecord } from './target';
 import { TargetRegistry } from './target-registry';
 import { TargetTracker } from './target-tracker';
 
+/** How long a look into a page's frames waits for one still attaching. */
+const FRAMES_READY_MS = 2_000;
+
 export type { TargetRecord } from './target';
 export type { EventSource, SessionSetup } from './subscriptions';
 export { tabOf } from './subscriptions';
@@ -173,6 +176,31 @@ export class SessionManager {
   /** Child targets (OOPIFs, workers) of one page. */
   childrenOf(pageTargetId: string): TargetRecord[] {
     return this.targets().filter((target) => target.pageTargetId === pageTargetId);
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) until every out-of-process frame known in a page has a ready session. A
+   * frame target is known before it runs (auto-attach holds it), but its session is ready only once the
+   * setup's commands answered, which under load can be after the frame and its page loaded: a look into
+   * the page's frames right after a navigation would miss it. Past the bound, what is ready is used.
+   */
+  async framesReady(pageTargetId: string, timeoutMs = FRAMES_READY_MS): Promise<void> {
+    const waiting = (): boolean =>
+      this.childrenOf(pageTargetId).some(
+        (child) => child.type === 'iframe' && this.#registry.readySessionOf(child.targetId) === undefined,
+      );
+    if (!waiting()) {
+      return;
+    }
+    await bestEffort(
+      pollUntil(() => (waiting() ? undefined : true), {
+        timeoutMs,
+        intervalMs: 20,
+        onTimeout: () => new TabpilotError('TIMEOUT', 'a frame of the page did not finish attaching'),
+      }),
+      this.#log,
+      'waiting for the frames of a page to attach',
+    );
   }
 
   target(targetId: string): TargetRecord | undefined {

@@ -81,6 +81,7 @@ export async function capturePage(
     sessions: new Set(),
   };
   const session = ctx.targets.requireSession(ctx.pageTargetId);
+  await ctx.targets.framesReady(ctx.pageTargetId);
   try {
     const { captured, metrics, contextId } = await captureDocument(context, session, 0, [0, 0]);
     return {

@@ -129,6 +129,7 @@ async function locateAll(
     limit: options.maxResults,
     contextChars: CONTEXT_CHARS,
   };
+  await deps.targets.framesReady(targetId);
   const main = await PAGE.callInFrameWorld(page, 'findMatches', inPage);
   const viewport = { width: main.value.viewportWidth, height: main.value.viewportHeight };
   const located = main.value.matches.map((match) => ({
