@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
 import type { StateSummary } from '../../../src/tools/actions';
 import type { Driver } from '../harness/drivers';
 import { addFindingsPages } from '../harness/findings-pages';
@@ -67,7 +68,21 @@ export function defineFindingsContract(name: string, start: () => Promise<Driver
         }),
       ).toMatchObject({ files: [{ name: 'note.txt' }] });
       expect(await driver.ok('find_text', { text: 'Inner text marker' })).toMatchObject({ found: true });
-      const after = await state();
+      // The page reads the file it was given in its own time (an awaited file.text()), after the upload
+      // answered: the state is read until the page has said what it read (a loaded run read it before).
+      let last = '';
+      const after = await pollUntil(
+        async () => {
+          const summary = await state();
+          last = summary.text;
+          return last.includes('files: note.txt says') ? summary : undefined;
+        },
+        {
+          timeoutMs: 5_000,
+          intervalMs: 50,
+          onTimeout: () => new Error(`the page never said what it read of the file:\n${last}`),
+        },
+      );
       expect(after.text).toContain('go clicks: 1, query: inside the frame');
       expect(after.text).toContain('files: note.txt says frame upload');
       expect(find(after, 'q').attributes['value']).toBe('inside the frame');
