@@ -42,7 +42,19 @@ describe('tabpilot launch with artifact paths', () => {
     const file = join(output, 'killed.har');
     await pollUntil(
       () => {
-        const har = JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: Array<{ request: { url: string } }> } };
+        const text = readFileSync(file, 'utf8');
+        // The HAR is rewritten in place while it records: a read that meets a write under way sees part of
+        // both (a loaded run read the old end and the new bytes after it). That is the writer busy, not the
+        // file broken: the file read after the kill below is held to the HAR schema whole.
+        let har: { log: { entries: Array<{ request: { url: string } }> } };
+        try {
+          har = JSON.parse(text) as typeof har;
+        } catch (error) {
+          if (error instanceof SyntaxError) {
+            return undefined;
+          }
+          throw error;
+        }
         return har.log.entries.some((entry) => entry.request.url.endsWith('/har/submit')) ? true : undefined;
       },
       { timeoutMs: 15_000, intervalMs: 100, onTimeout: () => new Error('the HAR never held the page requests') },
