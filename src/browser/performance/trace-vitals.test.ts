@@ -102,6 +102,14 @@ describe('vitalsOf', () => {
     expect(vitals.cls).toBe(0.2);
   });
 
+  it('CLS: the page it replaces shifting before the new document committed is not counted', () => {
+    const commit = event({ name: 'CommitLoad', ts: NAV + 50_000, args: { data: { frame: FRAME } } });
+    const vitals = vitalsOf([...pageLoad(), shift(20, 0.3), commit, shift(300, 0.25)]);
+    expect(vitals.cls).toBe(0.25);
+    // Without a commit in the trace, every shift from navigation start counts.
+    expect(vitalsOf([...pageLoad(), shift(20, 0.3), shift(300, 0.25)]).cls).toBe(0.55);
+  });
+
   it('INP: the longest interaction, each lasting its longest event; none gives null', () => {
     const vitals = vitalsOf([
       ...pageLoad(),

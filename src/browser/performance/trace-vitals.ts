@@ -13,7 +13,9 @@ import { numberAt, recordAt, stringAt, type TraceEvent } from './trace-event';
  *   one (a trace of an interaction on a page already loaded) the load figures are null.
  * - LCP: the last `largestContentfulPaint::Candidate` of that navigation (same navigationId), in ms from
  *   its navigationStart; null when a later `largestContentfulPaint::Invalidate` took it back.
- * - CLS: the `LayoutShift` events of the page (after the navigation, when one was traced) not caused by
+ * - CLS: the `LayoutShift` events of the page (after the navigation's document committed, when one was
+ *   traced: the document it replaces lives on until then, and its shifts carry no navigationId; a loaded
+ *   CI run counted the old page's shift beside the new one's) not caused by
  *   recent input, each weighing `weighted_score_delta` (its share of the viewport, subframes scaled), in
  *   session windows: a window closes at a 1 s gap between shifts or 5 s after its first; CLS is the
  *   largest window's sum.
@@ -128,6 +130,21 @@ function lastNavigation(events: readonly TraceEvent[], page: TracedPage): Naviga
     }
   }
   return last;
+}
+
+/**
+ * When the navigation's document took the main frame: its first `CommitLoad` there at or after its
+ * navigationStart (the renderer writes it, so a trace through chrome.debugger has it too); the
+ * navigationStart itself when the trace has none.
+ */
+function committedAt(events: readonly TraceEvent[], page: TracedPage, navigation: Navigation): number {
+  let committed: number | undefined;
+  for (const event of events) {
+    if (event.name === 'CommitLoad' && event.ts >= navigation.ts && inMainFrame(event, page)) {
+      committed = Math.min(committed ?? event.ts, event.ts);
+    }
+  }
+  return committed ?? navigation.ts;
 }
 
 /** Whether an event belongs to the navigation: its navigationId when both have one, else its time. */
@@ -293,7 +310,9 @@ export function vitalsOf(events: readonly TraceEvent[]): TraceVitals {
   const interactions = interactionDurations(events, page, since);
   return {
     lcp_ms: navigation === undefined ? null : largestContentfulPaint(events, page, navigation),
-    cls: cumulativeLayoutShift(layoutShifts(events, page, since)),
+    cls: cumulativeLayoutShift(
+      layoutShifts(events, page, navigation === undefined ? since : committedAt(events, page, navigation)),
+    ),
     inp_ms: interactionToNextPaint(interactions),
     interactions: interactions.length,
     long_tasks: longTasks(events, page),
