@@ -198,6 +198,20 @@ export function defineSecurityContract(name: string, start: () => Promise<Driver
         }
         const tag = rig.tag();
         const opened: string[] = [];
+        // The person is on the host first, and the rules know it: a popup a person's page opens the very
+        // moment it loads on a host new to the person's tabs may be judged by the policy (docs/protocol.md),
+        // which a loaded run met twice. This test is about the pages the rules know as the person's.
+        opened.push(await rig.driver.client.createTab(at('person.example', '/sec/empty.html')));
+        const driver = rig.driver;
+        await pollUntil(
+          async () =>
+            (await driver.inWorker<boolean>(
+              `chrome.declarativeNetRequest.getSessionRules().then((rules) => rules.some((rule) => (rule.condition.excludedInitiatorDomains ?? []).includes('person.example')))`,
+            ))
+              ? true
+              : undefined,
+          { timeoutMs: 10_000, intervalMs: 25, onTimeout: () => new Error("the rules never named the person's host") },
+        );
         for (let attempt = 0; attempt < 5; attempt += 1) {
           const path = `/person-popup-${tag}-${attempt}`;
           // The person's tab, which tabpilot does not control, opens a tab for a host the policy refuses.
