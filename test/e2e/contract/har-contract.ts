@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PerformanceStopEvent } from '../../../src/protocol/actions/performance.actions';
+import type { ResultOf } from '../../../src/protocol/define-event';
 import { pollUntil } from '../../../src/shared/time';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
@@ -83,18 +85,8 @@ interface TraceJson {
   metadata: Record<string, unknown>;
 }
 
-interface PerformanceAnswer {
-  file: string;
-  bytes: number;
-  duration_ms: number;
-  lcp_ms: number | null;
-  cls: number;
-  inp_ms: number | null;
-  interactions: number;
-  long_tasks: { count: number; total_ms: number; longest_ms: number };
-  dom_content_loaded_ms: number | null;
-  load_ms: number | null;
-}
+/** What performance_stop answers: its declared result, not a copy of it. */
+type PerformanceAnswer = ResultOf<typeof PerformanceStopEvent>;
 
 const PERF_SECRET = 'perf-token-5f3a9c';
 /** Typed into the page during a trace: not a secret, and still not in the file. */
