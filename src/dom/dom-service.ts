@@ -8,6 +8,7 @@ import type { ElementHandle, ElementRef } from './element-handle';
 import { elementKey, IndexRegistry } from './index-registry';
 import { InPageError, pageFunctions, pruneWorlds, worldCount } from './page-bridge';
 import type {
+  ChangedElement,
   CollectStats,
   FindOptions,
   FoundElement,
@@ -211,6 +212,36 @@ export class DomService {
       page.selectorMap.set(index, { ...element, index, isNew: false, targetId });
     }
     return index;
+  }
+
+  /**
+   * The index an element of an action's outcome has in the page's latest state: an element that
+   * appeared or changed is given one (as `adopt` does), one that went keeps the one it had, if any.
+   */
+  outcomeIndex(
+    targetId: string,
+    contextId: number,
+    sessionId: string,
+    element: ChangedElement,
+    give: boolean,
+  ): number | null {
+    if (give) {
+      return this.adopt(targetId, contextId, {
+        tag: element.tag,
+        role: element.role,
+        name: element.name,
+        attributes: {},
+        box: element.box,
+        sessionId,
+        contextId,
+        localId: element.id,
+      });
+    }
+    const page = this.#pages.get(targetId);
+    if (page?.mainContextId !== contextId) {
+      return null;
+    }
+    return page.indexes.find(elementKey(sessionId, contextId, element.id)) ?? null;
   }
 
   /** Outlines an indexed element for a person (or clears the outline). */

@@ -18,6 +18,11 @@ export class IndexRegistry {
     return index;
   }
 
+  /** The index an element key already has, without giving one. */
+  find(key: string): number | undefined {
+    return this.#byKey.get(key);
+  }
+
   /** How many elements have an index (a debug figure: the elements of the latest state). */
   get size(): number {
     return this.#byKey.size;

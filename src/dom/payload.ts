@@ -146,6 +146,41 @@ export interface FrameMatches {
   viewportHeight: number;
 }
 
+/** What `watchChanges` says as it starts watching for an action's outcome. */
+export interface WatchStart {
+  watching: true;
+  /** The element the action names is disabled (the page ignores input to it). */
+  target_disabled: boolean;
+}
+
+/** An element an outcome names: an in-world id (the core gives it an index) and how it reads. */
+export interface ChangedElement {
+  id: number;
+  /** `button "Save"`, `textbox "Email" value "a@b.c"`. */
+  label: string;
+  tag: string;
+  role: string | null;
+  name: string;
+  /** Its box in the frame's viewport (zero for an element that went). */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** What changed in a frame's document while an action's outcome was watched (see in-page/changes.ts). */
+export interface PageChanges {
+  /** The URL and title when they changed (a same-document navigation, a title set by script); else null. */
+  url: string | null;
+  title: string | null;
+  appeared: ChangedElement[];
+  removed: ChangedElement[];
+  changed: ChangedElement[];
+  texts_appeared: string[];
+  texts_removed: string[];
+  /** Items the lists left out past their bounds. */
+  more: number;
+  /** The acted element left the document. */
+  target_gone: boolean;
+}
+
 /**
  * The perception functions in the page, by name (src/dom/in-page/entry.ts). `collect` runs with `this`
  * = the frame's global (its document) or a closed shadow root the core found; it returns the
@@ -163,6 +198,12 @@ export interface PerceptionValueFunctions {
   revealMatch: { args: [id: number]; result: boolean };
   /** `this` = an iframe element: where its content starts in its own document's viewport. */
   frameContentOrigin: { args: []; result: { x: number; y: number } };
+  /** Starts watching the document for an action's outcome; the in-world id of the element acted on, if any. */
+  watchChanges: { args: [targetId: number | null]; result: WatchStart };
+  /** How long the watched document has been quiet; null when nothing watches (another document). */
+  changesQuiet: { args: []; result: { quiet_ms: number; watched_ms: number } | null };
+  /** Ends the watch with what changed; null when nothing watched. */
+  takeChanges: { args: []; result: PageChanges | null };
 }
 
 /** Perception functions that return an element. */

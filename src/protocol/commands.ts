@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../shared/errors';
+import { ActionOutcome } from './outcome';
 
 /**
  * The command protocol, spoken by the side panel, the native host, the Node CLI and the MCP
  * server alike. Field names are snake_case; a tab is named by `tab_id`.
  *
  *   request   {"id": 1, "action": "navigate", "params": {"url": "https://example.com"}}
+ *             {"id": 2, "action": "click", "params": {"index": 4}, "outcome": true}
  *   response  {"id": 1, "ok": true, "result": {...}}
+ *             {"id": 2, "ok": true, "result": {...}, "outcome": {"verdict": "changed", ...}}
  *             {"id": 1, "ok": false, "error": {"code": "TAB_NOT_FOUND", "message": "..."}}
  *   event     {"event": "TabCreatedEvent", "data": {...}}   (only to clients that subscribed)
  */
@@ -17,6 +20,8 @@ export const CommandRequest = z.strictObject({
   id: RequestId,
   action: z.string().min(1).max(100),
   params: z.record(z.string(), z.unknown()).optional(),
+  /** Ask for the action's verified outcome (protocol/outcome.ts): acting actions answer it beside their result. */
+  outcome: z.boolean().optional(),
 });
 export type CommandRequest = z.infer<typeof CommandRequest>;
 
@@ -31,8 +36,10 @@ export interface CommandError {
   details?: Record<string, unknown>;
 }
 
+/** `outcome` comes with an acting action's answer when its request asked for it, a failure's too. */
 export type CommandResponse =
-  { id: RequestId | null; ok: true; result: unknown } | { id: RequestId | null; ok: false; error: CommandError };
+  | { id: RequestId | null; ok: true; result: unknown; outcome?: ActionOutcome }
+  | { id: RequestId | null; ok: false; error: CommandError; outcome?: ActionOutcome };
 
 export interface EventMessage {
   event: string;
@@ -45,7 +52,12 @@ export interface EventMessage {
 export type ServerMessage = CommandResponse | EventMessage;
 
 export const CommandResponseSchema = z.union([
-  z.strictObject({ id: RequestId.nullable(), ok: z.literal(true), result: z.unknown() }),
+  z.strictObject({
+    id: RequestId.nullable(),
+    ok: z.literal(true),
+    result: z.unknown(),
+    outcome: ActionOutcome.optional(),
+  }),
   z.strictObject({
     id: RequestId.nullable(),
     ok: z.literal(false),
@@ -54,6 +66,7 @@ export const CommandResponseSchema = z.union([
       message: z.string(),
       details: z.record(z.string(), z.unknown()).optional(),
     }),
+    outcome: ActionOutcome.optional(),
   }),
 ]);
 

@@ -148,6 +148,7 @@ export const BATCH_ACTION: ServerActionSpec<typeof BatchParams> = {
   params: BatchParams,
   category: 'session',
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  outcome: true,
   mcp: { answer: 'batch' },
 };
 

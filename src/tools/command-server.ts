@@ -7,7 +7,6 @@ import {
   CommandRequest,
   RequestId,
   salvageRequestId,
-  type CommandError,
   type CommandResponse,
   type EventMessage,
   type ServerMessage,
@@ -16,14 +15,14 @@ import { ERROR_CODES, TabpilotError, errorMessageOf } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
-import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
 import { eventReaches } from './event-scope';
 import { batchAction } from './batch-action';
 import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
-import { fieldOf, isRecord } from '../shared/narrow';
 import { ClientStates } from './client-states';
+import { parseClientParams, requestShapeError, withQueuedCount } from './client-requests';
+import { beginOutcome, withOutcome } from './outcome-road';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -259,7 +258,7 @@ export class ClientConnection {
         this.#server.redact({ id: salvageRequestId(message), ok: false, error: requestShapeError(parsed.error) }),
       );
     }
-    const { id, action, params } = parsed.data;
+    const { id, action, params, outcome: wantsOutcome } = parsed.data;
     if (action === 'cancel') {
       return Promise.resolve(this.#cancel(id, params));
     }
@@ -277,11 +276,18 @@ export class ClientConnection {
           error: { code: 'CANCELLED', message: `${action} was cancelled by its client before it ran` },
         };
       }
+      const watch =
+        wantsOutcome === true && this.#actsOnPage(action)
+          ? await beginOutcome(this.#server.session, this.#context, params, this.#log)
+          : undefined;
       let response: CommandResponse;
       try {
         response = { id, ok: true, result: (await this.#run(action, params, controller.signal)) ?? null };
       } catch (error) {
         response = { id, ok: false, error: toCommandError(error, this.#log) };
+      }
+      if (watch !== undefined) {
+        response = await withOutcome(watch, response, controller.signal, this.#log);
       }
       return this.#server.redact(response);
     };
@@ -355,6 +361,11 @@ export class ClientConnection {
 
   get subscriptions(): string[] {
     return [...this.#subscriptions];
+  }
+
+  /** An action whose request may ask for its verified outcome: it acts on its tab's page. */
+  #actsOnPage(action: string): boolean {
+    return (this.#server.registry.get(action)?.outcome ?? this.#server.serverAction(action)?.outcome) === true;
   }
 
   async #run(action: string, params: unknown, signal: AbortSignal): Promise<unknown> {
@@ -442,37 +453,4 @@ export class ClientConnection {
       this.#log.warn('could not send to client', { error: errorMessageOf(error) });
     }
   }
-}
-
-/** A stop's answer counts the requests it cancelled before they reached the bus too. */
-function withQueuedCount(response: CommandResponse, queued: number): CommandResponse {
-  if (!response.ok || queued === 0) {
-    return response;
-  }
-  const result = response.result;
-  const cancelled = fieldOf(result, 'cancelled');
-  if (typeof cancelled !== 'number' || !isRecord(result)) {
-    return response;
-  }
-  return { ...response, result: { ...result, cancelled: cancelled + queued } };
-}
-
-function parseClientParams<S extends z.ZodType>(action: string, schema: S, params: unknown): z.output<S> {
-  const parsed = schema.safeParse(params ?? {});
-  if (!parsed.success) {
-    const problem = firstProblem(parsed.error, 'parameter');
-    throw new TabpilotError('INVALID_PARAMS', `${action}: ${problemText(problem)}`, {
-      details: { action, field: problem.field },
-    });
-  }
-  return parsed.data;
-}
-
-function requestShapeError(error: z.ZodError): CommandError {
-  const problem = firstProblem(error);
-  return {
-    code: 'INVALID_REQUEST',
-    message: `A request is {"id", "action", "params"}: ${problemText(problem)}`,
-    details: { field: problem.field },
-  };
 }

@@ -24,6 +24,8 @@ export interface ServerActionSpec<S extends z.ZodType = z.ZodType> {
    * steers work in flight (pausing the client's own run) would otherwise wait for that work to end.
    */
   readonly immediate?: boolean;
+  /** It acts on a page (batch): a request may ask for its verified outcome, as an acting action's. */
+  readonly outcome?: boolean;
 }
 
 /** Who asked for a server action, and the road their own requests take. */

@@ -108,6 +108,7 @@ export async function locatedFrom(
       throw new TabpilotError(
         'ELEMENT_NOT_FOUND',
         `${handle.label} ${target.element} has no visible box to point at (${target.reason.replace('-', ' ')})`,
+        { details: { reason: 'no_box' } },
       );
     case 'point': {
       const point = await toTabPoint(ctx, handle, target.element, target);

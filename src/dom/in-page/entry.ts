@@ -4,6 +4,7 @@
  * scripts/build-inpage.mjs.
  */
 import type { PerceptionHandleFunctions, PerceptionValueFunctions } from '../payload';
+import { changesQuiet, takeChanges, watchChanges } from './changes';
 import { collect, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
 import { findMatches, revealMatch } from './find-matches';
@@ -53,4 +54,7 @@ export const api: ValueApi & HandleApi = {
     const [x, y] = frameOrigin(frame, frame.getBoundingClientRect());
     return { x, y };
   },
+  watchChanges,
+  changesQuiet,
+  takeChanges,
 };

@@ -34,6 +34,7 @@ export const ACTING_ACTIONS = [
     summary: 'Click an element by index, or a viewport point.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     risk: 'clicked_element',
     panel: {
@@ -59,6 +60,7 @@ export const ACTING_ACTIONS = [
     summary: 'Type into a field (cleared first), or the focused element. <secret>name</secret> types a secret.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     panel: {
       label: 'Type text',
@@ -77,6 +79,7 @@ export const ACTING_ACTIONS = [
     summary: "Scroll the page, or an element's container.",
     category: 'page',
     hints: MOVES,
+    outcome: true,
     tabGate: 'act',
     panel: {
       label: 'Scroll',
@@ -97,6 +100,7 @@ export const ACTING_ACTIONS = [
     summary: 'Press keys: "Enter", "Control+a", "Tab Tab Enter"; other text is typed.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     risk: 'enter_key',
     panel: {
@@ -126,6 +130,7 @@ export const ACTING_ACTIONS = [
     summary: 'Put files into a file input, by path or by content.',
     category: 'files',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     risk: 'file_upload',
     panel: {
@@ -157,6 +162,7 @@ export const ACTING_ACTIONS = [
     summary: 'Pick a dropdown option by its text or value.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     panel: {
       label: 'Choose a dropdown option',
@@ -175,6 +181,7 @@ export const ACTING_ACTIONS = [
     summary: 'Move the mouse over an element.',
     category: 'page',
     hints: SETS,
+    outcome: true,
     tabGate: 'act',
     panel: {
       label: 'Hover',
@@ -189,6 +196,7 @@ export const ACTING_ACTIONS = [
     summary: 'Drag an element onto another, or to a point.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     tabGate: 'act',
     panel: {
       label: 'Drag and drop',
@@ -203,6 +211,7 @@ export const ACTING_ACTIONS = [
     summary: 'Accept or dismiss the open JavaScript dialog.',
     category: 'page',
     hints: ACTS,
+    outcome: true,
     panel: {
       label: 'Answer a dialog',
       success: (_p, r) => `${r.accepted ? 'accepted' : 'dismissed'} the ${r.dialog_type} ${quoted(r.message)}`,

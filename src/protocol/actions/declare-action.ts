@@ -100,6 +100,11 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   readonly loadsPage?: boolean;
   /** The tab is another page afterwards (or another tab): an agent stops its batch there. */
   readonly changesPage?: boolean;
+  /**
+   * It acts on its tab's page, so a request that asks gets its verified outcome (protocol/outcome.ts):
+   * what changed once the page settled, or why it did not work.
+   */
+  readonly outcome?: boolean;
   /** Only reads: after it the page needs no time to settle. */
   readonly onlyReads?: boolean;
   /** Lets the person alone do it when the browser is theirs (the extension). */

@@ -6,6 +6,16 @@ export interface ChannelRequestOptions {
    * (the browser work stops); the request's own answer still comes, CANCELLED.
    */
   signal?: AbortSignal;
+  /** Ask for the action's verified outcome (an acting action answers it beside its result). */
+  outcome?: boolean;
+}
+
+/** A request as a channel sends it. */
+export interface ChannelRequest {
+  id: string;
+  action: string;
+  params: Record<string, unknown>;
+  outcome?: boolean;
 }
 
 /**
@@ -23,14 +33,14 @@ export interface CommandChannel {
  * the channels, which differ only in how a line reaches the CommandServer.
  */
 export function requestWithCancel(
-  send: (request: { id: string; action: string; params: Record<string, unknown> }) => Promise<CommandResponse>,
+  send: (request: ChannelRequest) => Promise<CommandResponse>,
   nextId: () => string,
   action: string,
   params: Record<string, unknown>,
   options: ChannelRequestOptions = {},
 ): Promise<CommandResponse> {
   const id = nextId();
-  const answer = send({ id, action, params });
+  const answer = send({ id, action, params, ...(options.outcome === true ? { outcome: true } : {}) });
   const signal = options.signal;
   if (signal === undefined) {
     return answer;

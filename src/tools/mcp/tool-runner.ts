@@ -1,5 +1,7 @@
 import type { McpAnswer } from '../../protocol/actions';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
+import type { ActionOutcome } from '../../protocol/outcome';
+import { outcomeText } from '../../protocol/outcome-text';
 import { errorCodeOf, errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { silentLogger } from '../../shared/logger';
@@ -143,7 +145,10 @@ export class McpToolRunner {
     }
     const response = await this.#request(channel, tool, args, options);
     if (!response.ok) {
-      return this.#failure(name, tabId ?? tabOfError(response.error), response.error);
+      return withOutcomeText(
+        this.#failure(name, tabId ?? tabOfError(response.error), response.error),
+        response.outcome,
+      );
     }
     const budget = this.#options.answerChars ?? DEFAULT_ANSWER_CHARS;
     const answer = await answerOf(response.result, {
@@ -153,6 +158,7 @@ export class McpToolRunner {
       budget,
       files: this.#options.files,
     });
+    withOutcomeText(answer, response.outcome);
     if (wantsScreenshot) {
       const stateTab = fieldOf(response.result, 'tab_id');
       answer.content.push(
@@ -242,13 +248,15 @@ export class McpToolRunner {
         });
       }, PROGRESS_INTERVAL_MS);
     }
-    return Promise.race([channel.request(tool.name, args, { signal: stop.signal }), bounded]).finally(() => {
-      clearTimeout(timers.deadline);
-      clearInterval(timers.progress);
-      if (onAbort !== undefined) {
-        options.signal?.removeEventListener('abort', onAbort);
-      }
-    });
+    return Promise.race([channel.request(tool.name, args, { signal: stop.signal, outcome: true }), bounded]).finally(
+      () => {
+        clearTimeout(timers.deadline);
+        clearInterval(timers.progress);
+        if (onAbort !== undefined) {
+          options.signal?.removeEventListener('abort', onAbort);
+        }
+      },
+    );
   }
 
   #connect(): Promise<CommandChannel> {
@@ -287,6 +295,14 @@ export class McpToolRunner {
   #failure(action: string, tabId: string | undefined, error: CommandError): McpToolResult {
     return failureAnswer(error, { action, tabId, mode: this.#options.mode });
   }
+}
+
+/** An acting tool's answer ends with its verified outcome: what changed, or why it did not work. */
+function withOutcomeText(answer: McpToolResult, outcome: ActionOutcome | undefined): McpToolResult {
+  if (outcome !== undefined) {
+    answer.content.push({ type: 'text', text: outcomeText(outcome) });
+  }
+  return answer;
 }
 
 function answerless(code: 'TIMEOUT' | 'CANCELLED', message: string): CommandResponse {

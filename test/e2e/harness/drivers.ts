@@ -15,9 +15,15 @@ import { BrowserClient, EXTENSION_ID, evaluate, launchTestBrowser, PANEL_URL, TE
  * open a controlled tab, and look into tabpilot's own session (child sessions) the way a developer would
  * from the worker's console.
  */
+/** A request's fields beside its action and params. */
+export interface RequestEnvelope {
+  outcome?: boolean;
+}
+
 export interface Driver {
   readonly kind: 'node' | 'extension';
-  send(action: string, params?: Record<string, unknown>): Promise<CommandResponse>;
+  /** One request; `envelope` adds the request's own fields (`outcome`). */
+  send(action: string, params?: Record<string, unknown>, envelope?: RequestEnvelope): Promise<CommandResponse>;
   /** Sends and returns the result, failing the test on an error response. */
   ok<T = Record<string, unknown>>(action: string, params?: Record<string, unknown>): Promise<T>;
   /** Every event message received since the last call. */
@@ -121,8 +127,8 @@ export class NodeDriver implements Driver {
     return new NodeDriver(session, client, events);
   }
 
-  send(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
-    return this.#client.handle({ id: ++requestId, action, params });
+  send(action: string, params: Record<string, unknown> = {}, envelope: RequestEnvelope = {}): Promise<CommandResponse> {
+    return this.#client.handle({ id: ++requestId, action, params, ...envelope });
   }
 
   ok<T = Record<string, unknown>>(action: string, params?: Record<string, unknown>): Promise<T> {
@@ -247,8 +253,12 @@ export class ExtensionDriver implements Driver {
     return evaluate<T>(this.#worker, expression);
   }
 
-  async send(action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> {
-    const request = JSON.stringify({ id: ++requestId, action, params });
+  async send(
+    action: string,
+    params: Record<string, unknown> = {},
+    envelope: RequestEnvelope = {},
+  ): Promise<CommandResponse> {
+    const request = JSON.stringify({ id: ++requestId, action, params, ...envelope });
     return this.inWorker<CommandResponse>(`globalThis.__e2e.client.handle(${request})`);
   }
 

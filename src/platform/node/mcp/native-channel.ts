@@ -2,7 +2,7 @@ import type { CommandResponse } from '../../../protocol/commands';
 import { ClientName } from '../../../protocol/native-messages';
 import { errorMessageOf } from '../../../shared/errors';
 import type { Logger } from '../../../shared/logger';
-import { requestWithCancel, type CommandChannel } from '../../../tools/mcp/command-channel';
+import { requestWithCancel, type ChannelRequest, type CommandChannel } from '../../../tools/mcp/command-channel';
 import { HostClient } from '../native/host-client';
 
 export interface NativeChannelOptions {
@@ -61,7 +61,7 @@ export async function openNativeChannel(options: NativeChannelOptions): Promise<
   const waiting = new Map<string, (response: CommandResponse) => void>();
   let current = await connect();
   let id = 0;
-  const send = async (request: { id: string; action: string; params: Record<string, unknown> }) => {
+  const send = async (request: ChannelRequest) => {
     if (current.state === 'closed') {
       // The host did not come back within the reconnect window: look for one again, now.
       try {

@@ -1,0 +1,47 @@
+import type { ServerResponse } from 'node:http';
+import type { FixtureServer } from './fixture-server';
+
+function send(res: ServerResponse, title: string, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`);
+}
+
+/**
+ * What an action's outcome is tested on: a menu a click opens, a button that does nothing, one a late
+ * overlay covers, one whose handler throws, one whose request answers 500, one another disables, a field, and
+ * a link to another page.
+ */
+export function addOutcomePages(server: FixtureServer): void {
+  server.route('/outcome/page.html', (_req, res) =>
+    send(
+      res,
+      'Outcome',
+      `<button id="menu">Open menu</button>
+<div id="items" hidden><button>Rename</button><button>Delete</button></div>
+<button id="noop">Nothing</button>
+<button id="late">Late</button>
+<div id="overlay" hidden style="position:fixed;inset:0;background:rgba(0,0,0,.3);z-index:5">Our newsletter</div>
+<button id="broken">Broken</button>
+<button id="save">Save</button>
+<p id="status"></p>
+<button id="lock">Lock</button><button id="send">Send</button>
+<label for="name">Name</label><input id="name">
+<a href="/outcome/next.html">Next page</a>
+<script>
+document.getElementById('menu').addEventListener('click', () => { document.getElementById('items').hidden = false; });
+document.getElementById('late').addEventListener('mouseover', (e) => { if (e.isTrusted) document.getElementById('overlay').hidden = false; });
+document.getElementById('lock').addEventListener('click', () => { document.getElementById('send').disabled = true; });
+document.getElementById('broken').addEventListener('click', () => { window.missing.call(); });
+document.getElementById('save').addEventListener('click', async () => {
+  const answer = await fetch('/outcome/api', { method: 'POST', body: 'x' });
+  document.getElementById('status').textContent = 'Save failed: ' + answer.status;
+});
+</script>`,
+    ),
+  );
+  server.route('/outcome/api', (_req, res) => {
+    res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('no');
+  });
+  server.route('/outcome/next.html', (_req, res) => send(res, 'Next', '<h1>The next page</h1>'));
+}
