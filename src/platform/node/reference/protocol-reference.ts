@@ -4,6 +4,7 @@ import { gateClassOf } from '../../../browser/guards/tab-gate';
 import type { GateClass } from '../../../browser/guards/tab-conditions';
 import { ERROR_CODES, type ErrorCode } from '../../../shared/errors';
 import { ACTIONS } from '../../../protocol/actions';
+import { OUTCOME_REASONS } from '../../../protocol/outcome';
 import { BATCH_ACTION } from '../../../tools/batch-action';
 import { CLIENT_ACTIONS } from '../../../tools/command-server';
 import { buildToolCatalog } from '../../../tools/mcp/tool-catalog';
@@ -175,6 +176,7 @@ function registryAction(
     `- Tab: ${tabText(action.tabBinding)}.`,
     `- Tab gate: ${gate === undefined ? 'not gated' : `\`${gate}\`: ${GATE_TEXT[gate]}`}.`,
     ...(action.preempt ? ['- Preempts: cancels all queued and running work and never waits behind it.'] : []),
+    ...(action.outcome === true ? [OUTCOME_LINE] : []),
     hintsLine(description),
     mcpLine(action.name, tools),
     `- Errors: ${errorsLine(codes)}.`,
@@ -187,6 +189,9 @@ function registryAction(
     resultSection(action),
   ].join('\n\n');
 }
+
+const OUTCOME_LINE =
+  '- Outcome: asked with `"outcome": true`, it answers what it changed once the page settled, or why it did not work ([outcomes.md](../outcomes.md)).';
 
 function serverAction(
   description: ActionDescription,
@@ -257,6 +262,9 @@ export function renderProtocolReference(): string {
     ...AGENT_ACTIONS.map((spec) => serverAction(describeServerAction(spec), tools, spec.immediate === true)),
     "## The connection's own actions",
     ...CLIENT_ACTIONS.map(clientAction),
+    '## Outcome reasons',
+    'Why an action did not work (`verdict: "failed"`), or what the page reported while it settled, in a [verified outcome](../outcomes.md): one closed set.',
+    OUTCOME_REASONS.map((reason) => `- \`${reason}\``).join('\n'),
     '## Error codes',
     'Every error a client sees carries one of these codes, with a message that says what to do next and, where it helps, `details`.',
     ...ERROR_CODES.map((errorCode) => `### ${errorCode}\n\n${ERROR_MEANINGS[errorCode]}`),
