@@ -2,11 +2,20 @@ import type { CommandServer, ClientConnection } from '../tools/command-server';
 import type { ClientInfo } from '../tools/registry';
 import { TabpilotError } from '../shared/errors';
 import { isRecord } from '../shared/narrow';
+import type { ActionOutcome } from '../protocol/outcome';
+
+/** An action's result and, for an acting action, what it did to the page (protocol/outcome.ts). */
+export interface Acted {
+  result: unknown;
+  outcome: ActionOutcome | undefined;
+}
 
 /** The agent's way to the browser: one ClientConnection, opened on first use, closed with the run. */
 export interface AgentConnection {
   /** Runs a registry action as a request of the agent's own connection; a failed request throws its error. */
   run(name: string, params: unknown): Promise<unknown>;
+  /** `run` for the model's own actions: with the action's verified outcome, when it has one. */
+  act(name: string, params: unknown): Promise<Acted>;
   /** Ends the connection (its queued requests are not run); the next `run` opens a new one (a follow-up). */
   close(): void;
 }
@@ -22,19 +31,26 @@ export interface AgentConnection {
 export function agentConnection(server: CommandServer, client: ClientInfo): AgentConnection {
   let connection: ClientConnection | undefined;
   let nextId = 0;
+  const request = async (name: string, params: unknown, outcome: boolean): Promise<Acted> => {
+    // The agent offers the model the registry's actions only: the server's own actions (run, subscribe,
+    // pause_run...) are no tools of its, whatever name the model writes.
+    server.registry.require(name);
+    connection ??= server.connect(client, { send: () => undefined });
+    const response = await connection.handle({
+      id: `agent-${++nextId}`,
+      action: name,
+      ...paramsOf(name, params),
+      ...(outcome ? { outcome: true } : {}),
+    });
+    if (!response.ok) {
+      const { code, message, details } = response.error;
+      throw new TabpilotError(code, message, details === undefined ? {} : { details });
+    }
+    return { result: response.result, outcome: response.outcome };
+  };
   return {
-    run: async (name, params) => {
-      // The agent offers the model the registry's actions only: the server's own actions (run, subscribe,
-      // pause_run...) are no tools of its, whatever name the model writes.
-      server.registry.require(name);
-      connection ??= server.connect(client, { send: () => undefined });
-      const response = await connection.handle({ id: `agent-${++nextId}`, action: name, ...paramsOf(name, params) });
-      if (!response.ok) {
-        const { code, message, details } = response.error;
-        throw new TabpilotError(code, message, details === undefined ? {} : { details });
-      }
-      return response.result;
-    },
+    run: async (name, params) => (await request(name, params, false)).result,
+    act: (name, params) => request(name, params, true),
     close: () => {
       connection?.close();
       connection = undefined;

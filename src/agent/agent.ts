@@ -3,6 +3,8 @@ import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } fr
 import { declarationOf, leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
+import { outcomeText } from '../protocol/outcome-text';
+import type { Acted } from './agent-connection';
 import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf } from '../shared/errors';
@@ -29,6 +31,11 @@ function changesPage(name: string): boolean {
 export interface AgentHost {
   /** Runs a protocol action as the agent's client, through the same gate and registry as every client. */
   runAction(name: string, params: unknown): Promise<unknown>;
+  /**
+   * runAction for the model's chosen actions, with what each did to the page (its verified outcome),
+   * which the model then reads instead of the action's raw result. A host without it gives the result.
+   */
+  act?(name: string, params: unknown): Promise<Acted>;
   /** Emits one of the agent's events on the session's bus. */
   emit(type: 'started' | 'step' | 'finished' | 'paused', payload: Record<string, unknown>): Promise<void>;
   /** Calls back when the emergency stop is pressed; answers the unsubscribe. */
@@ -363,7 +370,7 @@ export class Agent {
         outcomes.push(held);
         break;
       }
-      const result = await toActionResult(action.name, () => this.#host.runAction(action.name, action.params));
+      const result = await toActionResult(action.name, () => this.#act(action));
       if (result.success && !leavesPageSettled(action.name)) {
         this.#unsettled = true;
       }
@@ -384,6 +391,18 @@ export class Agent {
       }
     }
     return outcomes;
+  }
+
+  /**
+   * Runs one of the model's actions; an acting action answers its outcome's text in place of its raw
+   * result: what changed, with indexes, in a few dozen tokens.
+   */
+  async #act(action: ModelAction): Promise<unknown> {
+    if (this.#host.act === undefined) {
+      return this.#host.runAction(action.name, action.params);
+    }
+    const { result, outcome } = await this.#host.act(action.name, action.params);
+    return outcome === undefined ? result : { text: outcomeText(outcome) };
   }
 
   /** Whether the focused tab or its URL moved since the state the model chose its actions on. */

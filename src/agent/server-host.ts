@@ -43,6 +43,7 @@ export function serverHost(server: CommandServer, runId: string, actAs?: ClientI
   ];
   return {
     runAction: (name, params) => connection.run(name, params),
+    act: (name, params) => connection.act(name, params),
     emit: async (type, payload) => {
       const definition = EVENTS[type];
       await bus.emit(definition, payload as PayloadInputOf<typeof definition>, { source: sourceOf(client) });

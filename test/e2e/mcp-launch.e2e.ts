@@ -147,6 +147,10 @@ describe('tabpilot mcp --launch', () => {
 
     const clicked = await mcp.ok('click', { index: indexIn(state.text, 'Count me') });
     expect(clicked.text).toMatch(new RegExp(`^Tab ${tab}: click done`));
+    // The answer ends with what the click did, so the model need not take the page again.
+    expect(clicked.text).toMatch(
+      /\nOutcome: changed \(settled in \d+ ms\)\nText appeared: "clicks:1"\nText went: "clicks:0"$/,
+    );
     const typed = await mcp.ok('input', { index: indexIn(state.text, 'id=name'), text: 'Ada Lovelace' });
     expect(typed.text).toContain(`Tab ${tab}`);
     expect(typed.text).toContain('value: Ada Lovelace');
@@ -262,14 +266,16 @@ describe('tabpilot mcp --launch', () => {
     const state = await mcp.ok('state');
     const buy = indexIn(state.text, 'Buy now');
     // The banner comes up after the state was taken: the index still names the button, now under it.
-    await mcp.ok('click', { index: indexIn(state.text, 'Show the banner') });
+    const shown = await mcp.ok('click', { index: indexIn(state.text, 'Show the banner') });
+    const accept = /\nAppeared: \[(\d+)\] button "Accept cookies"\n/.exec(shown.text)?.[1];
+    expect(accept, shown.text).toBeDefined();
     const covered = await mcp.call('click', { index: buy });
     expect(covered.isError).toBe(true);
     expect(textOf(covered)).toMatch(
-      /^click failed in tab \w+ \(ELEMENT_OCCLUDED\): .*is covered by <div#cookie-banner> "We use cookies.*\nNext: Get <div#cookie-banner> .* out of the way first: call state and click its close, accept or dismiss button/s,
+      /^click failed in tab \w+ \(ELEMENT_OCCLUDED\): .*is covered by <div#cookie-banner> "We use cookies.*\nNext: Get <div#cookie-banner> .* out of the way first: call state and click its close, accept or dismiss button.*\nOutcome: failed: covered_by /s,
     );
-    const fresh = await mcp.ok('state');
-    await mcp.ok('click', { index: indexIn(fresh.text, 'Accept cookies') });
+    // The index the outcome gave takes the button without a new state.
+    await mcp.ok('click', { index: Number(accept) });
     const clear = await mcp.ok('state');
     await mcp.ok('click', { index: indexIn(clear.text, 'Buy now') });
     expect((await mcp.ok('state')).text).toContain('bought:yes');

@@ -38,7 +38,7 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
   if (options.cdpUrl === undefined) {
     await adoptFirstTab(inner, options.log);
     return {
-      request: (action, params) => inner.request(action, params),
+      request: (action, params, requestOptions) => inner.request(action, params, requestOptions),
       close: async () => {
         await inner.close();
         await session.stop();
@@ -55,8 +55,8 @@ export async function openNodeBrowser(options: NodeBrowserOptions): Promise<Comm
     options.log.warn('could not open a tab of its own', { error: opened.error.message });
   }
   return {
-    request: async (action, params) => {
-      const response = await inner.request(action, params);
+    request: async (action, params, requestOptions) => {
+      const response = await inner.request(action, params, requestOptions);
       if (response.ok) {
         for (const tab of openedTabs(action, params, response.result)) {
           own.add(tab);
