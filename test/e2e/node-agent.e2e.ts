@@ -230,6 +230,10 @@ describe.each(['openai', 'anthropic'] as const)('a three-step task over the %s w
     );
     expect(third?.user).toContain('- input {"index":');
     expect(third?.user).toContain('"text":"<secret>password</secret>"} -> ok');
+    // An acting action's line is its verified outcome, not its raw result.
+    expect(third?.user).toMatch(
+      /- click \{"index":\d+\} -> ok:\n<untrusted_page_content source="action result">\nOutcome: changed \(settled in \d+ ms\)\nNew page: /,
+    );
     expect(pageText(third as ModelRequestView)).toContain('Your password <secret>password</secret> is saved.');
     for (const request of model.requests) {
       expect(JSON.stringify(request.body)).not.toContain(AGENT_SECRET);
