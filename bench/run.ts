@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchActions, benchDragTabs } from './actions.bench';
+import { benchOutcomes } from './outcome.bench';
 import { benchAgent } from './agent.bench';
 import { benchBus } from './bus.bench';
 import { benchCliStart } from './cli.bench';
@@ -61,9 +62,9 @@ async function main(): Promise<void> {
   const only = new Set(
     targets
       ? [...TARGET_PARTS, ...picked.filter((part) => part !== 'targets')]
-      : (values.only ?? 'bus,rtt,perception,extract,agent,actions,native,cli,stop,memory,security,video,mcp').split(
-          ',',
-        ),
+      : (
+          values.only ?? 'bus,rtt,perception,extract,agent,actions,outcome,native,cli,stop,memory,security,video,mcp'
+        ).split(','),
   );
   const forTargets: TargetInputs = { states: Number(values.states) };
   const runs = Number(values.runs);
@@ -128,6 +129,14 @@ async function main(): Promise<void> {
       const drags = await benchDragTabs(pages, { pageName: 'form', runs: 5 });
       console.table(drags);
       results['drag_tabs'] = drags;
+    }
+    if (only.has('outcome')) {
+      process.stdout.write(
+        'Outcomes: an action plain and asked for its verified outcome (median of 10, in turns), the outcome beside the state\n',
+      );
+      const outcomes = await benchOutcomes(pages, { pageNames: (values['action-pages'] ?? '').split(','), runs: 10 });
+      console.table(outcomes);
+      results['outcomes'] = outcomes;
     }
     if (only.has('native')) {
       process.stdout.write(

@@ -82,6 +82,11 @@ export type ActionOutcome = z.infer<typeof ActionOutcome>;
 
 /** How long the page is watched after an action: until it was quiet this long, with nothing it asked for loading. */
 export const OUTCOME_QUIET_MS = 100;
+/**
+ * At least this long after the action: the quiet time counts from the last change, which may be from
+ * before a slow action ended, and a handler's timer set during it has yet to fire.
+ */
+export const OUTCOME_MIN_WAIT_MS = 50;
 /** At most this long after the action (the bound docs/outcomes.md states). */
 export const OUTCOME_MAX_WAIT_MS = 1_500;
 

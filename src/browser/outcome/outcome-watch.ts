@@ -11,6 +11,7 @@ import type {
 import {
   failureReason,
   OUTCOME_MAX_WAIT_MS,
+  OUTCOME_MIN_WAIT_MS,
   OUTCOME_QUIET_MS,
   type ActionOutcome,
   type OutcomeElement,
@@ -89,7 +90,7 @@ export class OutcomeWatch {
 
   /**
    * Until the document has been quiet OUTCOME_QUIET_MS with no request the action caused still loading,
-   * or OUTCOME_MAX_WAIT_MS: false then. Another document (a navigation) is settled once what it loads
+   * and OUTCOME_MIN_WAIT_MS have passed since the action; or OUTCOME_MAX_WAIT_MS: false then. Another document (a navigation) is settled once what it loads
    * has loaded.
    */
   async #settle(started: number, signal: AbortSignal | undefined): Promise<boolean> {
@@ -97,14 +98,16 @@ export class OutcomeWatch {
       const quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
       const loading = this.#events.loading;
       const quietFor = quiet === null ? OUTCOME_QUIET_MS : quiet.quiet_ms;
-      if (quietFor >= OUTCOME_QUIET_MS && loading === 0) {
+      const waited = performance.now() - started;
+      if (quietFor >= OUTCOME_QUIET_MS && loading === 0 && waited >= OUTCOME_MIN_WAIT_MS) {
         return true;
       }
-      const left = OUTCOME_MAX_WAIT_MS - (performance.now() - started);
+      const left = OUTCOME_MAX_WAIT_MS - waited;
       if (left <= 0) {
         return false;
       }
-      await sleep(Math.min(left, Math.max(POLL_MS, OUTCOME_QUIET_MS - quietFor)), signal);
+      const wanted = Math.max(OUTCOME_QUIET_MS - quietFor, OUTCOME_MIN_WAIT_MS - waited);
+      await sleep(Math.min(left, Math.max(POLL_MS, wanted)), signal);
     }
   }
 

@@ -130,6 +130,20 @@ export function defineOutcomeContract(name: string, start: () => Promise<Driver>
       expect(next.outcome.url).toBe(server.url('/outcome/next.html'));
     });
 
+    it('gives a batch one outcome for all its steps', async () => {
+      const indexes = await open();
+      const { ok, outcome } = await observed('batch', {
+        steps: [
+          { action: 'input', params: { index: indexOf(indexes, 'Name'), text: 'Grace' } },
+          { action: 'click', params: { index: indexOf(indexes, 'Open menu') } },
+        ],
+      });
+      expect(ok).toBe(true);
+      expect(outcome.verdict).toBe('changed');
+      expect(outcome.changed).toEqual([{ index: indexOf(indexes, 'Name'), label: 'textbox "Name" value "Grace"' }]);
+      expect((outcome.appeared ?? []).map((element) => element.label)).toEqual(['button "Rename"', 'button "Delete"']);
+    });
+
     it('fails with detached for an index that is gone, and gives every failure the failed verdict', async () => {
       await open();
       const response = await observed('click', { index: 9999 });
