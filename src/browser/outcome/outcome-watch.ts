@@ -24,6 +24,18 @@ import { sleep } from '../../shared/time';
 import { PageEvents } from './page-events';
 
 const PAGE = pageFunctions<PerceptionValueFunctions, PerceptionHandleFunctions>();
+/** What an outcome says of a document it could not read (a dialog held the page). */
+const EMPTY_CHANGES: PageChanges = {
+  url: null,
+  title: null,
+  appeared: [],
+  removed: [],
+  changed: [],
+  texts_appeared: [],
+  texts_removed: [],
+  more: 0,
+  target_gone: false,
+};
 /** How often the settling asks the page whether it is quiet. */
 const POLL_MS = 20;
 
@@ -95,6 +107,10 @@ export class OutcomeWatch {
    */
   async #settle(started: number, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
+      if (this.#events.dialog !== undefined) {
+        // The page waits on its dialog: nothing runs in it until the dialog is answered.
+        return true;
+      }
       const quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
       const loading = this.#events.loading;
       const quietFor = quiet === null ? OUTCOME_QUIET_MS : quiet.quiet_ms;
@@ -113,6 +129,11 @@ export class OutcomeWatch {
 
   /** The document's changes (null: another document), with the indexes its elements have now. */
   async #take(): Promise<{ changes: PageChanges | null; contextId: number }> {
+    if (this.#events.dialog !== undefined) {
+      // A call into a page with an open dialog is answered only once the dialog is: the changes stay
+      // in the page, and the next outcome's watch drops them.
+      return { changes: EMPTY_CHANGES, contextId: 0 };
+    }
     try {
       const { value, contextId } = await PAGE.callInFrameWorld(this.#session, 'takeChanges');
       return { changes: value, contextId };

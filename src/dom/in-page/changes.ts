@@ -47,6 +47,8 @@ interface Watch {
   readonly url: string;
   /** The element acted on, when the action named one in this frame. */
   readonly target: Element | null;
+  /** Indexed elements already gone when the watch began: an earlier action's outcome named them. */
+  readonly goneBefore: Set<Element>;
 }
 
 function holder(): { __tabpilotWatch?: Watch } {
@@ -79,6 +81,7 @@ export function watchChanges(targetId: number | null): WatchStart {
     title: document.title,
     url: location.href,
     target: targetId === null ? null : resolve(targetId),
+    goneBefore: new Set([...worldState().current.values()].filter((element) => !element.isConnected)),
   };
   const controls = document.querySelectorAll('input, select, textarea');
   for (let i = 0; i < controls.length && i < CONTROLS_KEPT; i++) {
@@ -254,7 +257,7 @@ function isPageRoot(element: Element): boolean {
 function removedElements(watch: Watch): ChangedElement[] {
   const gone = new Set<Element>();
   for (const element of worldState().current.values()) {
-    if (!element.isConnected) {
+    if (!element.isConnected && !watch.goneBefore.has(element)) {
       gone.add(element);
     }
   }

@@ -130,6 +130,35 @@ export function defineOutcomeContract(name: string, start: () => Promise<Driver>
       expect(next.outcome.url).toBe(server.url('/outcome/next.html'));
     });
 
+    it('names what a click removed and what it hid, and fails hovering the hidden one as offscreen', async () => {
+      const indexes = await open();
+      const dismissed = await observed('click', { index: indexOf(indexes, 'Dismiss') });
+      expect(dismissed.outcome.verdict).toBe('changed');
+      expect(dismissed.outcome.removed).toEqual([{ index: indexOf(indexes, 'Dismiss'), label: 'button "Dismiss"' }]);
+      expect(dismissed.outcome.texts_removed).toEqual(['DismissPanel text']);
+      const folded = await observed('click', { index: indexOf(indexes, 'Fold') });
+      expect(folded.outcome.removed).toEqual([{ index: indexOf(indexes, 'Folded'), label: 'button "Folded"' }]);
+      const hover = await observed('hover', { index: indexOf(indexes, 'Folded') });
+      expect(hover.ok).toBe(false);
+      expect(hover.outcome).toMatchObject({ verdict: 'failed', reason: 'offscreen' });
+    });
+
+    it('names the dialog, the new tab and the download an action brought', async () => {
+      const indexes = await open();
+      const hello = await observed('click', { index: indexOf(indexes, 'Say hello') });
+      expect(hello.outcome).toMatchObject({ verdict: 'changed', dialog: { type: 'alert', message: 'Hello there' } });
+      await driver.send('handle_dialog', { accept: true });
+      const tabs = await driver.ok<{ focused_tab_id: string }>('tabs', {});
+      const opened = await observed('click', { index: indexOf(indexes, 'Next in a new tab') });
+      expect(opened.outcome.verdict).toBe('changed');
+      expect(typeof opened.outcome.new_tab_id).toBe('string');
+      expect(opened.outcome.new_tab_id).not.toBe(tabs.focused_tab_id);
+      await driver.ok('close', { tab_id: opened.outcome.new_tab_id });
+      await driver.ok('switch', { tab_id: tabs.focused_tab_id });
+      const notes = await observed('click', { index: indexOf(indexes, 'Get the notes') });
+      expect(notes.outcome).toMatchObject({ verdict: 'changed', download: 'notes.txt' });
+    });
+
     it('gives a batch one outcome for all its steps', async () => {
       const indexes = await open();
       const { ok, outcome } = await observed('batch', {

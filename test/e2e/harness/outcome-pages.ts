@@ -8,8 +8,8 @@ function send(res: ServerResponse, title: string, body: string): void {
 
 /**
  * What an action's outcome is tested on: a menu a click opens, a button that does nothing, one a late
- * overlay covers, one whose handler throws, one whose request answers 500, one another disables, a field, and
- * a link to another page.
+ * overlay covers, one whose handler throws, one whose request answers 500, one another disables, one another hides, a panel a click removes, an alert, a download, a field, and
+ * links to another page, in this tab and a new one.
  */
 export function addOutcomePages(server: FixtureServer): void {
   server.route('/outcome/page.html', (_req, res) =>
@@ -27,10 +27,18 @@ export function addOutcomePages(server: FixtureServer): void {
 <button id="lock">Lock</button><button id="send">Send</button>
 <label for="name">Name</label><input id="name">
 <a href="/outcome/next.html">Next page</a>
+<a href="/outcome/next.html" target="_blank">Next in a new tab</a>
+<a href="/outcome/notes.txt" download="notes.txt">Get the notes</a>
+<button id="alert">Say hello</button>
+<div id="panel"><button id="dismiss">Dismiss</button><span>Panel text</span></div>
+<button id="fold">Fold</button><button id="folded">Folded</button>
 <script>
 document.getElementById('menu').addEventListener('click', () => { document.getElementById('items').hidden = false; });
 document.getElementById('late').addEventListener('mouseover', (e) => { if (e.isTrusted) document.getElementById('overlay').hidden = false; });
 document.getElementById('lock').addEventListener('click', () => { document.getElementById('send').disabled = true; });
+document.getElementById('alert').addEventListener('click', () => { alert('Hello there'); });
+document.getElementById('dismiss').addEventListener('click', () => { document.getElementById('panel').remove(); });
+document.getElementById('fold').addEventListener('click', () => { document.getElementById('folded').style.display = 'none'; });
 document.getElementById('broken').addEventListener('click', () => { window.missing.call(); });
 document.getElementById('save').addEventListener('click', async () => {
   const answer = await fetch('/outcome/api', { method: 'POST', body: 'x' });
@@ -42,6 +50,10 @@ document.getElementById('save').addEventListener('click', async () => {
   server.route('/outcome/api', (_req, res) => {
     res.writeHead(500, { 'content-type': 'text/plain' });
     res.end('no');
+  });
+  server.route('/outcome/notes.txt', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('notes');
   });
   server.route('/outcome/next.html', (_req, res) => send(res, 'Next', '<h1>The next page</h1>'));
 }
