@@ -13,6 +13,10 @@ import { isRecord } from '../shared/narrow';
  * - `exclusiveMinimum: 0` on an integer, said as the shorter `minimum: 1`;
  * - the defaults a model assumes of a param it leaves out (false, [], {}), and a null default with the
  *   null it allows (the param is shown as the type it has when given);
+ * - a number's default and a free string's (a file name), which a model gives when it cares and need not
+ *   know when it does not; a choice's default (an enum's) and a true flag's stay, as they say what
+ *   leaving the param out does;
+ * - a cap of 1000 or more, there to stop nonsense a model does not send; a smaller cap is a rule it needs;
  * - zod's own string formats (`starts_with`), which are no JSON Schema format; the pattern stays;
  * - a record's `propertyNames: string` and empty `additionalProperties`, which say "any object".
  */
@@ -32,13 +36,14 @@ function compact(schema: unknown): unknown {
     return schema;
   }
   const out: Record<string, unknown> = {};
-  const integer = schema['type'] === 'integer';
-  for (const [key, value] of Object.entries(withoutNull(schema))) {
-    if (DROPPED.has(key) || saysNothing(key, value) || impliedDefault(key, value)) {
+  const plain = withoutNull(schema);
+  const integer = plain['type'] === 'integer';
+  for (const [key, value] of Object.entries(plain)) {
+    if (DROPPED.has(key) || saysNothing(key, value) || defaultSaysNothing(plain, key, value)) {
       continue;
     }
     const safeLimit = value === Number.MAX_SAFE_INTEGER || value === Number.MIN_SAFE_INTEGER;
-    if ((key === 'maximum' || key === 'minimum') && safeLimit) {
+    if (((key === 'maximum' || key === 'minimum') && safeLimit) || sanityCap(key, value)) {
       continue;
     }
     if (key === 'exclusiveMinimum' && value === 0 && integer) {
@@ -66,13 +71,26 @@ function saysNothing(key: string, value: unknown): boolean {
   }
 }
 
-/** A default a model assumes of a param it leaves out: false, an empty list, an empty object. */
-function impliedDefault(key: string, value: unknown): boolean {
+/** The least cap that only stops nonsense (a thousand results, a 120-second timeout, a 10,000-px viewport). */
+const SANITY_CAP = 1000;
+
+function sanityCap(key: string, value: unknown): boolean {
+  return (key === 'maximum' || key === 'exclusiveMaximum') && typeof value === 'number' && value >= SANITY_CAP;
+}
+
+/**
+ * A default a model need not be told: one it assumes of a param it leaves out (false, an empty list, an
+ * empty object), a number's (a count, a size, a time: it gives one when it cares) and a free string's (a
+ * file name). An enum's default and `true` stay: they say what leaving the param out chooses.
+ */
+function defaultSaysNothing(schema: Record<string, unknown>, key: string, value: unknown): boolean {
   if (key !== 'default') {
     return false;
   }
   return (
     value === false ||
+    typeof value === 'number' ||
+    (typeof value === 'string' && schema['enum'] === undefined) ||
     (Array.isArray(value) && value.length === 0) ||
     (isRecord(value) && Object.keys(value).length === 0)
   );
