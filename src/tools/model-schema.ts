@@ -8,8 +8,9 @@ import { isRecord } from '../shared/narrow';
  *   params anyway, naming them);
  * - `details`, the long words a param carries for the generated reference only;
  * - the safe-integer bounds zod writes on every integer;
- * - `minLength: 1` on every id and text and a string's cap (a tab id's, a locale's), which never change
- *   what a model sends; a longer minimum, item counts and numeric ranges stay;
+ * - `minLength: 1` on every id and text, `minItems: 1` on a list, and a string's cap (a tab id's, a
+ *   locale's), which never change what a model sends; a longer minimum, a list's cap and numeric ranges
+ *   stay;
  * - `exclusiveMinimum: 0` on an integer, said as the shorter `minimum: 1`;
  * - the defaults a model assumes of a param it leaves out (false, [], {}), and a null default with the
  *   null it allows (the param is shown as the type it has when given);
@@ -17,6 +18,8 @@ import { isRecord } from '../shared/narrow';
  *   know when it does not; a choice's default (an enum's) and a true flag's stay, as they say what
  *   leaving the param out does;
  * - a cap of 1000 or more, there to stop nonsense a model does not send; a smaller cap is a rule it needs;
+ * - a floor of 0 or 1 with no cap left (a count, a size, an offset, an index is never negative), which
+ *   says nothing a model would get wrong; a range (0 to 100) and any other floor (-1) stay;
  * - zod's own string formats (`starts_with`), which are no JSON Schema format; the pattern stays;
  * - a record's `propertyNames: string` and empty `additionalProperties`, which say "any object".
  */
@@ -38,8 +41,12 @@ function compact(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   const plain = withoutNull(schema);
   const integer = plain['type'] === 'integer';
+  const unbounded = !hasCap(plain);
   for (const [key, value] of Object.entries(plain)) {
     if (DROPPED.has(key) || saysNothing(key, value) || defaultSaysNothing(plain, key, value)) {
+      continue;
+    }
+    if (unbounded && plainFloor(key, value)) {
       continue;
     }
     const safeLimit = value === Number.MAX_SAFE_INTEGER || value === Number.MIN_SAFE_INTEGER;
@@ -64,7 +71,8 @@ function saysNothing(key: string, value: unknown): boolean {
     case 'format':
       return value === 'starts_with';
     case 'minLength':
-      // Non-empty: what every id and text a model sends is anyway. A longer minimum is a rule it needs.
+    case 'minItems':
+      // Non-empty: what every id, text and list a model sends is anyway. A longer minimum is a rule it needs.
       return value === 1;
     default:
       return false;
@@ -76,6 +84,19 @@ const SANITY_CAP = 1000;
 
 function sanityCap(key: string, value: unknown): boolean {
   return (key === 'maximum' || key === 'exclusiveMaximum') && typeof value === 'number' && value >= SANITY_CAP;
+}
+
+/** A cap the model is sent: below the sanity cap (the safe-integer bound zod writes is above it). */
+function hasCap(schema: Record<string, unknown>): boolean {
+  return ['maximum', 'exclusiveMaximum'].some((key) => {
+    const value = schema[key];
+    return typeof value === 'number' && !sanityCap(key, value);
+  });
+}
+
+/** Not negative, or at least 1 (an integer zod calls positive): what a count, size or index is anyway. */
+function plainFloor(key: string, value: unknown): boolean {
+  return ((key === 'minimum' || key === 'exclusiveMinimum') && value === 0) || (key === 'minimum' && value === 1);
 }
 
 /**
