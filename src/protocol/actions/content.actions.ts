@@ -304,7 +304,7 @@ export const CONTENT_ACTIONS = [
   declareAction(FindElementsEvent, {
     name: 'find_elements',
     title: 'Find by CSS',
-    summary: 'Elements matching a CSS selector, with their index and attributes.',
+    summary: 'Matches of a CSS selector, with their index and attributes.',
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -422,7 +422,7 @@ export const CONTENT_ACTIONS = [
     name: 'cookies',
     notForAgent: true,
     title: 'Page cookies',
-    summary: "List, set or delete the page's own cookies.",
+    summary: "The page's own cookies.",
     category: 'content',
     // One declaration for all three ops: honest for the strictest, delete.
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },

@@ -73,7 +73,7 @@ export const PERFORMANCE_ACTIONS = [
     name: 'performance_stop',
     notForAgent: true,
     title: 'Stop trace',
-    summary: 'End the trace: LCP, CLS, INP, long tasks, and the trace file for DevTools.',
+    summary: 'Answers LCP, CLS, INP, long tasks and the trace file for DevTools.',
     category: 'page',
     hints: WRITES_FILE,
     tabGate: 'read',
