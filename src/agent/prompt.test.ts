@@ -15,6 +15,15 @@ describe('the prompt', () => {
     expect(navigate?.schema).not.toHaveProperty('$schema');
   });
 
+  it('says the optional tab_id once in the rules, not in every schema; a tab_id an action needs stays in it', () => {
+    const navigate = tools.find((tool) => tool.name === 'navigate');
+    expect(navigate?.schema['properties']).not.toHaveProperty('tab_id');
+    const close = tools.find((tool) => tool.name === 'close');
+    expect(close?.schema).toMatchObject({ properties: { tab_id: { type: 'string' } }, required: ['tab_id'] });
+    const system = systemPrompt({ tools, mode: 'tools', maxActionsPerStep: 3, secretNames: [] });
+    expect(system).toContain('optional tab_id');
+  });
+
   it('json mode puts every schema in the system prompt; tools mode leaves them to the tools', () => {
     const json = systemPrompt({ tools, mode: 'json', maxActionsPerStep: 3, secretNames: [] });
     const navigate = tools.find((tool) => tool.name === 'navigate');

@@ -51,7 +51,7 @@ export interface RunActionOptions {
 /** What `run` is, apart from running it: its name, params, description and hints. */
 export const RUN_ACTION: ServerActionSpec<typeof RunParams> = {
   name: 'run',
-  title: 'Let the built-in agent do a task',
+  title: 'Agent task',
   summary: 'Let the built-in agent do a task; answers its final text (may take minutes).',
   description:
     'Let the built-in agent do a task in the browser, step by step, with the model of the config agent settings; answers when it is done (reason done, max_steps, max_failures or stopped), the answer being the done text. It runs with the model of the server config (agent.provider, agent.base_url, agent.model; the key from OPENAI_API_KEY or ANTHROPIC_API_KEY) and may take minutes. Its steps come as AgentStepEvent to subscribers.',

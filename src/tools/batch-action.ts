@@ -143,7 +143,7 @@ async function awaitExpectation(
 export const BATCH_ACTION: ServerActionSpec<typeof BatchParams> = {
   name: 'batch',
   title: 'Run several actions',
-  summary: 'Run actions in order in one request, stopping at the first failure.',
+  summary: 'Run actions in order in one call; stops at the first failure.',
   description: `Run up to ${MAX_BATCH_STEPS} actions in order in one request, each optionally with what must hold after it (text shown or gone, the URL), stopping at the first step that fails or whose expectation does not hold, with its reason. Each step's answer is the action's own.`,
   params: BatchParams,
   category: 'session',

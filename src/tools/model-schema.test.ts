@@ -15,6 +15,14 @@ const Params = z.strictObject({
   file: z.string().min(1).nullable().default(null).describe('The file'),
   extra: z.record(z.string(), z.unknown()).default({}),
   box: z.strictObject({ x: z.number(), details: z.string() }).optional(),
+  limit: z.number().int().min(1).max(1000).default(50),
+  file_name: z.string().default('page.pdf'),
+  clicks: z.number().int().min(1).max(3).default(1),
+  offset: z.number().min(0).optional(),
+  size: z.number().positive().optional(),
+  index: z.number().int().positive().optional(),
+  expansion: z.number().int().min(-1).optional(),
+  files: z.array(z.string()).min(1).max(20).optional(),
 });
 
 const schema = modelSchema(z.toJSONSchema(Params, { io: 'input' }));
@@ -57,5 +65,20 @@ describe('the schema a model is sent', () => {
     // Null by default: shown as what it is when given.
     expect(properties['file']).toEqual({ description: 'The file', type: 'string' });
     expect(properties['label']).toEqual({ type: 'string' });
+  });
+
+  it("leaves out a number's default, a free string's and a cap of 1000 or more; keeps a smaller cap", () => {
+    expect(properties['limit']).toEqual({ type: 'integer' });
+    expect(properties['file_name']).toEqual({ type: 'string' });
+    expect(properties['clicks']).toEqual({ type: 'integer', minimum: 1, maximum: 3 });
+  });
+
+  it('leaves out a floor of 0 or 1 with no cap (never negative is what a count or an index is); keeps any other', () => {
+    expect(properties['offset']).toEqual({ type: 'number' });
+    expect(properties['size']).toEqual({ type: 'number' });
+    expect(properties['index']).toEqual({ type: 'integer' });
+    expect(properties['expansion']).toEqual({ type: 'integer', minimum: -1 });
+    // A list is sent non-empty anyway; its cap is a rule.
+    expect(properties['files']).toEqual({ type: 'array', items: { type: 'string' }, maxItems: 20 });
   });
 });

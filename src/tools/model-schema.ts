@@ -8,11 +8,18 @@ import { isRecord } from '../shared/narrow';
  *   params anyway, naming them);
  * - `details`, the long words a param carries for the generated reference only;
  * - the safe-integer bounds zod writes on every integer;
- * - `minLength: 1` on every id and text and a string's cap (a tab id's, a locale's), which never change
- *   what a model sends; a longer minimum, item counts and numeric ranges stay;
+ * - `minLength: 1` on every id and text, `minItems: 1` on a list, and a string's cap (a tab id's, a
+ *   locale's), which never change what a model sends; a longer minimum, a list's cap and numeric ranges
+ *   stay;
  * - `exclusiveMinimum: 0` on an integer, said as the shorter `minimum: 1`;
  * - the defaults a model assumes of a param it leaves out (false, [], {}), and a null default with the
  *   null it allows (the param is shown as the type it has when given);
+ * - a number's default and a free string's (a file name), which a model gives when it cares and need not
+ *   know when it does not; a choice's default (an enum's) and a true flag's stay, as they say what
+ *   leaving the param out does;
+ * - a cap of 1000 or more, there to stop nonsense a model does not send; a smaller cap is a rule it needs;
+ * - a floor of 0 or 1 with no cap left (a count, a size, an offset, an index is never negative), which
+ *   says nothing a model would get wrong; a range (0 to 100) and any other floor (-1) stay;
  * - zod's own string formats (`starts_with`), which are no JSON Schema format; the pattern stays;
  * - a record's `propertyNames: string` and empty `additionalProperties`, which say "any object".
  */
@@ -32,13 +39,18 @@ function compact(schema: unknown): unknown {
     return schema;
   }
   const out: Record<string, unknown> = {};
-  const integer = schema['type'] === 'integer';
-  for (const [key, value] of Object.entries(withoutNull(schema))) {
-    if (DROPPED.has(key) || saysNothing(key, value) || impliedDefault(key, value)) {
+  const plain = withoutNull(schema);
+  const integer = plain['type'] === 'integer';
+  const unbounded = !hasCap(plain);
+  for (const [key, value] of Object.entries(plain)) {
+    if (DROPPED.has(key) || saysNothing(key, value) || defaultSaysNothing(plain, key, value)) {
+      continue;
+    }
+    if (unbounded && plainFloor(key, value)) {
       continue;
     }
     const safeLimit = value === Number.MAX_SAFE_INTEGER || value === Number.MIN_SAFE_INTEGER;
-    if ((key === 'maximum' || key === 'minimum') && safeLimit) {
+    if (((key === 'maximum' || key === 'minimum') && safeLimit) || sanityCap(key, value)) {
       continue;
     }
     if (key === 'exclusiveMinimum' && value === 0 && integer) {
@@ -59,20 +71,47 @@ function saysNothing(key: string, value: unknown): boolean {
     case 'format':
       return value === 'starts_with';
     case 'minLength':
-      // Non-empty: what every id and text a model sends is anyway. A longer minimum is a rule it needs.
+    case 'minItems':
+      // Non-empty: what every id, text and list a model sends is anyway. A longer minimum is a rule it needs.
       return value === 1;
     default:
       return false;
   }
 }
 
-/** A default a model assumes of a param it leaves out: false, an empty list, an empty object. */
-function impliedDefault(key: string, value: unknown): boolean {
+/** The least cap that only stops nonsense (a thousand results, a 120-second timeout, a 10,000-px viewport). */
+const SANITY_CAP = 1000;
+
+function sanityCap(key: string, value: unknown): boolean {
+  return (key === 'maximum' || key === 'exclusiveMaximum') && typeof value === 'number' && value >= SANITY_CAP;
+}
+
+/** A cap the model is sent: below the sanity cap (the safe-integer bound zod writes is above it). */
+function hasCap(schema: Record<string, unknown>): boolean {
+  return ['maximum', 'exclusiveMaximum'].some((key) => {
+    const value = schema[key];
+    return typeof value === 'number' && !sanityCap(key, value);
+  });
+}
+
+/** Not negative, or at least 1 (an integer zod calls positive): what a count, size or index is anyway. */
+function plainFloor(key: string, value: unknown): boolean {
+  return ((key === 'minimum' || key === 'exclusiveMinimum') && value === 0) || (key === 'minimum' && value === 1);
+}
+
+/**
+ * A default a model need not be told: one it assumes of a param it leaves out (false, an empty list, an
+ * empty object), a number's (a count, a size, a time: it gives one when it cares) and a free string's (a
+ * file name). An enum's default and `true` stay: they say what leaving the param out chooses.
+ */
+function defaultSaysNothing(schema: Record<string, unknown>, key: string, value: unknown): boolean {
   if (key !== 'default') {
     return false;
   }
   return (
     value === false ||
+    typeof value === 'number' ||
+    (typeof value === 'string' && schema['enum'] === undefined) ||
     (Array.isArray(value) && value.length === 0) ||
     (isRecord(value) && Object.keys(value).length === 0)
   );

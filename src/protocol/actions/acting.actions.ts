@@ -56,7 +56,7 @@ export const ACTING_ACTIONS = [
   // presses Enter, which can submit the form.
   declareAction(TypeTextEvent, {
     name: 'input',
-    title: 'Type into a field',
+    title: 'Type text',
     summary: 'Type into a field (cleared first), or the focused element. <secret>name</secret> types a secret.',
     category: 'page',
     hints: ACTS,
@@ -112,7 +112,7 @@ export const ACTING_ACTIONS = [
   }),
   declareAction(ScrollToTextEvent, {
     name: 'find_text',
-    title: 'Scroll to a text',
+    title: 'Scroll to text',
     summary: 'Scroll to a text.',
     category: 'page',
     hints: SETS,
@@ -126,8 +126,8 @@ export const ACTING_ACTIONS = [
   // Reads the disk, and many upload widgets send the file to the site as soon as it is chosen.
   declareAction(UploadFileEvent, {
     name: 'upload_file',
-    title: 'Put files into a file input',
-    summary: 'Put files into a file input, by path or by content.',
+    title: 'Upload files',
+    summary: 'Into a file input, by path or content.',
     category: 'files',
     hints: ACTS,
     outcome: true,
@@ -143,7 +143,7 @@ export const ACTING_ACTIONS = [
   // Not read-only: the options of an ARIA listbox show only once it is opened.
   declareAction(GetDropdownOptionsEvent, {
     name: 'dropdown_options',
-    title: 'List the options of a dropdown',
+    title: 'Dropdown options',
     summary: 'The options of a dropdown (select, listbox, menu).',
     category: 'page',
     hints: SETS,
@@ -158,7 +158,7 @@ export const ACTING_ACTIONS = [
   // Replaces the selection, and a change handler may submit or navigate.
   declareAction(SelectDropdownOptionEvent, {
     name: 'select_dropdown',
-    title: 'Pick an option of a dropdown',
+    title: 'Pick an option',
     summary: 'Pick a dropdown option by its text or value.',
     category: 'page',
     hints: ACTS,
@@ -177,7 +177,7 @@ export const ACTING_ACTIONS = [
   }),
   declareAction(HoverElementEvent, {
     name: 'hover',
-    title: 'Hover over an element',
+    title: 'Hover',
     summary: 'Move the mouse over an element.',
     category: 'page',
     hints: SETS,
@@ -207,7 +207,7 @@ export const ACTING_ACTIONS = [
   // Accepting a confirm() may be what deletes or sends.
   declareAction(HandleDialogEvent, {
     name: 'handle_dialog',
-    title: 'Answer a JavaScript dialog',
+    title: 'Answer a dialog',
     summary: 'Accept or dismiss the open JavaScript dialog.',
     category: 'page',
     hints: ACTS,

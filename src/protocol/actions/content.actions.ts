@@ -273,7 +273,7 @@ export const WebStorageEvent = defineEvent('WebStorageEvent', {
 export const CONTENT_ACTIONS = [
   declareAction(ExtractContentEvent, {
     name: 'extract',
-    title: 'Read the page as markdown',
+    title: 'Page as markdown',
     summary: 'The page as markdown, in parts (start_from_char).',
     category: 'content',
     hints: READS,
@@ -288,7 +288,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(SearchPageEvent, {
     name: 'search_page',
-    title: 'Find text in the page',
+    title: 'Search page text',
     summary: 'Find text or a regex in the page text, with context.',
     category: 'content',
     hints: READS,
@@ -303,8 +303,8 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(FindElementsEvent, {
     name: 'find_elements',
-    title: 'Find elements by CSS selector',
-    summary: 'Elements matching a CSS selector, with their index and attributes.',
+    title: 'Find by CSS',
+    summary: 'Matches of a CSS selector, with their index and attributes.',
     category: 'content',
     hints: READS,
     tabGate: 'read',
@@ -317,7 +317,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(SavePdfEvent, {
     name: 'save_as_pdf',
-    title: 'Save the page as PDF',
+    title: 'Save as PDF',
     summary: 'Print the page to a PDF file.',
     category: 'files',
     hints: WRITES_FILE,
@@ -333,7 +333,7 @@ export const CONTENT_ACTIONS = [
   declareAction(StartHarRecordingEvent, {
     name: 'start_har',
     personPower: 'record_traffic',
-    title: 'Start recording the network to a HAR',
+    title: 'Start HAR',
     summary: 'Record the network to a HAR file until stop_har.',
     category: 'files',
     hints: WRITES_FILE,
@@ -345,8 +345,8 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(StopHarRecordingEvent, {
     name: 'stop_har',
-    title: 'Stop the HAR recording and link the file',
-    summary: 'Stop the HAR recording; links the file.',
+    title: 'Stop HAR',
+    summary: 'Links the file.',
     category: 'files',
     hints: WRITES_FILE,
     panel: {
@@ -358,7 +358,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(EvaluateJavaScriptEvent, {
     name: 'evaluate',
-    title: 'Run JavaScript in the page',
+    title: 'Run JavaScript',
     summary: 'Run JavaScript in the page; returns its JSON value.',
     category: 'content',
     hints: ACTS,
@@ -372,7 +372,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(NetworkRequestsEvent, {
     name: 'network_requests',
-    title: "List the tab's network requests",
+    title: 'Network requests',
     summary: "The tab's network requests since its page loaded.",
     category: 'content',
     hints: READS,
@@ -389,8 +389,8 @@ export const CONTENT_ACTIONS = [
   declareAction(NetworkRequestEvent, {
     name: 'network_request',
     notForAgent: true,
-    title: "Read one network request's headers and bodies",
-    summary: 'One request from network_requests by id: headers and bodies (to_file for whole or binary bodies).',
+    title: 'One network request',
+    summary: 'Headers and bodies of one of network_requests (to_file: whole or binary bodies).',
     category: 'content',
     // One declaration for both: honest for to_file, which writes files.
     hints: WRITES_FILE,
@@ -404,7 +404,7 @@ export const CONTENT_ACTIONS = [
   }),
   declareAction(ConsoleMessagesEvent, {
     name: 'console_messages',
-    title: "List the tab's console messages",
+    title: 'Console messages',
     summary: "The tab's console messages since its page loaded.",
     category: 'content',
     hints: READS,
@@ -421,8 +421,8 @@ export const CONTENT_ACTIONS = [
   declareAction(CookiesEvent, {
     name: 'cookies',
     notForAgent: true,
-    title: "List, set or delete the tab's own cookies",
-    summary: "List, set or delete the page's own cookies.",
+    title: 'Page cookies',
+    summary: "The page's own cookies.",
     category: 'content',
     // One declaration for all three ops: honest for the strictest, delete.
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
@@ -444,8 +444,8 @@ export const CONTENT_ACTIONS = [
   declareAction(WebStorageEvent, {
     name: 'web_storage',
     notForAgent: true,
-    summary: "List, get, set, delete or clear the page's localStorage or sessionStorage.",
-    title: "Read or change the tab's own localStorage or sessionStorage",
+    summary: "The page's localStorage or sessionStorage.",
+    title: 'Web storage',
     category: 'content',
     // One declaration for every op: honest for the strictest, delete and clear.
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },

@@ -135,8 +135,8 @@ export const EMULATION_ACTIONS = [
   declareAction(EmulateEvent, {
     name: 'emulate',
     notForAgent: true,
-    title: 'Emulate a device, place or preference',
-    summary: 'Emulate a device, place, time zone, locale or preference. Fields not given stay; reset clears.',
+    title: 'Emulate a device',
+    summary: 'Fields not given stay; reset clears.',
     category: 'page',
     hints: SETS,
     tabGate: 'act',

@@ -15,7 +15,7 @@ export const NAVIGATION_ACTIONS = [
   declareAction(NavigateToUrlEvent, {
     name: 'navigate',
     title: 'Open a URL',
-    summary: 'Open a URL and wait for it to load; then call state.',
+    summary: 'Open a URL; then call state.',
     category: 'page',
     hints: NAVIGATES,
     outcome: true,
@@ -73,7 +73,7 @@ export const NAVIGATION_ACTIONS = [
   }),
   declareAction(RefreshEvent, {
     name: 'refresh',
-    title: 'Reload the tab',
+    title: 'Reload',
     summary: 'Reload the tab.',
     category: 'page',
     hints: { ...NAVIGATES, idempotent: true },
@@ -90,7 +90,7 @@ export const NAVIGATION_ACTIONS = [
   }),
   declareAction(SearchEvent, {
     name: 'search',
-    title: 'Search the web',
+    title: 'Web search',
     summary: 'Search the web.',
     category: 'page',
     hints: { ...NAVIGATES, idempotent: true },

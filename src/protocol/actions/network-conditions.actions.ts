@@ -56,8 +56,8 @@ export const NETWORK_CONDITIONS_ACTIONS = [
   declareAction(NetworkConditionsEvent, {
     name: 'network_conditions',
     notForAgent: true,
-    title: 'Take the tab offline or throttle its network',
-    summary: "Throttle the tab's network or take it offline. Fields not given stay; reset clears.",
+    title: 'Throttle network',
+    summary: 'Fields not given stay; reset clears.',
     category: 'page',
     hints: SETS,
     tabGate: 'act',

@@ -58,8 +58,8 @@ export const PERFORMANCE_ACTIONS = [
   declareAction(PerformanceStartEvent, {
     name: 'performance_start',
     notForAgent: true,
-    title: 'Start a performance trace of the tab',
-    summary: 'Start a performance trace of the tab (reload: trace its load); performance_stop ends it.',
+    title: 'Start trace',
+    summary: 'Trace the tab until performance_stop (reload: trace its load).',
     category: 'page',
     hints: MOVES,
     tabGate: 'act',
@@ -72,8 +72,8 @@ export const PERFORMANCE_ACTIONS = [
   declareAction(PerformanceStopEvent, {
     name: 'performance_stop',
     notForAgent: true,
-    title: 'Stop the performance trace and answer the Web Vitals',
-    summary: 'End the trace: LCP, CLS, INP, long tasks, and the trace file for DevTools.',
+    title: 'Stop trace',
+    summary: 'Answers LCP, CLS, INP, long tasks and the trace file for DevTools.',
     category: 'page',
     hints: WRITES_FILE,
     tabGate: 'read',

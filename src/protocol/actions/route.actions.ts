@@ -134,8 +134,8 @@ export const ROUTE_ACTIONS = [
   declareAction(RouteEvent, {
     name: 'route',
     notForAgent: true,
-    title: "Block or mock the tab's requests",
-    summary: "Block or mock (fulfill) the tab's requests whose URL matches a glob; cleared on release.",
+    title: 'Block or mock requests',
+    summary: 'Block or mock (fulfill) requests whose URL matches a glob; cleared on release.',
     category: 'page',
     hints: MOVES,
     tabGate: 'act',

@@ -8,7 +8,7 @@ export const SEEING_ACTIONS = [
   declareAction(BrowserStateRequestEvent, {
     name: 'state',
     notForAgent: true,
-    title: 'Read the page',
+    title: 'Page state',
     summary:
       'The page as text. Element tools (click, input...) take its [n] indexes. Call it before acting and after changes.',
     category: 'page',
@@ -24,8 +24,8 @@ export const SEEING_ACTIONS = [
   // Not read-only: with scroll_to it scrolls the page (to the same place each time).
   declareAction(FindEvent, {
     name: 'find',
-    title: 'Find text on the page',
-    summary: "Find text or a regex in the whole page: each match's element index and context.",
+    title: 'Find on page',
+    summary: 'Text or regex matches in the whole page, with element index and context.',
     category: 'page',
     hints: SETS,
     tabGate: 'read',
@@ -39,8 +39,8 @@ export const SEEING_ACTIONS = [
   // Not read-only: with file_name it writes a file (a new one each time; an existing file is kept).
   declareAction(ScreenshotEvent, {
     name: 'screenshot',
-    title: 'Take a screenshot',
-    summary: 'Screenshot of the viewport, the full page or a clip.',
+    title: 'Screenshot',
+    summary: 'Of the viewport, the full page or a clip.',
     category: 'page',
     hints: WRITES_FILE,
     tabGate: 'read',
@@ -56,7 +56,7 @@ export const SEEING_ACTIONS = [
   declareAction(HighlightElementEvent, {
     name: 'highlight',
     notForAgent: true,
-    title: 'Outline an element',
+    title: 'Highlight',
     summary: 'Outline an element for a person; no index clears it.',
     category: 'page',
     hints: SETS,

@@ -24,7 +24,7 @@ export const TAB_ACTIONS = [
   }),
   declareAction(SwitchTabEvent, {
     name: 'switch',
-    title: 'Switch to a tab',
+    title: 'Switch tab',
     summary: 'Focus a tab: the one tools act on when not given tab_id.',
     category: 'tabs',
     hints: SETS,
@@ -40,7 +40,7 @@ export const TAB_ACTIONS = [
   }),
   declareAction(CloseTabEvent, {
     name: 'close',
-    title: 'Close a tab',
+    title: 'Close tab',
     summary: 'Close a tab.',
     category: 'tabs',
     hints: { ...MOVES, destructive: true },
@@ -55,7 +55,7 @@ export const TAB_ACTIONS = [
   declareAction(AttachTabEvent, {
     name: 'attach',
     notForAgent: true,
-    title: 'Take control of a tab',
+    title: 'Attach a tab',
     summary: 'Take control of a tab.',
     category: 'tabs',
     hints: SETS,
@@ -71,7 +71,7 @@ export const TAB_ACTIONS = [
   declareAction(ReleaseTabEvent, {
     name: 'release',
     notForAgent: true,
-    title: 'Let tabs go',
+    title: 'Release tabs',
     summary: 'Let go of a tab, or of every tab.',
     category: 'tabs',
     hints: SETS,
@@ -89,7 +89,7 @@ export const TAB_ACTIONS = [
     name: 'stop',
     notForAgent: true,
     title: 'Emergency stop',
-    summary: 'Emergency stop: cancel all work, detach everything.',
+    summary: 'Cancel all work, detach everything.',
     category: 'session',
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     preempt: true,
@@ -104,8 +104,8 @@ export const TAB_ACTIONS = [
   // watchdog leaves crashed and stuck pages alone itself).
   declareAction(SaveStorageStateEvent, {
     name: 'save_storage_state',
-    title: 'Save cookies and storage to a file',
-    summary: 'Save cookies and storage to a Playwright storageState file.',
+    title: 'Save session',
+    summary: 'As a Playwright storageState file.',
     category: 'session',
     hints: SETS,
     personPower: 'export_storage',
@@ -118,8 +118,8 @@ export const TAB_ACTIONS = [
   }),
   declareAction(LoadStorageStateEvent, {
     name: 'load_storage_state',
-    title: 'Load cookies and storage from a file',
-    summary: 'Load cookies and storage from a storageState.',
+    title: 'Load session',
+    summary: 'From a Playwright storageState.',
     category: 'session',
     hints: { ...SETS, destructive: true },
     personPower: 'import_storage',

@@ -19,7 +19,8 @@ export interface McpObjectSchema {
 
 export interface McpTool {
   name: string;
-  title: string;
+  /** Left out when it would only repeat the name. */
+  title?: string;
   description: string;
   inputSchema: McpObjectSchema;
   outputSchema?: McpObjectSchema;

@@ -16,7 +16,7 @@ export interface ToolSelection {
 /**
  * The MCP tools for the protocol's actions, in the actions' own order (a fixed order, so a client's
  * prompt cache holds across sessions): each with its summary, its params' JSON Schema as a model is
- * sent it, a title and annotations taken from the action's hints.
+ * sent it, a title (where it is not the bare name) and annotations taken from the action's hints.
  */
 export function buildToolCatalog(actions: readonly ActionDescription[], selection: ToolSelection = {}): McpTool[] {
   return actions
@@ -29,10 +29,13 @@ export function buildToolCatalog(actions: readonly ActionDescription[], selectio
 function toTool(action: ActionDescription): McpTool {
   const tool: McpTool = {
     name: action.name,
-    title: action.title,
     description: action.summary,
     inputSchema: modelSchema(action.params_schema),
   };
+  // A server action without a title of its own (the agent's) is titled by its name: said once is enough.
+  if (action.title !== action.name) {
+    tool.title = action.title;
+  }
   const annotations = annotationsOf(action.hints);
   if (Object.keys(annotations).length > 0) {
     tool.annotations = annotations;

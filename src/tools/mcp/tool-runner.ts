@@ -244,7 +244,7 @@ export class McpToolRunner {
         onProgress({
           progress: ticks,
           total,
-          message: `${tool.title}: still running after ${seconds} s (at most ${total} s)`,
+          message: `${tool.title ?? tool.name}: still running after ${seconds} s (at most ${total} s)`,
         });
       }, PROGRESS_INTERVAL_MS);
     }

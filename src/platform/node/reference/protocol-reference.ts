@@ -134,7 +134,8 @@ function tabText(binding: AnyActionDeclaration['tabBinding']): string {
 
 /** What the MCP catalog says of a tool: its title, the words a model reads (the summary), --slim. */
 interface ToolFacts {
-  readonly title: string;
+  /** Left out of the catalog where it is the bare name. */
+  readonly title: string | undefined;
   readonly summary: string;
   readonly slim: boolean;
 }
@@ -145,7 +146,8 @@ function mcpLine(name: string, tools: ReadonlyMap<string, ToolFacts>): string {
     return '- MCP tool: none.';
   }
   const slim = tool.slim ? '; in `--slim`' : '';
-  return `- MCP tool: \`${name}\`, titled "${tool.title}"${slim}. A model reads: ${tool.summary}`;
+  const title = tool.title === undefined ? '' : `, titled "${tool.title}"`;
+  return `- MCP tool: \`${name}\`${title}${slim}. A model reads: ${tool.summary}`;
 }
 
 function hintsLine(description: ActionDescription): string {
