@@ -337,6 +337,7 @@ export const CONTENT_ACTIONS = [
     summary: 'Record the network to a HAR file until stop_har.',
     category: 'files',
     hints: WRITES_FILE,
+    notForAgent: true,
     panel: {
       label: 'Start HAR',
       success: (_p, r) => `recording the network to ${r.path}`,
@@ -349,6 +350,7 @@ export const CONTENT_ACTIONS = [
     summary: 'Links the file.',
     category: 'files',
     hints: WRITES_FILE,
+    notForAgent: true,
     panel: {
       label: 'Stop HAR',
       success: (_p, r) => `recorded ${count(r.entries, 'request')} to ${r.path}`,
@@ -376,6 +378,7 @@ export const CONTENT_ACTIONS = [
     summary: "The tab's network requests since its page loaded.",
     category: 'content',
     hints: READS,
+    notForAgent: true,
     tabGate: 'read',
     onlyReads: true,
     panel: {
@@ -408,6 +411,7 @@ export const CONTENT_ACTIONS = [
     summary: "The tab's console messages since its page loaded.",
     category: 'content',
     hints: READS,
+    notForAgent: true,
     tabGate: 'read',
     onlyReads: true,
     panel: {

@@ -108,6 +108,7 @@ export const TAB_ACTIONS = [
     summary: 'As a Playwright storageState file.',
     category: 'session',
     hints: SETS,
+    notForAgent: true,
     personPower: 'export_storage',
     panel: {
       label: 'Save cookies and storage',
@@ -122,6 +123,7 @@ export const TAB_ACTIONS = [
     summary: 'From a Playwright storageState.',
     category: 'session',
     hints: { ...SETS, destructive: true },
+    notForAgent: true,
     personPower: 'import_storage',
     panel: {
       label: 'Load cookies and storage',
