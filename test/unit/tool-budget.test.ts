@@ -23,11 +23,12 @@ const SLIM_BUDGET = 3_800;
 /** One tool at most (state, with its output schema, is the largest). */
 const ONE_TOOL_BUDGET = 1_500;
 /**
- * The built-in agent's tools (its default set, and done) and its system prompt, sent every step: 7,795
+ * The built-in agent's tools (its default set, and done) and its system prompt, sent every step: 6,487
  * and 1,164 today (the optional tab_id is said once in the prompt's rules, not in every schema; the
- * HAR, network and console logs and the storage state are developer tools it is not offered).
+ * HAR, network and console logs and the storage state are developer tools it is not offered, and
+ * screenshot, search_page and find_elements what it has each step or through find).
  */
-const AGENT_TOOLS_BUDGET = 7_900;
+const AGENT_TOOLS_BUDGET = 6_600;
 const AGENT_SYSTEM_BUDGET = 1_200;
 
 const registry = createDefaultRegistry().describe();

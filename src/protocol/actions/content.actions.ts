@@ -292,6 +292,7 @@ export const CONTENT_ACTIONS = [
     summary: 'Find text or a regex in the page text, with context.',
     category: 'content',
     hints: READS,
+    notForAgent: true,
     tabGate: 'read',
     onlyReads: true,
     panel: {
@@ -307,6 +308,7 @@ export const CONTENT_ACTIONS = [
     summary: 'Matches of a CSS selector, with their index and attributes.',
     category: 'content',
     hints: READS,
+    notForAgent: true,
     tabGate: 'read',
     onlyReads: true,
     panel: {

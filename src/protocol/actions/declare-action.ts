@@ -116,8 +116,8 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   /** A program must ask the person each time (a native or MCP client). */
   readonly personPower?: PersonPower;
   /**
-   * Not offered to the built-in agent by default: the person's controls, what it gets each step anyway,
-   * and the developer tools (network mocks, traces, emulation, cookies and storage writes) a task in the
+   * Not offered to the built-in agent by default: the person's controls, what it gets each step anyway
+   * (the state, a screenshot), searches `find` does for it (search_page, find_elements), and the developer tools (network mocks, traces, emulation, cookies and storage writes) a task in the
    * person's browser does not need and should not do unasked. agent.exclude_actions can offer them.
    */
   readonly notForAgent?: boolean;

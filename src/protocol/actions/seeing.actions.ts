@@ -43,6 +43,7 @@ export const SEEING_ACTIONS = [
     summary: 'Of the viewport, the full page or a clip.',
     category: 'page',
     hints: WRITES_FILE,
+    notForAgent: true,
     tabGate: 'read',
     onlyReads: true,
     panel: {
