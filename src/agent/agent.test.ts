@@ -1,3 +1,4 @@
+import type { ActionOutcome } from '../protocol/outcome';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../browser/config';
 import type { StateSummary } from '../tools/actions';
@@ -37,6 +38,7 @@ function maskedAsTheConnectionDoes<T>(value: T): T {
 
 /** A browser of pages by URL: navigate and click move between them; every call is recorded. */
 class FakeHost implements AgentHost {
+  act?: AgentHost['act'];
   readonly calls: Array<{ name: string; params: unknown }> = [];
   readonly events: Array<{ type: string; payload: Record<string, unknown> }> = [];
   url = 'http://a.test/';
@@ -211,6 +213,31 @@ describe('Agent', () => {
     const steps = host.stepEvents();
     expect((steps[0]?.['actions'] as ModelAction[]).map((a) => a.name)).toEqual(['navigate']);
     expect((steps[1]?.['actions'] as ModelAction[]).map((a) => a.name)).toEqual(['input', 'click']);
+  });
+
+  it("reads whether a batch's page moved on from each action's outcome, not from a look at the tab", async () => {
+    const host = new FakeHost();
+    const outcomes: ActionOutcome[] = [
+      { verdict: 'changed', changed: [{ index: 1, label: 'textbox "Name" value "x"' }], settled: true, waited_ms: 100 },
+      { verdict: 'changed', new_document: true, url: 'http://c.test/', settled: true, waited_ms: 40 },
+    ];
+    host.act = async (name, params) => ({ result: await host.runAction(name, params), outcome: outcomes.shift() });
+    const model = new ScriptedModel((_prompt, call) =>
+      call === 1
+        ? [
+            { name: 'input', params: { index: 1, text: 'x' } },
+            { name: 'click', params: { index: 2 } },
+            { name: 'click', params: { index: 3 } },
+          ]
+        : [done('ok')],
+    );
+    await agentWith(host, model).run('t');
+    const steps = host.stepEvents();
+    expect((steps[0]?.['actions'] as ModelAction[]).map((a) => a.name)).toEqual(['input', 'click']);
+    // No state was taken between the actions: the outcomes said the page stayed, then that it moved.
+    const names = host.calls.map((call) => call.name);
+    expect(names.slice(names.indexOf('input'), names.lastIndexOf('click') + 1)).toEqual(['input', 'click']);
+    expect(model.prompts[1]?.user).toContain('Outcome: changed (settled in 40 ms)\nNew page: http://c.test/');
   });
 
   it('gives up after max_failures failed steps in a row, with the last error', async () => {

@@ -5,6 +5,7 @@ import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
 import { outcomeText } from '../protocol/outcome-text';
 import type { Acted } from './agent-connection';
+import type { ActionOutcome } from '../protocol/outcome';
 import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf } from '../shared/errors';
@@ -19,6 +20,11 @@ import type { StepShot } from './step-shots';
 import { fieldOf } from '../shared/narrow';
 
 /** After this action the page (or the tab) is another one: the rest of the batch is skipped. */
+/** The tab shows another page (or URL), or another tab opened: the rest of a batch was chosen for the old one. */
+function movedOn(outcome: ActionOutcome): boolean {
+  return outcome.new_document === true || outcome.url !== undefined || outcome.new_tab_id !== undefined;
+}
+
 function changesPage(name: string): boolean {
   return declarationOf(name)?.changesPage === true;
 }
@@ -370,7 +376,12 @@ export class Agent {
         outcomes.push(held);
         break;
       }
-      const result = await toActionResult(action.name, () => this.#act(action));
+      let outcome: ActionOutcome | undefined;
+      const result = await toActionResult(action.name, async () => {
+        const acted = await this.#act(action);
+        outcome = acted.outcome;
+        return acted.shown;
+      });
       if (result.success && !leavesPageSettled(action.name)) {
         this.#unsettled = true;
       }
@@ -386,7 +397,9 @@ export class Agent {
       if (last || (!result.success && result.error_code === 'CANCELLED')) {
         break;
       }
-      if (changesPage(action.name) || (await this.#pageChanged(state))) {
+      // The outcome says whether the page moved on; without one, a look at the tab does.
+      const moved = outcome === undefined ? await this.#pageChanged(state) : movedOn(outcome);
+      if (changesPage(action.name) || moved) {
         break;
       }
     }
@@ -397,12 +410,12 @@ export class Agent {
    * Runs one of the model's actions; an acting action answers its outcome's text in place of its raw
    * result: what changed, with indexes, in a few dozen tokens.
    */
-  async #act(action: ModelAction): Promise<unknown> {
+  async #act(action: ModelAction): Promise<{ shown: unknown; outcome: ActionOutcome | undefined }> {
     if (this.#host.act === undefined) {
-      return this.#host.runAction(action.name, action.params);
+      return { shown: await this.#host.runAction(action.name, action.params), outcome: undefined };
     }
     const { result, outcome } = await this.#host.act(action.name, action.params);
-    return outcome === undefined ? result : { text: outcomeText(outcome) };
+    return { shown: outcome === undefined ? result : { text: outcomeText(outcome) }, outcome };
   }
 
   /** Whether the focused tab or its URL moved since the state the model chose its actions on. */
