@@ -1,10 +1,10 @@
 import type { AgentConfig } from '../browser/config/agent.config';
 import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
-import { declarationOf, leavesPageSettled } from '../protocol/actions';
+import { leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
 import { toActionResult } from '../tools/action-result';
-import { outcomeText } from '../protocol/outcome-text';
 import type { Acted } from './agent-connection';
+import { actOn, changesPage, movedOn } from './batch-moves';
 import type { ActionOutcome } from '../protocol/outcome';
 import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
@@ -18,16 +18,6 @@ import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
 import { screenshotOf, stepShotOf, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
 import { fieldOf } from '../shared/narrow';
-
-/** After this action the page (or the tab) is another one: the rest of the batch is skipped. */
-/** The tab shows another page (or URL), or another tab opened: the rest of a batch was chosen for the old one. */
-function movedOn(outcome: ActionOutcome): boolean {
-  return outcome.new_document === true || outcome.url !== undefined || outcome.new_tab_id !== undefined;
-}
-
-function changesPage(name: string): boolean {
-  return declarationOf(name)?.changesPage === true;
-}
 
 /**
  * What the loop may touch: the one action road and the bus. It masks nothing itself: its actions'
@@ -378,7 +368,7 @@ export class Agent {
       }
       let outcome: ActionOutcome | undefined;
       const result = await toActionResult(action.name, async () => {
-        const acted = await this.#act(action);
+        const acted = await actOn(this.#host, action);
         outcome = acted.outcome;
         return acted.shown;
       });
@@ -404,18 +394,6 @@ export class Agent {
       }
     }
     return outcomes;
-  }
-
-  /**
-   * Runs one of the model's actions; an acting action answers its outcome's text in place of its raw
-   * result: what changed, with indexes, in a few dozen tokens.
-   */
-  async #act(action: ModelAction): Promise<{ shown: unknown; outcome: ActionOutcome | undefined }> {
-    if (this.#host.act === undefined) {
-      return { shown: await this.#host.runAction(action.name, action.params), outcome: undefined };
-    }
-    const { result, outcome } = await this.#host.act(action.name, action.params);
-    return { shown: outcome === undefined ? result : { text: outcomeText(outcome) }, outcome };
   }
 
   /** Whether the focused tab or its URL moved since the state the model chose its actions on. */
