@@ -22,7 +22,7 @@ import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
 import { ClientStates } from './client-states';
 import { parseClientParams, requestShapeError, withQueuedCount } from './client-requests';
-import { beginOutcome, withOutcome } from './outcome-road';
+import { OutcomeSlot } from './outcome-road';
 
 /** Where a client's responses and events go (a port, stdout, a native frame writer). */
 export interface ClientPort {
@@ -276,18 +276,18 @@ export class ClientConnection {
           error: { code: 'CANCELLED', message: `${action} was cancelled by its client before it ran` },
         };
       }
-      const watch =
+      const outcome =
         wantsOutcome === true && this.#actsOnPage(action)
-          ? await beginOutcome(this.#server.session, this.#context, params, this.#log)
+          ? new OutcomeSlot(this.#server.session, this.#log)
           : undefined;
       let response: CommandResponse;
       try {
-        response = { id, ok: true, result: (await this.#run(action, params, controller.signal)) ?? null };
+        response = { id, ok: true, result: (await this.#run(action, params, controller.signal, outcome)) ?? null };
       } catch (error) {
         response = { id, ok: false, error: toCommandError(error, this.#log) };
       }
-      if (watch !== undefined) {
-        response = await withOutcome(watch, response, controller.signal, this.#log);
+      if (outcome !== undefined) {
+        response = await outcome.answer(response, controller.signal);
       }
       return this.#server.redact(response);
     };
@@ -368,7 +368,12 @@ export class ClientConnection {
     return (this.#server.registry.get(action)?.outcome ?? this.#server.serverAction(action)?.outcome) === true;
   }
 
-  async #run(action: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  async #run(action: string, params: unknown, signal: AbortSignal, outcome?: OutcomeSlot): Promise<unknown> {
+    const context: ActionContext = {
+      ...this.#context,
+      signal,
+      ...(outcome === undefined ? {} : { watchOutcome: outcome.begin }),
+    };
     switch (action) {
       case 'subscribe':
         return this.#subscribe(parseClientParams(action, SubscribeParams, params).events);
@@ -381,12 +386,12 @@ export class ClientConnection {
         const served = this.#server.serverAction(action);
         return served === undefined
           ? this.#server
-              .runAction(action, params, { ...this.#context, signal })
+              .runAction(action, params, context)
               .then((result) => this.#states.received(action, params, result))
           : served.run(parseClientParams(action, served.params, params), {
               client: this.client,
               signal,
-              runAction: (name, stepParams) => this.#server.runAction(name, stepParams, { ...this.#context, signal }),
+              runAction: (name, stepParams) => this.#server.runAction(name, stepParams, context),
             });
       }
     }

@@ -31,6 +31,11 @@ export interface ActionContext {
   tabIdOf(targetId: string): string;
   /** Aborts when the client cancels this request: the action's event is cancelled on the bus. */
   readonly signal?: AbortSignal;
+  /**
+   * Set when the request asked for its verified outcome: an acting action calls it with its tab, once
+   * the gate and the tab preamble chose it, just before its event (the index it names, if any).
+   */
+  readonly watchOutcome?: (targetId: string, index: number | null) => Promise<void>;
 }
 
 export interface ActionDescription {
@@ -109,6 +114,11 @@ export class ActionRegistry {
       if (binding !== 'optional' || tabId !== undefined) {
         payload['target_id'] = await ctx.resolveTab(tabId);
       }
+    }
+    const target = payload['target_id'];
+    if (action.outcome === true && ctx.watchOutcome !== undefined && typeof target === 'string') {
+      const index = payload['index'];
+      await ctx.watchOutcome(target, typeof index === 'number' ? index : null);
     }
     const result: unknown = await ctx.emit(action.event, payload as PayloadInputOf<typeof action.event>, {
       source: sourceOf(ctx.client),

@@ -80,8 +80,10 @@ describe('native messaging: clients through the host into the extension', () => 
     const state = await chain.cli(['state']);
     expect(state.code, state.stderr).toBe(0);
     const button = indexOf(state.stdout, /<button.*Add one/);
-    const clicked = await chain.cli(['click', '--index', String(button)]);
+    const clicked = await chain.cli(['click', '--index', String(button), '--outcome']);
     expect(clicked.code, clicked.stderr).toBe(0);
+    // --outcome prints what the click did after its answer: the title the counter sets.
+    expect(clicked.stdout).toMatch(/\nOutcome: changed \(settled in \d+ ms\)\nTitle: "count 1"/);
     const tabs = JSON.parse((await chain.cli(['tabs', '--json'])).stdout) as CommandResponse;
     const mine = ok<TabsResult>(tabs).tabs.find((tab) => tab.url === server.url('/counter.html'));
     expect(mine).toMatchObject({ title: 'count 1', owner: 'tabpilot', focused: true });
@@ -91,6 +93,9 @@ describe('native messaging: clients through the host into the extension', () => 
     const missing = await chain.cli(['click', '--index', '9999']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('ELEMENT_NOT_FOUND');
+    const failed = await chain.cli(['click', '--index', '9999', '--outcome']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/\nOutcome: failed: detached /);
     const json = await chain.cli(['click', '--index', '9999', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
     expect((await chain.cli(['click', '--index', 'three'])).code).toBe(2);

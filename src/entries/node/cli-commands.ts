@@ -59,6 +59,7 @@ const BROWSER: CommandOption = {
 /** Options of every action command (they go through the host). */
 export const ACTION_OPTIONS: readonly CommandOption[] = [
   { flag: '--json', about: 'print the whole response as JSON' },
+  { flag: '--outcome', about: 'print what an acting action changed, or why it did not work' },
   CLIENT,
   PROFILE,
   { flag: '--help', about: "print the action's params" },

@@ -61,6 +61,7 @@ export async function runThroughExtension(options: ExtensionRunOptions): Promise
     stateDir: options.stateDir,
     userDataDir: options.userDataDir,
     json: false,
+    outcome: false,
     out,
     err,
   });

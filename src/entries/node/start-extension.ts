@@ -136,6 +136,7 @@ async function main(): Promise<number> {
       stateDir: state,
       userDataDir: profileDir,
       json: false,
+      outcome: false,
       catalog: loadCatalog(resolve(root, 'dist/node')),
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),

@@ -4,6 +4,7 @@ import { errorMessageOf, isTabpilotError } from '../../../shared/errors';
 import { catalogSchemas, type ActionCatalog } from './cli-catalog';
 import { CliUsageError, parseParams } from './cli-params';
 import { formatError, formatResult } from './cli-format';
+import { outcomeText } from '../../../protocol/outcome-text';
 import { HostClient } from './host-client';
 
 /**
@@ -17,6 +18,8 @@ export interface NativeCliContext {
   stateDir: string;
   userDataDir: string | undefined;
   json: boolean;
+  /** Ask an acting action for its verified outcome, printed after its answer. */
+  outcome: boolean;
   /** Every action's params, from the build (no `describe` round trip). */
   catalog: ActionCatalog;
   out: (text: string) => void;
@@ -57,10 +60,15 @@ export function paramsFor(catalog: ActionCatalog, action: string, words: readonl
 export function printResponse(context: NativeCliContext, action: string, response: CommandResponse): void {
   if (context.json) {
     context.out(JSON.stringify(response));
-  } else if (response.ok) {
+    return;
+  }
+  if (response.ok) {
     context.out(formatResult(action, response.result));
   } else {
     context.err(formatError(response));
+  }
+  if (response.outcome !== undefined) {
+    (response.ok ? context.out : context.err)(outcomeText(response.outcome));
   }
 }
 
@@ -82,7 +90,7 @@ export async function runAction(context: NativeCliContext, action: string, words
     return client;
   }
   try {
-    const response = await client.request(action, params);
+    const response = await client.request(action, params, context.outcome ? { outcome: true } : {});
     printResponse(context, action, response);
     return exitCodeOf(response);
   } finally {

@@ -27,12 +27,15 @@ export function takeCommonOptions(
 ): { context: NativeCliContext; rest: string[] } {
   const rest: string[] = [];
   let json = false;
+  let outcome = false;
   let client = process.env['TABPILOT_CLIENT'] ?? 'tabpilot';
   let userDataDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
     if (word === '--json') {
       json = true;
+    } else if (word === '--outcome') {
+      outcome = true;
     } else if (word === '--client' || word === '--user-data-dir') {
       const value = argv[++i];
       if (value === undefined) {
@@ -57,6 +60,7 @@ export function takeCommonOptions(
       stateDir: stateDir(),
       userDataDir,
       json,
+      outcome,
       catalog,
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),

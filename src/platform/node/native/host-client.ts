@@ -119,10 +119,15 @@ export class HostClient {
   }
 
   /** Sends one protocol request and resolves with its answer. */
-  request(action: string, params?: Record<string, unknown>): Promise<CommandResponse> {
+  /** One request; `envelope` adds the request's own fields (`outcome`). */
+  request(
+    action: string,
+    params?: Record<string, unknown>,
+    envelope: { outcome?: boolean } = {},
+  ): Promise<CommandResponse> {
     const id = ++this.#nextId;
     return new Promise((resolve) => {
-      this.#send(JSON.stringify(params === undefined ? { id, action } : { id, action, params }), id, resolve);
+      this.#send(JSON.stringify({ id, action, ...(params === undefined ? {} : { params }), ...envelope }), id, resolve);
     });
   }
 
