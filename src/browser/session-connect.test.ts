@@ -9,7 +9,7 @@ import { NavigateToUrlEvent } from '../protocol/events/navigation.events';
 import { BrowserStateRequestEvent } from '../protocol/events/state.events';
 import { SwitchTabEvent, TabClosedEvent } from '../protocol/events/tabs.events';
 import { BrowserSession } from './session';
-import { domWatchdog } from './watchdogs/dom.watchdog';
+import { domWatchdog } from './state/dom.watchdog';
 import { navigationWatchdog } from './watchdogs/navigation.watchdog';
 import { tabsWatchdog } from './watchdogs/tabs.watchdog';
 

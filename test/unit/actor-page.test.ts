@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../fakes/fake-browser';
 import { startedFakeSession } from '../fakes/fake-session';
-import { securityWatchdog } from '../../src/browser/watchdogs/security.watchdog';
+import { securityWatchdog } from '../../src/browser/security/security.watchdog';
 import { Actor } from '../actor/index';
 
 describe('actor Page', () => {

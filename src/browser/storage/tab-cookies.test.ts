@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { CookiesEvent } from '../../protocol/actions/content.actions';
-import { storageStateWatchdog } from '../watchdogs/storage-state.watchdog';
+import { storageStateWatchdog } from './storage-state.watchdog';
 import { cookieOrigin } from './tab-cookies';
 
 interface JarCookie {

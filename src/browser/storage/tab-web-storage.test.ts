@@ -6,7 +6,7 @@ import type { WebStorageRequest } from '../actions/in-page-api';
 import { operate } from '../actions/in-page/web-storage';
 import { WEB_STORAGE_LIST_CHARS, WebStorageEvent } from '../../protocol/actions/content.actions';
 import type { PayloadOf } from '../../protocol/define-event';
-import { storageStateWatchdog } from '../watchdogs/storage-state.watchdog';
+import { storageStateWatchdog } from './storage-state.watchdog';
 import { cutValue, webStorageOrigin } from './tab-web-storage';
 
 type Asked = Omit<PayloadOf<typeof WebStorageEvent>, 'target_id' | 'area'> & { area?: 'local' | 'session' };

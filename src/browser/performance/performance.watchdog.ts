@@ -7,11 +7,11 @@ import { bestEffort } from '../../shared/logger';
 import { secretsOf } from '../../shared/redact';
 import { defineWatchdog } from '../define-watchdog';
 import { requireArtifacts } from '../host';
-import { traceEventOf } from '../performance/trace-event';
-import { traceFileBytes, traceFileName } from '../performance/trace-file';
-import { TraceRecording } from '../performance/trace-recording';
-import { withTracingStarted } from '../performance/trace-start-event';
-import { vitalsOf } from '../performance/trace-vitals';
+import { traceEventOf } from './trace-event';
+import { traceFileBytes, traceFileName } from './trace-file';
+import { TraceRecording } from './trace-recording';
+import { withTracingStarted } from './trace-start-event';
+import { vitalsOf } from './trace-vitals';
 
 /** The trace running, or being started, in one tab. */
 interface RunningTrace {

@@ -3,14 +3,9 @@ import { tabOf } from '../../cdp/session-manager';
 import type { CdpSession } from '../../cdp/session';
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
-import {
-  crashedCondition,
-  crashSuspension,
-  unresponsiveCondition,
-  unresponsiveSuspension,
-} from '../guards/crash-conditions';
-import { StuckRequests } from '../guards/stuck-requests';
-import type { Admission } from '../guards/tab-conditions';
+import { crashedCondition, crashSuspension, unresponsiveCondition, unresponsiveSuspension } from './crash-conditions';
+import { StuckRequests } from './stuck-requests';
+import type { Admission } from './tab-conditions';
 import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import { TabClosedEvent, TargetCrashedEvent } from '../../protocol/events/tabs.events';
 

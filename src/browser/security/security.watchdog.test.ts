@@ -7,9 +7,9 @@ import { BrowserReconnectedEvent } from '../../protocol/events/lifecycle.events'
 import { NavigateToUrlEvent } from '../../protocol/events/navigation.events';
 import { NavigationBlockedEvent } from '../../protocol/events/security.events';
 import type { BrowserSession } from '../session';
-import { navigationWatchdog } from './navigation.watchdog';
+import { navigationWatchdog } from '../watchdogs/navigation.watchdog';
 import { securityWatchdog } from './security.watchdog';
-import { tabsWatchdog } from './tabs.watchdog';
+import { tabsWatchdog } from '../watchdogs/tabs.watchdog';
 
 const PROHIBIT = { prohibited_domains: ['evil.test', '*.tracker.test'] } satisfies Partial<TabpilotConfig>;
 

@@ -7,9 +7,9 @@ import {
 } from '../../protocol/events/lifecycle.events';
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog, type WatchdogHandlerContext } from '../define-watchdog';
-import { GuardWorker } from '../security/guard-worker';
-import { changesPolicy } from '../security/url-policy';
-import { webSocketRules } from '../security/websocket-rules';
+import { GuardWorker } from './guard-worker';
+import { changesPolicy } from './url-policy';
+import { webSocketRules } from './websocket-rules';
 
 type Emits = readonly [typeof BrowserErrorEvent];
 

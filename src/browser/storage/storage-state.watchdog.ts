@@ -21,12 +21,12 @@ import {
   parseStorageStateBytes,
   type StorageOrigin,
   type StorageState,
-} from '../storage/storage-state';
-import { scopeState } from '../storage/cookie-scope';
-import { tabCookies } from '../storage/tab-cookies';
+} from './storage-state';
+import { scopeState } from './cookie-scope';
+import { tabCookies } from './tab-cookies';
 import { CookiesEvent, WebStorageEvent } from '../../protocol/actions/content.actions';
-import { tabWebStorage } from '../storage/tab-web-storage';
-import { IndexedDbRestorer } from '../storage/indexed-db-restore';
+import { tabWebStorage } from './tab-web-storage';
+import { IndexedDbRestorer } from './indexed-db-restore';
 import type { SavedDatabase } from '../actions/in-page-api';
 import { callInFrame } from '../actions/in-page-call';
 

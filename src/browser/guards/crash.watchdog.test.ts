@@ -8,7 +8,7 @@ import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import { RefreshEvent } from '../../protocol/events/navigation.events';
 import { defaultConfig } from '../config';
 import { crashWatchdog } from './crash.watchdog';
-import { navigationWatchdog } from './navigation.watchdog';
+import { navigationWatchdog } from '../watchdogs/navigation.watchdog';
 
 const until = <T>(check: () => T | undefined): Promise<T> =>
   pollUntil(check, { timeoutMs: 5000, intervalMs: 10, onTimeout: () => new Error('condition never held') });

@@ -10,9 +10,9 @@ import {
 } from '../../protocol/events/lifecycle.events';
 import { RecordingSavedEvent } from '../../protocol/events/recording.events';
 import { AgentFocusChangedEvent } from '../../protocol/events/tabs.events';
-import { FramePoller, type ScreenshotSession } from '../recording/frame-poller';
-import { ScreenRecorder, type RecordingSummary } from '../recording/screen-recorder';
-import { videoSize } from '../recording/video-size';
+import { FramePoller, type ScreenshotSession } from './frame-poller';
+import { ScreenRecorder, type RecordingSummary } from './screen-recorder';
+import { videoSize } from './video-size';
 
 /** JPEG is several times cheaper for the browser to encode than PNG, and the video is lossy anyway. */
 const FRAME_QUALITY = 80;

@@ -1,5 +1,5 @@
 import { defineWatchdog } from '../define-watchdog';
-import { followConsole } from '../console/follow-console';
+import { followConsole } from './follow-console';
 import { ConsoleMessagesEvent } from '../../protocol/actions/content.actions';
 import { ConsoleErrorsSinceStateEvent } from '../../protocol/events/state.events';
 import { TabClosedEvent } from '../../protocol/events/tabs.events';

@@ -9,7 +9,7 @@ import { isRecord } from '../../shared/narrow';
 import { pollUntil } from '../../shared/time';
 import { parseConfig, type TabpilotConfig } from '../config';
 import { routeWatchdog } from './route.watchdog';
-import { securityWatchdog } from './security.watchdog';
+import { securityWatchdog } from '../security/security.watchdog';
 
 const PROHIBIT = { prohibited_domains: ['evil.test'] } satisfies Partial<TabpilotConfig>;
 const RECONNECTS = { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 };

@@ -1,7 +1,7 @@
 import { RouteEvent } from '../../protocol/actions/route.actions';
 import { MAX_ROUTES_PER_TAB } from '../../protocol/routes';
 import { defineWatchdog } from '../define-watchdog';
-import { routeSpecOf } from '../routes/route-spec';
+import { routeSpecOf } from './route-spec';
 import { OVERRIDE_END_EVENTS, TabOverrides } from '../tab-overrides';
 
 /**

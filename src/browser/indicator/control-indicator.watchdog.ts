@@ -3,7 +3,7 @@ import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
 import { ControlStopRequestedEvent } from '../../protocol/events/indicator.events';
 import { ReleaseTabEvent } from '../../protocol/events/tabs.events';
-import { INDICATOR_GLOBAL, INDICATOR_WORLD, indicatorSource, STOP_WAIT_MS } from '../indicator/indicator-source';
+import { INDICATOR_GLOBAL, INDICATOR_WORLD, indicatorSource, STOP_WAIT_MS } from './indicator-source';
 
 /** How long one renewal keeps the indicator up: past it, a tab tabpilot silently lost shows none. */
 const LEASE_MS = 6_000;

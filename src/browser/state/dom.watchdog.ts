@@ -17,7 +17,7 @@ import {
 } from '../../protocol/events/state.events';
 import { TabClosedEvent } from '../../protocol/events/tabs.events';
 import type { BrowserSessionView } from '../session-view';
-import { paginationButtons } from '../state/pagination';
+import { paginationButtons } from './pagination';
 import type { DialogCondition, TabConditions } from '../guards/tab-conditions';
 
 const RECENT_EVENTS = 10;

@@ -7,7 +7,7 @@ import {
   BrowserErrorEvent,
   BrowserReconnectedEvent,
 } from '../../protocol/events/lifecycle.events';
-import { ungrantable, ungrantableError } from '../permissions/permission-granter';
+import { ungrantable, ungrantableError } from './permission-granter';
 
 type Emits = readonly [typeof BrowserErrorEvent];
 

@@ -10,7 +10,7 @@ import {
   CaptchaSolverFinishedEvent,
   CaptchaSolverStartedEvent,
 } from '../../protocol/events/captcha.events';
-import type { PageFacts } from '../guards/captcha-detect';
+import type { PageFacts } from './captcha-detect';
 import { captchaWatchdog } from './captcha.watchdog';
 
 const ANCHOR = 'https://www.google.com/recaptcha/api2/anchor?ar=1&k=key&size=normal';

@@ -2,8 +2,8 @@ import { EmulateEvent } from '../../protocol/actions/emulation.actions';
 import { isEmpty, nextEmulation, noEmulation, type EmulationState } from '../../protocol/emulation-settings';
 import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
-import { applyEmulation, reapplyEmulation } from '../emulation/apply-emulation';
-import { grantGeolocation, withdrawGeolocation, type GeolocationGrant } from '../emulation/geolocation-permission';
+import { applyEmulation, reapplyEmulation } from './apply-emulation';
+import { grantGeolocation, withdrawGeolocation, type GeolocationGrant } from './geolocation-permission';
 import { OVERRIDE_END_EVENTS, TabOverrides } from '../tab-overrides';
 
 /** What emulate set in one tab, and the origin it granted geolocation to (to withdraw it again). */

@@ -8,8 +8,8 @@ import type { TabpilotConfig } from '../config';
 import { defineWatchdog } from '../define-watchdog';
 import { DialogOpenedEvent, HandleDialogEvent } from '../../protocol/events/dialogs.events';
 import { TabClosedEvent, TargetCrashedEvent } from '../../protocol/events/tabs.events';
-import { dialogCondition, dialogSuspension } from '../guards/dialog-condition';
-import type { OpenDialog } from '../guards/tab-conditions';
+import { dialogCondition, dialogSuspension } from './dialog-condition';
+import type { OpenDialog } from './tab-conditions';
 
 function shouldAccept(type: Protocol.Page.DialogType, policy: TabpilotConfig['dialogs']): boolean {
   switch (type) {

@@ -5,8 +5,8 @@ import { parseConfig } from '../config';
 import { BrowserReplacedEvent } from '../../protocol/events/connection.events';
 import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import { BrowserSession } from '../session';
-import { cdpPermissionGranter } from '../permissions/cdp-permission-granter';
-import type { PermissionGranter } from '../permissions/permission-granter';
+import { cdpPermissionGranter } from './cdp-permission-granter';
+import type { PermissionGranter } from './permission-granter';
 import { permissionsWatchdog } from './permissions.watchdog';
 
 function grants(browser: FakeBrowser): unknown[] {

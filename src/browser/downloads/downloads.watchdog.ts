@@ -3,8 +3,8 @@ import { bestEffort } from '../../shared/logger';
 import { pollUntil } from '../../shared/time';
 import type { DownloadedFile } from '../artifacts/downloaded-files';
 import { defineWatchdog } from '../define-watchdog';
-import { baseName, fileTypeOf, mimeTypeOf, pdfNameOf } from '../downloads/mime';
-import { fetchPdfInPage } from '../downloads/pdf-saver';
+import { baseName, fileTypeOf, mimeTypeOf, pdfNameOf } from './mime';
+import { fetchPdfInPage } from './pdf-saver';
 import {
   DownloadProgressEvent,
   DownloadStartedEvent,

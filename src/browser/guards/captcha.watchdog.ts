@@ -1,7 +1,7 @@
 import { errorMessageOf } from '../../shared/errors';
 import { defineWatchdog } from '../define-watchdog';
-import { captchaCondition, type CaptchaState } from '../guards/captcha-condition';
-import { challengeFrame, decideChallenge, PROBE_EXPRESSION, type PageFacts } from '../guards/captcha-detect';
+import { captchaCondition, type CaptchaState } from './captcha-condition';
+import { challengeFrame, decideChallenge, PROBE_EXPRESSION, type PageFacts } from './captcha-detect';
 import {
   CaptchaClearedEvent,
   CaptchaDetectedEvent,

@@ -7,11 +7,11 @@ import { ConfigChangedEvent } from '../../protocol/events/config.events';
 import { NavigationStartedEvent } from '../../protocol/events/navigation.events';
 import { NavigationBlockedEvent, type BLOCK_STAGES } from '../../protocol/events/security.events';
 import { TabCreatedEvent } from '../../protocol/events/tabs.events';
-import { RequestGate, type GateBlock } from '../security/request-gate';
-import { RecentKeys } from '../security/recent-keys';
-import { closeIfBlockedPopup, leaveBlockedPage } from '../security/leave-blocked-page';
-import type { BlockedDecision } from '../security/navigation-guard';
-import { changesPolicy } from '../security/url-policy';
+import { RequestGate, type GateBlock } from './request-gate';
+import { RecentKeys } from './recent-keys';
+import { closeIfBlockedPopup, leaveBlockedPage } from './leave-blocked-page';
+import type { BlockedDecision } from './navigation-guard';
+import { changesPolicy } from './url-policy';
 import { disposeOnAbort } from '../../shared/dispose';
 
 /** A subresource URL blocked again within this time is not announced again (a page polling one URL). */
