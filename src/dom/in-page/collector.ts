@@ -352,7 +352,7 @@ function visitFrame(
   }
   setFrame(line, 'inline', null);
   // The frame's document has its own coordinates and canvas; what hides the frame hides its text too.
-  walk.paint = canvasScope(walk.paint);
+  walk.paint = canvasScope(walk.paint, inner);
   walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
 }
 
@@ -380,7 +380,7 @@ export function collect(
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
     modal,
     inert: modal !== null,
-    paint: canvasScope(null),
+    paint: canvasScope(null, doc),
     inControl: false,
     control: null,
   };

@@ -38,17 +38,34 @@ interface Painted {
  * the walk. A canvas scope starts a frame's document (its paint starts anew; what hides the frame
  * hides its text too); an element scope stands for a shown element, with what the walk already read.
  */
-export type PaintScope =
-  | { readonly kind: 'canvas'; readonly parent: PaintScope | null; painted: Painted | null }
-  | {
-      readonly kind: 'element';
-      readonly parent: PaintScope;
-      readonly element: Element;
-      readonly rect: DOMRect;
-      readonly style: CSSStyleDeclaration;
-      readonly overflow: Overflow;
-      painted: Painted | null;
-    };
+export type PaintScope = CanvasScope | ElementScope;
+
+/** Where the page's scrolling can reach, read once per document (the walk does not scroll it). */
+interface DocumentFacts {
+  readonly scrollX: number;
+  readonly scrollY: number;
+  readonly rtl: boolean;
+}
+
+interface CanvasScope {
+  readonly kind: 'canvas';
+  readonly parent: PaintScope | null;
+  /** Null when the document has no window. */
+  readonly facts: DocumentFacts | null;
+  painted: Painted | null;
+}
+
+interface ElementScope {
+  readonly kind: 'element';
+  readonly parent: PaintScope;
+  /** The scope of the element's document. */
+  readonly canvas: CanvasScope;
+  readonly element: Element;
+  readonly rect: DOMRect;
+  readonly style: CSSStyleDeclaration;
+  readonly overflow: Overflow;
+  painted: Painted | null;
+}
 
 function luminance([r, g, b]: readonly [number, number, number]): number {
   const channel = (value: number): number => {
@@ -149,6 +166,7 @@ function hiddenTextOf(
   outer: Paint,
   style: CSSStyleDeclaration,
   [overflowX, overflowY]: Overflow,
+  facts: DocumentFacts | null,
 ): Painted {
   let clip = outer.clip;
   let reason: HiddenReason | null = null;
@@ -201,11 +219,9 @@ function hiddenTextOf(
   if (parseFloat(style.fontSize) < 1) {
     reason ??= 'zero font size';
   }
-  const view = element.ownerDocument.defaultView;
-  if (view !== null) {
-    const rtl = element.ownerDocument.documentElement.dir === 'rtl';
+  if (facts !== null) {
     // Scrolling never goes left of the page's start (right of it, in a right-to-left page) or above its top.
-    if (rect.bottom + view.scrollY <= 0 || (!rtl && rect.right + view.scrollX <= 0)) {
+    if (rect.bottom + facts.scrollY <= 0 || (!facts.rtl && rect.right + facts.scrollX <= 0)) {
       reason ??= 'off-screen';
     }
     if (parseFloat(style.textIndent) <= -Math.max(rect.width, 100)) {
@@ -237,8 +253,13 @@ function hiddenTextOf(
 }
 
 /** The scope of a frame's document (or the walk's start), under the scope of its frame element (if any). */
-export function canvasScope(parent: PaintScope | null): PaintScope {
-  return { kind: 'canvas', parent, painted: null };
+export function canvasScope(parent: PaintScope | null, document: Document): PaintScope {
+  const view = document.defaultView;
+  const facts =
+    view === null
+      ? null
+      : { scrollX: view.scrollX, scrollY: view.scrollY, rtl: document.documentElement?.dir === 'rtl' };
+  return { kind: 'canvas', parent, facts, painted: null };
 }
 
 /** The scope of a shown element, under the walk's current one. */
@@ -249,7 +270,8 @@ export function elementScope(
   style: CSSStyleDeclaration,
   overflow: Overflow,
 ): PaintScope {
-  return { kind: 'element', parent, element, rect, style, overflow, painted: null };
+  const canvas = parent.kind === 'canvas' ? parent : parent.canvas;
+  return { kind: 'element', parent, canvas, element, rect, style, overflow, painted: null };
 }
 
 function paintedAt(scope: PaintScope): Painted {
@@ -263,7 +285,9 @@ function paintedAt(scope: PaintScope): Painted {
     const outer = paintedAt(scope.parent);
     // Below hidden text everything stays hidden (and how it is painted no longer matters).
     painted =
-      outer.hidden !== null ? outer : hiddenTextOf(scope.element, scope.rect, outer.paint, scope.style, scope.overflow);
+      outer.hidden !== null
+        ? outer
+        : hiddenTextOf(scope.element, scope.rect, outer.paint, scope.style, scope.overflow, scope.canvas.facts);
   }
   scope.painted = painted;
   return painted;
