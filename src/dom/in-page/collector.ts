@@ -12,8 +12,8 @@ import type { ElementExtra, PackedElement, PackedLine } from '../wire';
 import { accessibleName, isControl, isDisabled, resetLabelCache, roleOf } from './semantics';
 import { attributesFor } from './attributes';
 import { clippedAway, containedBy, mayHaveClosedRoot, withoutRedundantId } from './element-rules';
-import { frameOrigin, intersect, reachable, scrollInfo, type Clip } from './geometry';
-import { CANVAS, notePaint, shownText, type HiddenReason, type Paint } from './hidden-text';
+import { frameOrigin, intersect, overflowOf, reachable, scrollInfo, type Clip } from './geometry';
+import { canvasScope, elementScope, hiddenAt, shownText, type PaintScope } from './hidden-text';
 import { pendingRequests } from './pending-requests';
 import { isDocument, isShadowRoot } from './realm';
 import { idOf, indexedId, resolve, rotateState, worldState, type WorldState } from './world-state';
@@ -70,10 +70,8 @@ interface Walk {
   readonly modal: Element | null;
   /** Inside an inert subtree (the `inert` attribute, or outside the modal): no clicks or focus land. */
   inert: boolean;
-  /** What the current element's text is painted within (clips of overflowing ancestors, the colour behind). */
-  paint: Paint;
-  /** Why a person cannot see the text here (set by an ancestor), or null. */
-  hidden: HiddenReason | null;
+  /** Where the current element's text is painted (what clips it, the colour behind, whether it is hidden). */
+  paint: PaintScope;
   /** Inside a control (or a label): screen-reader text here names it, and is kept. */
   inControl: boolean;
   /** The innermost indexed or greyed control around this point (its whole text may be one character). */
@@ -137,7 +135,7 @@ function visitNode(
       // A lone character is noise (a separator, a bullet, an icon glyph beside a label) unless it is
       // all the text of its control (a keypad's 7, a close button's ×).
       const keep = text.length > 1 || (text.length === 1 && isWholeText(walk.control, text));
-      const shown = keep ? shownText(text, walk.hidden, walk.inControl, walk.options.hiddenText) : null;
+      const shown = keep ? shownText(text, hiddenAt(walk.paint), walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
         walk.lines.push([0, depth, shown]);
       }
@@ -181,10 +179,9 @@ function visitElement(
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
-  const { paint, hidden, inControl, control } = walk;
+  const { paint, inControl, control } = walk;
   visitElementIn(walk, element, depth, parentVisible, offset, inClickable);
   walk.paint = paint;
-  walk.hidden = hidden;
   walk.inControl = inControl;
   walk.control = control;
 }
@@ -220,6 +217,8 @@ function visitElementIn(
   const rect = element.getBoundingClientRect();
   const shown = (rect.width > 0 || rect.height > 0) && painted;
   const near = inRange(walk, rect, offset[1]);
+  // One computed style for every read of a shown element (each getComputedStyle call is a new object).
+  const style = shown && near ? getComputedStyle(element) : null;
   const role = roleOf(element, tag);
   if (tag === 'a') {
     walk.stats.links++;
@@ -241,12 +240,13 @@ function visitElementIn(
     near &&
     !walk.inert &&
     (shown || isFileInput) &&
-    isControl(element, tag, role) &&
+    isControl(element, tag, role, style) &&
     !containedBy(inClickable, rect, element, tag) &&
     (isFileInput || !clippedAway(element, rect));
   const disabled = control && isDisabled(element);
   const interactive = control && !disabled;
-  const scroll = shown && near ? scrollInfo(element) : null;
+  const overflow = style === null ? null : overflowOf(style);
+  const scroll = overflow === null ? null : scrollInfo(element, overflow);
   const isFrame = tag === 'iframe' || tag === 'frame';
   const openRoot = element.shadowRoot;
   // A control something else is painted over cannot be acted on: it prints no tag, only its text (as
@@ -289,8 +289,8 @@ function visitElementIn(
   if (reached) {
     walk.control = element;
   }
-  if (shown && near) {
-    notePaint(walk, element, rect);
+  if (style !== null && overflow !== null) {
+    walk.paint = elementScope(walk.paint, element, rect, style, overflow);
   }
 
   if (isFrame) {
@@ -352,7 +352,7 @@ function visitFrame(
   }
   setFrame(line, 'inline', null);
   // The frame's document has its own coordinates and canvas; what hides the frame hides its text too.
-  walk.paint = CANVAS;
+  walk.paint = canvasScope(walk.paint, inner);
   walkChildren(walk, inner.documentElement, depth, true, [origin[0] + offset[0], origin[1] + offset[1]], null);
 }
 
@@ -380,8 +380,7 @@ export function collect(
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
     modal,
     inert: modal !== null,
-    paint: CANVAS,
-    hidden: null,
+    paint: canvasScope(null, doc),
     inControl: false,
     control: null,
   };

@@ -94,8 +94,19 @@ export function absolute(href: string, base: string): string {
   }
 }
 
+/** h1 to h6: the heading's level, else 0. */
+function headingLevel(tag: string): number {
+  if (tag.length !== 2 || tag[0] !== 'h') {
+    return 0;
+  }
+  const level = tag.charCodeAt(1) - 48;
+  return level >= 1 && level <= 6 ? level : 0;
+}
+
 class MarkdownWriter {
-  readonly #parts: string[] = [];
+  #parts: string[] = [];
+  /** While a table cell is captured into parts of its own: the last part written before it. */
+  #before: string | undefined = undefined;
   readonly #options: MarkdownOptions;
 
   constructor(options: MarkdownOptions) {
@@ -110,11 +121,27 @@ class MarkdownWriter {
       .trim();
   }
 
-  /** What `write` writes, taken out of the text: a table cell, written on its own line afterwards. */
+  /**
+   * What `write` writes, taken out of the text: a table cell, written on its own line afterwards. It
+   * is written into parts of its own (cutting it out of the page's parts copied them on every cell).
+   */
   #captured(write: () => void): string {
-    const from = this.#parts.length;
-    write();
-    return this.#parts.splice(from).join('');
+    const outer = this.#parts;
+    const outerBefore = this.#before;
+    this.#before = this.#last();
+    this.#parts = [];
+    try {
+      write();
+      return this.#parts.join('');
+    } finally {
+      this.#parts = outer;
+      this.#before = outerBefore;
+    }
+  }
+
+  /** The last part written, a captured cell's or before it. */
+  #last(): string | undefined {
+    return this.#parts.length > 0 ? this.#parts[this.#parts.length - 1] : this.#before;
   }
 
   block(start: string): void {
@@ -130,7 +157,7 @@ class MarkdownWriter {
       const value = (node.nodeValue ?? '').replace(/\s+/g, ' ');
       if (value.trim() !== '') {
         this.inline(value);
-      } else if (value !== '' && !/\s$/.test(this.#parts.at(-1) ?? '\n')) {
+      } else if (value !== '' && !/\s$/.test(this.#last() ?? '\n')) {
         // Whitespace between two inline elements separates their words (<b>One</b> <b>Two</b>).
         this.inline(' ');
       }
@@ -144,9 +171,9 @@ class MarkdownWriter {
     if (SKIP.has(tag) || (node.nodeType === Node.ELEMENT_NODE && !visible(element))) {
       return;
     }
-    const base = element.ownerDocument?.baseURI ?? '';
-    if (/^h[1-6]$/.test(tag)) {
-      this.block(`${'#'.repeat(Number(tag[1]))} `);
+    const level = headingLevel(tag);
+    if (level > 0) {
+      this.block(`${'#'.repeat(level)} `);
       this.#children(element, listDepth);
       this.block('');
       return;
@@ -160,6 +187,7 @@ class MarkdownWriter {
         return;
       case 'img': {
         if (this.#options.extractImages) {
+          const base = element.ownerDocument?.baseURI ?? '';
           this.inline(`![${element.getAttribute('alt') ?? ''}](${absolute(element.getAttribute('src') ?? '', base)})`);
         }
         return;
@@ -169,7 +197,7 @@ class MarkdownWriter {
         if (this.#options.extractLinks && href !== null && !href.startsWith('javascript:')) {
           this.inline('[');
           this.#children(element, listDepth);
-          this.inline(`](${absolute(href, base)})`);
+          this.inline(`](${absolute(href, element.ownerDocument?.baseURI ?? '')})`);
         } else {
           this.#children(element, listDepth);
         }

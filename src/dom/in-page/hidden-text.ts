@@ -6,20 +6,81 @@
  * reveals is not hidden (content below the fold, inside a scroll container), and screen-reader text
  * (the sr-only clip or off-screen patterns) is kept where it names a control.
  */
-import type { Clip } from './geometry';
+import type { Clip, Overflow } from './geometry';
 
 export type HiddenReason = 'zero font size' | 'off-screen' | 'clipped' | 'transparent' | 'same colour as background';
+
+/** A computed colour, parsed once per distinct value a page uses. */
+interface Colour {
+  readonly rgb: readonly [number, number, number];
+  readonly alpha: number;
+  readonly luminance: number;
+}
 
 /** What an element's descendants are painted within: the clip of overflowing ancestors, the colour behind. */
 export interface Paint {
   /** In this frame's viewport coordinates; null: nothing clips. */
   readonly clip: Clip | null;
-  /** The opaque colour behind, as [r, g, b]; null when it cannot be told (an image, a translucent layer). */
-  readonly background: readonly [number, number, number] | null;
+  /** The opaque colour behind; null when it cannot be told (an image, a translucent layer). */
+  readonly background: Colour | null;
+}
+
+/** The paint of text below an element, and why a person cannot see it there (null: they can). */
+interface Painted {
+  readonly hidden: HiddenReason | null;
+  readonly paint: Paint;
+}
+
+/**
+ * A place on the walk's path, whose paint is worked out only when text below it is printed: reading an
+ * element's computed style is most of a state's time, and many elements (images, inputs, icons, empty
+ * boxes) have no text below them. Worked out, it is the same answer, as the page does not change during
+ * the walk. A canvas scope starts a frame's document (its paint starts anew; what hides the frame
+ * hides its text too); an element scope stands for a shown element, with what the walk already read.
+ */
+export type PaintScope = CanvasScope | ElementScope;
+
+/** Where the page's scrolling can reach, read once per document (the walk does not scroll it). */
+interface DocumentFacts {
+  readonly scrollX: number;
+  readonly scrollY: number;
+  readonly rtl: boolean;
+}
+
+interface CanvasScope {
+  readonly kind: 'canvas';
+  readonly parent: PaintScope | null;
+  /** Null when the document has no window. */
+  readonly facts: DocumentFacts | null;
+  painted: Painted | null;
+}
+
+interface ElementScope {
+  readonly kind: 'element';
+  readonly parent: PaintScope;
+  /** The scope of the element's document. */
+  readonly canvas: CanvasScope;
+  readonly element: Element;
+  readonly rect: DOMRect;
+  readonly style: CSSStyleDeclaration;
+  readonly overflow: Overflow;
+  painted: Painted | null;
+}
+
+function luminance([r, g, b]: readonly [number, number, number]): number {
+  const channel = (value: number): number => {
+    const s = value / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+function colour(rgb: readonly [number, number, number], alpha: number): Colour {
+  return { rgb, alpha, luminance: luminance(rgb) };
 }
 
 /** A page's canvas is white unless something paints over it. */
-export const CANVAS: Paint = { clip: null, background: [255, 255, 255] };
+export const CANVAS: Paint = { clip: null, background: colour([255, 255, 255], 1) };
 
 /** Reasons the screen-reader patterns give (sr-only): kept inside a control, whose name they are. */
 const SCREEN_READER_REASONS: ReadonlySet<HiddenReason> = new Set(['clipped', 'off-screen']);
@@ -37,7 +98,7 @@ export function shownText(
   return mode === 'mark' ? `[hidden: ${hidden}] ${text}` : null;
 }
 
-function rgba(value: string): [number, number, number, number] | null {
+function parseColour(value: string): Colour | null {
   const match = /^rgba?\(([^)]+)\)$/.exec(value);
   if (match === null) {
     return null;
@@ -46,22 +107,32 @@ function rgba(value: string): [number, number, number, number] | null {
     .split(/[\s,/]+/)
     .filter((part) => part !== '')
     .map(Number);
-  return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
+  return colour([parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0], parts[3] ?? 1);
 }
 
-function luminance([r, g, b]: readonly [number, number, number]): number {
-  const channel = (value: number): number => {
-    const s = value / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+/** Parsed colours by their computed value: a page uses a few dozen, on tens of thousands of elements. */
+const colours = new Map<string, Colour | null>();
+/** Enough for any page's palette; a page that makes up colours as it goes does not grow the map for ever. */
+const MAX_COLOURS = 1024;
+
+function rgba(value: string): Colour | null {
+  let parsed = colours.get(value);
+  if (parsed === undefined) {
+    parsed = parseColour(value);
+    if (colours.size >= MAX_COLOURS) {
+      colours.clear();
+    }
+    colours.set(value, parsed);
+  }
+  return parsed;
 }
 
 /** WCAG contrast ratio; below this a person cannot tell the text from its background. */
 const MIN_CONTRAST = 1.1;
 
-function contrast(a: readonly [number, number, number], b: readonly [number, number, number]): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+function contrast(a: Colour, b: Colour): number {
+  const light = Math.max(a.luminance, b.luminance);
+  const dark = Math.min(a.luminance, b.luminance);
   return (light + 0.05) / (dark + 0.05);
 }
 
@@ -87,14 +158,16 @@ const ZERO_CLIP_PATH = /^inset\(\s*(50|100)%|^circle\(\s*0(px)?\s*[ a]|^polygon\
 /**
  * Why the text of a shown element would not be seen, given what its ancestors paint, and what its own
  * descendants are painted within. One computed style per element (already resolved for the collector's
- * other reads).
+ * other reads), its overflow read by the walk already.
  */
-export function hiddenTextOf(
+function hiddenTextOf(
   element: Element,
   rect: DOMRect,
   outer: Paint,
   style: CSSStyleDeclaration,
-): { reason: HiddenReason | null; paint: Paint } {
+  [overflowX, overflowY]: Overflow,
+  facts: DocumentFacts | null,
+): Painted {
   let clip = outer.clip;
   let reason: HiddenReason | null = null;
   if (
@@ -103,9 +176,10 @@ export function hiddenTextOf(
   ) {
     reason = 'clipped';
   }
-  if (style.clip !== 'auto' && style.clip !== '' && style.position !== 'static') {
+  const cssClip = style.clip;
+  if (cssClip !== 'auto' && cssClip !== '' && style.position !== 'static') {
     const edges = /rect\(([^)]*)\)/
-      .exec(style.clip)?.[1]
+      .exec(cssClip)?.[1]
       ?.split(/[\s,]+/)
       .map((part) => parseFloat(part));
     if (edges !== undefined && edges.length === 4) {
@@ -115,11 +189,10 @@ export function hiddenTextOf(
       }
     }
   }
-  if (style.clipPath !== 'none' && ZERO_CLIP_PATH.test(style.clipPath)) {
+  const clipPath = style.clipPath;
+  if (clipPath !== 'none' && ZERO_CLIP_PATH.test(clipPath)) {
     reason ??= 'clipped';
   }
-  const overflowX = style.overflowX;
-  const overflowY = style.overflowY;
   if (overflowX !== 'visible' || overflowY !== 'visible') {
     const scrolls = (value: string): boolean => value === 'auto' || value === 'scroll';
     const box = element as HTMLElement;
@@ -146,11 +219,9 @@ export function hiddenTextOf(
   if (parseFloat(style.fontSize) < 1) {
     reason ??= 'zero font size';
   }
-  const view = element.ownerDocument.defaultView;
-  if (view !== null) {
-    const rtl = element.ownerDocument.documentElement.dir === 'rtl';
+  if (facts !== null) {
     // Scrolling never goes left of the page's start (right of it, in a right-to-left page) or above its top.
-    if (rect.bottom + view.scrollY <= 0 || (!rtl && rect.right + view.scrollX <= 0)) {
+    if (rect.bottom + facts.scrollY <= 0 || (!facts.rtl && rect.right + facts.scrollX <= 0)) {
       reason ??= 'off-screen';
     }
     if (parseFloat(style.textIndent) <= -Math.max(rect.width, 100)) {
@@ -162,33 +233,67 @@ export function hiddenTextOf(
     background = null;
   } else {
     const own = rgba(style.backgroundColor);
-    if (own !== null && own[3] >= 1) {
-      background = [own[0], own[1], own[2]];
-    } else if (own !== null && own[3] > 0) {
+    if (own !== null && own.alpha >= 1) {
+      background = own;
+    } else if (own !== null && own.alpha > 0) {
       background = null;
     }
   }
   const color = rgba(style.color);
   if (color !== null) {
-    if (color[3] === 0) {
+    if (color.alpha === 0) {
       reason ??= 'transparent';
-    } else if (
-      color[3] >= 1 &&
-      background !== null &&
-      contrast([color[0], color[1], color[2]], background) < MIN_CONTRAST
-    ) {
+    } else if (color.alpha >= 1 && background !== null && contrast(color, background) < MIN_CONTRAST) {
       reason ??= 'same colour as background';
     }
   }
-  return { reason, paint: { clip, background } };
+  // Most elements neither clip nor paint a background: their descendants share the paint object.
+  const paint = clip === outer.clip && background === outer.background ? outer : { clip, background };
+  return { hidden: reason, paint };
 }
 
-/** Looks at an element's paint where its text would be shown; below hidden text everything stays hidden. */
-export function notePaint(walk: { hidden: HiddenReason | null; paint: Paint }, element: Element, rect: DOMRect): void {
-  if (walk.hidden !== null) {
-    return;
+/** The scope of a frame's document (or the walk's start), under the scope of its frame element (if any). */
+export function canvasScope(parent: PaintScope | null, document: Document): PaintScope {
+  const view = document.defaultView;
+  const facts =
+    view === null
+      ? null
+      : { scrollX: view.scrollX, scrollY: view.scrollY, rtl: document.documentElement?.dir === 'rtl' };
+  return { kind: 'canvas', parent, facts, painted: null };
+}
+
+/** The scope of a shown element, under the walk's current one. */
+export function elementScope(
+  parent: PaintScope,
+  element: Element,
+  rect: DOMRect,
+  style: CSSStyleDeclaration,
+  overflow: Overflow,
+): PaintScope {
+  const canvas = parent.kind === 'canvas' ? parent : parent.canvas;
+  return { kind: 'element', parent, canvas, element, rect, style, overflow, painted: null };
+}
+
+function paintedAt(scope: PaintScope): Painted {
+  if (scope.painted !== null) {
+    return scope.painted;
   }
-  const found = hiddenTextOf(element, rect, walk.paint, getComputedStyle(element));
-  walk.hidden = found.reason;
-  walk.paint = found.paint;
+  let painted: Painted;
+  if (scope.kind === 'canvas') {
+    painted = { hidden: scope.parent === null ? null : paintedAt(scope.parent).hidden, paint: CANVAS };
+  } else {
+    const outer = paintedAt(scope.parent);
+    // Below hidden text everything stays hidden (and how it is painted no longer matters).
+    painted =
+      outer.hidden !== null
+        ? outer
+        : hiddenTextOf(scope.element, scope.rect, outer.paint, scope.style, scope.overflow, scope.canvas.facts);
+  }
+  scope.painted = painted;
+  return painted;
+}
+
+/** Why a person cannot see text printed at this scope, or null; worked out on the first text there. */
+export function hiddenAt(scope: PaintScope): HiddenReason | null {
+  return paintedAt(scope).hidden;
 }

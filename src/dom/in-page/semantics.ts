@@ -147,8 +147,14 @@ export function labelStandsInFor(label: Element): HTMLInputElement | null {
 /**
  * browser-use's ClickableElementDetector, reordered for speed: cheap checks first, computed style last.
  * A disabled control still counts: the collector shows it, greyed out, without an index.
+ * `style` is the element's computed style when the caller has it already.
  */
-export function isControl(element: Element, tag: string, role: string | null): boolean {
+export function isControl(
+  element: Element,
+  tag: string,
+  role: string | null,
+  style: CSSStyleDeclaration | null = null,
+): boolean {
   if (tag === 'html' || tag === 'body') {
     return false;
   }
@@ -194,12 +200,12 @@ export function isControl(element: Element, tag: string, role: string | null): b
   if (element.getAttribute('draggable') === 'true') {
     return true;
   }
-  return hasOwnPointerCursor(element);
+  return hasOwnPointerCursor(element, style ?? getComputedStyle(element));
 }
 
 /** cursor:pointer set on this element, not just inherited from a parent that already counts. */
-function hasOwnPointerCursor(element: Element): boolean {
-  if (getComputedStyle(element).cursor !== 'pointer') {
+function hasOwnPointerCursor(element: Element, style: CSSStyleDeclaration): boolean {
+  if (style.cursor !== 'pointer') {
     return false;
   }
   const parent = element.parentElement;
