@@ -16,8 +16,8 @@ import {
   type ActionOutcome,
   type OutcomeElement,
 } from '../../protocol/outcome';
-import type { ErrorCode } from '../../shared/errors';
-import { errorMessageOf } from '../../shared/errors';
+import { errorMessageOf, isTabpilotError, type ErrorCode } from '../../shared/errors';
+import { DIALOG_OPEN_REASON } from '../guards/dialog-condition';
 import type { Logger } from '../../shared/logger';
 import { fieldOf } from '../../shared/narrow';
 import { sleep } from '../../shared/time';
@@ -63,13 +63,25 @@ export class OutcomeWatch {
   readonly #events: PageEvents;
   readonly #pagesBefore: Set<string>;
   readonly #targetDisabled: boolean;
+  /**
+   * The URL when a dialog held the page as the watch began (the action answers it): nothing could be
+   * asked of the document then, so the outcome says only what the tab did and where it is.
+   */
+  readonly #heldAt: { url: string } | undefined;
 
-  private constructor(deps: OutcomeDeps, targetId: string, session: CdpSession, events: PageEvents, disabled: boolean) {
+  private constructor(
+    deps: OutcomeDeps,
+    targetId: string,
+    session: CdpSession,
+    events: PageEvents,
+    start: { disabled: boolean; heldAt: { url: string } | undefined },
+  ) {
     this.#deps = deps;
     this.#targetId = targetId;
     this.#session = session;
     this.#events = events;
-    this.#targetDisabled = disabled;
+    this.#targetDisabled = start.disabled;
+    this.#heldAt = start.heldAt;
     this.#pagesBefore = new Set(deps.targets.pages().map((page) => page.targetId));
   }
 
@@ -81,8 +93,12 @@ export class OutcomeWatch {
       const entry = index === null ? undefined : deps.dom.entry(targetId, index);
       const localId = entry !== undefined && entry.sessionId === session.sessionId ? entry.localId : null;
       const start = await PAGE.callInFrame(session, 'watchChanges', localId);
-      return new OutcomeWatch(deps, targetId, session, events, start.target_disabled);
+      return new OutcomeWatch(deps, targetId, session, events, { disabled: start.target_disabled, heldAt: undefined });
     } catch (error) {
+      if (isTabpilotError(error) && error.details?.['reason'] === DIALOG_OPEN_REASON) {
+        const heldAt = { url: deps.targets.target(targetId)?.url ?? '' };
+        return new OutcomeWatch(deps, targetId, session, events, { disabled: false, heldAt });
+      }
       events.dispose();
       throw error;
     }
@@ -107,6 +123,17 @@ export class OutcomeWatch {
    */
   async #settle(started: number, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
+      if (this.#heldAt !== undefined) {
+        // No document was watched: the page is settled once what the action asked for has loaded.
+        if (this.#events.loading === 0 && performance.now() - started >= OUTCOME_MIN_WAIT_MS) {
+          return true;
+        }
+        if (performance.now() - started >= OUTCOME_MAX_WAIT_MS) {
+          return false;
+        }
+        await sleep(POLL_MS, signal);
+        continue;
+      }
       if (this.#events.dialog !== undefined) {
         // The page waits on its dialog: nothing runs in it until the dialog is answered.
         return true;
@@ -129,6 +156,15 @@ export class OutcomeWatch {
 
   /** The document's changes (null: another document), with the indexes its elements have now. */
   async #take(): Promise<{ changes: PageChanges | null; contextId: number }> {
+    if (this.#heldAt !== undefined) {
+      // The title the tab had is not known (the target's lags behind the page's): it is said with a new URL.
+      const { url, title } = await this.#where();
+      const moved = url !== undefined && url !== this.#heldAt.url;
+      return {
+        changes: { ...EMPTY_CHANGES, url: moved ? url : null, title: moved ? (title ?? null) : null },
+        contextId: 0,
+      };
+    }
     if (this.#events.dialog !== undefined) {
       // A call into a page with an open dialog is answered only once the dialog is: the changes stay
       // in the page, and the next outcome's watch drops them.
