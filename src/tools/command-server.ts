@@ -19,7 +19,7 @@ import { redact, secretsOf, type Secret } from '../shared/redact';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
 import { eventReaches } from './event-scope';
-import { batchAction } from './batch-action';
+import { ownServerActions } from './own-server-actions';
 import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
 import { fieldOf, isRecord } from '../shared/narrow';
@@ -101,7 +101,7 @@ export class CommandServer {
     this.session = session;
     this.registry = registry;
     this.#log = logger;
-    this.addServerAction(batchAction((name) => registry.get(name) !== undefined));
+    ownServerActions((name) => registry.get(name) !== undefined).forEach((action) => this.addServerAction(action));
   }
 
   /**
