@@ -2,7 +2,14 @@ import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplayResult } from '../../../src/tools/flows/replay-action';
 import type { Driver } from '../harness/drivers';
-import { addFlowPages, type FlowPagesControl } from '../harness/flow-pages';
+import {
+  addFlowPages,
+  checkoutFlow,
+  flowOf,
+  listingFlow,
+  signUpFlow,
+  type FlowPagesControl,
+} from '../harness/flow-pages';
 import { FixtureServer } from '../harness/fixture-server';
 
 const SECRET = 'Sw0rdf1sh-flow-secret-value';
@@ -14,11 +21,6 @@ export interface FlowsHooks {
   history(driver: Driver): Promise<string>;
   /** Where a file the session saved under this name is on disk. */
   fileOf(name: string): string;
-}
-
-/** A version 1 flow of these steps. */
-function flowOf(name: string, steps: unknown[], defaults: Record<string, string> = {}): Record<string, unknown> {
-  return { format: 'tabpilot-flow', version: 1, name, steps, defaults };
 }
 
 /**
@@ -50,23 +52,7 @@ export function defineFlowsContract(name: string, start: () => Promise<Driver>, 
       driver.ok<ReplayResult>('replay', { flow, params });
 
     it('replays a sign-up with a parameter, a secret, a choice and a checkbox, and the secret stays out', async () => {
-      const flow = flowOf(
-        'Sign up',
-        [
-          { action: 'navigate', url: server.url('/flows/signup.html'), expect: { text: 'Create your account' } },
-          { action: 'fill', locator: { role: 'textbox', name: 'Full name' }, input: { param: 'name' } },
-          { action: 'fill', locator: { role: 'textbox', name: 'Email' }, input: { value: 'ada@example.test' } },
-          { action: 'fill', locator: { label: 'Password' }, input: { secret: 'password' } },
-          { action: 'select', locator: { role: 'combobox', name: 'Plan' }, input: { value: 'Pro' } },
-          { action: 'click', locator: { role: 'checkbox', name: 'I accept the terms' } },
-          {
-            action: 'click',
-            locator: { role: 'button', name: 'Sign up' },
-            expect: { path: '/flows/welcome.html', text: 'Welcome, Ada Lovelace' },
-          },
-        ],
-        { name: 'Grace Hopper' },
-      );
+      const flow = signUpFlow(server);
       const result = await replay(flow, { name: 'Ada Lovelace' });
       expect(result).toEqual({
         flow: 'Sign up',
@@ -85,42 +71,18 @@ export function defineFlowsContract(name: string, start: () => Promise<Driver>, 
     });
 
     it('replays a listing filtered by a choice, a search box and a button found by its test id', async () => {
-      const result = await replay(
-        flowOf('Filter kettles', [
-          { action: 'navigate', url: server.url('/flows/list.html') },
-          { action: 'select', locator: { label: 'Category' }, input: { value: 'Kitchen' } },
-          { action: 'fill', locator: { role: 'searchbox', name: 'Search products' }, input: { value: 'kettle' } },
-          {
-            action: 'click',
-            locator: { test_id: 'apply-filters' },
-            expect: { path: '/flows/list.html?category=kitchen', text: '2 results' },
-          },
-        ]),
-      );
+      const result = await replay(listingFlow(server));
       expect(result).toMatchObject({ completed: 4, stopped_at: null, reason: null });
     });
 
-    function checkoutFlow(): Record<string, unknown> {
-      return flowOf(
-        'Checkout',
-        [
-          { action: 'navigate', url: server.url('/flows/cart.html') },
-          { action: 'click', locator: { role: 'link', name: 'Checkout' }, expect: { path: '/flows/checkout.html' } },
-          { action: 'fill', locator: { label: 'Address' }, input: { param: 'address' } },
-          { action: 'click', locator: { role: 'button', name: 'Place order' }, expect: { text: 'Order placed' } },
-        ],
-        { address: '1 Loop Road' },
-      );
-    }
-
     it('replays a two-page checkout, and stops at the step whose button was renamed, with a picture', async () => {
-      const green = await replay(checkoutFlow());
+      const green = await replay(checkoutFlow(server));
       expect(green).toMatchObject({ completed: 4, stopped_at: null });
       expect((await driver.ok<{ total: number }>('search_page', { pattern: 'Shipping to 1 Loop Road' })).total).toBe(1);
 
       control.placeOrderLabel = 'Submit order';
       try {
-        const stopped = await replay(checkoutFlow(), { address: '2 Changed Lane' });
+        const stopped = await replay(checkoutFlow(server), { address: '2 Changed Lane' });
         expect(stopped.completed).toBe(3);
         expect(stopped.stopped_at).toBe(4);
         expect(stopped.reason).toBe(
@@ -155,15 +117,15 @@ export function defineFlowsContract(name: string, start: () => Promise<Driver>, 
     });
 
     it('refuses a flow that is not one and a parameter it lacks or does not have, before any step runs', async () => {
-      const bad = await driver.send('replay', { flow: { ...checkoutFlow(), version: 2 } });
+      const bad = await driver.send('replay', { flow: { ...checkoutFlow(server), version: 2 } });
       expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
-      const { defaults: _defaults, ...withoutDefault } = checkoutFlow();
+      const { defaults: _defaults, ...withoutDefault } = checkoutFlow(server);
       const missing = await driver.send('replay', { flow: withoutDefault });
       expect(missing).toMatchObject({
         ok: false,
         error: { code: 'INVALID_PARAMS', message: expect.stringContaining('needs a value for address') },
       });
-      const unknown = await driver.send('replay', { flow: checkoutFlow(), params: { adress: 'x' } });
+      const unknown = await driver.send('replay', { flow: checkoutFlow(server), params: { adress: 'x' } });
       expect(unknown).toMatchObject({
         ok: false,
         error: { code: 'INVALID_PARAMS', message: expect.stringContaining('params.adress') },

@@ -118,3 +118,57 @@ document.getElementById('apply').addEventListener('click', () => {
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** A version 1 flow of these steps, as a flow file holds it. */
+export function flowOf(name: string, steps: unknown[], defaults: Record<string, string> = {}): Record<string, unknown> {
+  return { format: 'tabpilot-flow', version: 1, name, steps, defaults };
+}
+
+/** The sign-up: a parameter (the name), a value, a secret (the password), a choice and a checkbox. */
+export function signUpFlow(server: FixtureServer): Record<string, unknown> {
+  return flowOf(
+    'Sign up',
+    [
+      { action: 'navigate', url: server.url('/flows/signup.html'), expect: { text: 'Create your account' } },
+      { action: 'fill', locator: { role: 'textbox', name: 'Full name' }, input: { param: 'name' } },
+      { action: 'fill', locator: { role: 'textbox', name: 'Email' }, input: { value: 'ada@example.test' } },
+      { action: 'fill', locator: { label: 'Password' }, input: { secret: 'password' } },
+      { action: 'select', locator: { role: 'combobox', name: 'Plan' }, input: { value: 'Pro' } },
+      { action: 'click', locator: { role: 'checkbox', name: 'I accept the terms' } },
+      {
+        action: 'click',
+        locator: { role: 'button', name: 'Sign up' },
+        expect: { path: '/flows/welcome.html', text: 'Welcome, Ada Lovelace' },
+      },
+    ],
+    { name: 'Grace Hopper' },
+  );
+}
+
+/** The listing filtered by a category, a search and Apply (found by its test id). */
+export function listingFlow(server: FixtureServer): Record<string, unknown> {
+  return flowOf('Filter kettles', [
+    { action: 'navigate', url: server.url('/flows/list.html') },
+    { action: 'select', locator: { label: 'Category' }, input: { value: 'Kitchen' } },
+    { action: 'fill', locator: { role: 'searchbox', name: 'Search products' }, input: { value: 'kettle' } },
+    {
+      action: 'click',
+      locator: { test_id: 'apply-filters' },
+      expect: { path: '/flows/list.html?category=kitchen', text: '2 results' },
+    },
+  ]);
+}
+
+/** The two-page checkout: the cart's link, the address (a parameter with a default), Place order. */
+export function checkoutFlow(server: FixtureServer): Record<string, unknown> {
+  return flowOf(
+    'Checkout',
+    [
+      { action: 'navigate', url: server.url('/flows/cart.html') },
+      { action: 'click', locator: { role: 'link', name: 'Checkout' }, expect: { path: '/flows/checkout.html' } },
+      { action: 'fill', locator: { label: 'Address' }, input: { param: 'address' } },
+      { action: 'click', locator: { role: 'button', name: 'Place order' }, expect: { text: 'Order placed' } },
+    ],
+    { address: '1 Loop Road' },
+  );
+}
