@@ -1,6 +1,7 @@
 /**
  * The contract between the perception code in the page (src/dom/in-page) and the core: the options and
- * results of its functions, and the functions themselves. Types only; both sides compile against it.
+ * results of its functions, and the functions themselves. Types only (and the locator selector's prefix);
+ * both sides compile against it.
  */
 import type { PackedLine } from './wire';
 
@@ -211,3 +212,14 @@ export interface PerceptionHandleFunctions {
   /** The element an in-world id names in the latest state, or null when it is gone. */
   resolve: [id: number];
 }
+
+/**
+ * How a recorded step names its element so that a reload or a changed index does not lose it (the
+ * flow file's locator, src/protocol/flow.ts): by role and accessible name, by label, by text, by test id
+ * or by a CSS path, the order they are derived in (src/dom/in-page/locator.ts).
+ */
+export type PageLocator =
+  { role: string; name: string } | { label: string } | { text: string } | { test_id: string } | { css: string };
+
+/** A selector `find_elements` reads as a locator instead of CSS: this prefix, then the locator's JSON. */
+export const LOCATOR_SELECTOR_PREFIX = 'locator=';

@@ -34,7 +34,7 @@ const Expectation = z
     { message: 'name at least one of text_appears, text_disappears, url_includes' },
   );
 
-type Expectation = z.output<typeof Expectation>;
+export type Expectation = z.output<typeof Expectation>;
 
 const BatchStep = z.strictObject({
   action: z.string().min(1).meta({ details: 'An action name, as a request names it' }),
@@ -111,8 +111,8 @@ async function unmet(
   return undefined;
 }
 
-/** Looks again at the times of CHECK_AT_MS until the expectation holds or its time is up. */
-async function awaitExpectation(
+/** Looks again at the times of CHECK_AT_MS until the expectation holds or its time is up (a replay's too). */
+export async function awaitExpectation(
   expect: Expectation,
   tabId: string | undefined,
   caller: ServerActionCaller,

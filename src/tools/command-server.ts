@@ -17,7 +17,7 @@ import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
 import { eventReaches } from './event-scope';
-import { batchAction } from './batch-action';
+import { ownServerActions } from './own-server-actions';
 import { toCommandError } from './command-error';
 import { describeServerAction, type ServerAction } from './server-action';
 import { ClientStates } from './client-states';
@@ -100,7 +100,7 @@ export class CommandServer {
     this.session = session;
     this.registry = registry;
     this.#log = logger;
-    this.addServerAction(batchAction((name) => registry.get(name) !== undefined));
+    ownServerActions((name) => registry.get(name) !== undefined).forEach((action) => this.addServerAction(action));
   }
 
   /**

@@ -10,6 +10,7 @@ import type {
   SearchMatch,
   SearchOptions,
 } from '../payload';
+import { selectAll } from './locator';
 
 export const SKIP = new Set([
   'script',
@@ -387,7 +388,7 @@ export function find(
   options: FindOptions,
   idOf: (element: Element) => number | undefined,
 ): { elements: FoundElement[]; total: number } {
-  const all = Array.from(document.querySelectorAll(options.selector));
+  const all = selectAll(options.selector);
   const elements = all.slice(0, options.maxResults).map((element): FoundElement => {
     const attributes: Record<string, string> = {};
     for (const name of options.attributes) {

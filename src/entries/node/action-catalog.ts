@@ -2,6 +2,7 @@ import { AGENT_ACTIONS } from '../../agent/agent-actions';
 import { createDefaultRegistry } from '../../tools/actions';
 import { BATCH_ACTION } from '../../tools/batch-action';
 import { describeClientActions } from '../../tools/command-server';
+import { REPLAY_ACTION } from '../../tools/flows/replay-action';
 import { describeServerAction } from '../../tools/server-action';
 
 /**
@@ -20,6 +21,7 @@ export function actionCatalog(): CatalogEntry[] {
   return [
     ...createDefaultRegistry().describe(),
     describeServerAction(BATCH_ACTION),
+    describeServerAction(REPLAY_ACTION),
     ...AGENT_ACTIONS.map(describeServerAction),
     ...describeClientActions(),
   ];

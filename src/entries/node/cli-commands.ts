@@ -155,6 +155,13 @@ Send {"id":1,"action":"describe"} for every action and its parameters. Set TABPI
     full: true,
   },
   {
+    name: 'flow',
+    summary: 'export a flow file as a Playwright Test file',
+    usage: undefined,
+    options: [{ flag: '--out', value: 'FILE', about: 'write it here instead of stdout' }],
+    full: true,
+  },
+  {
     name: 'repl',
     summary: 'an interactive session through the native host',
     usage: `  tabpilot repl [--client NAME] [--user-data-dir DIR]

@@ -1,3 +1,4 @@
+import { runFlowCli } from './flow-cli';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -95,6 +96,9 @@ async function main(): Promise<number> {
   }
   if (command === 'extension') {
     return runExtensionCli(argv.slice(argv.indexOf(command) + 1));
+  }
+  if (command === 'flow') {
+    return runFlowCli(argv.slice(argv.indexOf(command) + 1));
   }
   if (command === 'run') {
     if (argv.includes('--help') || argv.includes('-h')) {

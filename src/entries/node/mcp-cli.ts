@@ -23,6 +23,7 @@ import { actionsOnFocusedTab, buildToolCatalog, toolAnswers } from '../../tools/
 import { describeServerAction } from '../../tools/server-action';
 import { AGENT_ACTIONS } from '../../agent/agent-actions';
 import { BATCH_ACTION } from '../../tools/batch-action';
+import { REPLAY_ACTION } from '../../tools/flows/replay-action';
 import { RERUN_ACTION } from '../../agent/history-actions';
 import { RUN_ACTION, runDeadlineMs } from '../../agent/run-action';
 import { McpToolRunner } from '../../tools/mcp/tool-runner';
@@ -243,7 +244,12 @@ export async function runMcpCli(argv: string[]): Promise<number> {
   // the extension's worker with the model of its panel settings, listed when its build serves the actions
   // (the tool list follows the extension's describe).
   const served = cli.mode === 'extension' || config.agent.model !== null ? AGENT_ACTIONS.map(describeServerAction) : [];
-  const offered = [...createDefaultRegistry().describe(), describeServerAction(BATCH_ACTION), ...served];
+  const offered = [
+    ...createDefaultRegistry().describe(),
+    describeServerAction(BATCH_ACTION),
+    describeServerAction(REPLAY_ACTION),
+    ...served,
+  ];
   const tools = buildToolCatalog(offered, {
     ...(cli.categories === undefined ? {} : { categories: cli.categories }),
     slim: cli.slim,

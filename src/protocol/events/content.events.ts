@@ -56,7 +56,10 @@ export const SearchPageEvent = defineEvent('SearchPageEvent', {
 export const FindElementsEvent = defineEvent('FindElementsEvent', {
   payload: {
     target_id: TargetId,
-    selector: z.string().min(1),
+    selector: z.string().min(1).meta({
+      details:
+        'A CSS selector, or a flow locator: `locator=` and its JSON ({"role","name"}, {"label"}, {"text"}, {"test_id"} or {"css"}; docs/flows.md)',
+    }),
     attributes: z.array(z.string()).default([]),
     max_results: z.number().int().positive().max(1000).default(50),
     include_text: z.boolean().default(true),

@@ -1,3 +1,4 @@
+import { replayParams } from './cli-replay';
 import type { CommandResponse } from '../../../protocol/commands';
 import type { ClientName } from '../../../protocol/native-messages';
 import { errorMessageOf, isTabpilotError } from '../../../shared/errors';
@@ -54,6 +55,10 @@ export async function connectClient(
 
 /** Params from the words after the action, read by the types the catalog gives them. */
 export function paramsFor(catalog: ActionCatalog, action: string, words: readonly string[]): Record<string, unknown> {
+  // replay reads its flow from a file named first: `tabpilot replay FLOW --param name=value`.
+  if (action === 'replay' && !(words.length === 1 && (words[0] ?? '').trim().startsWith('{'))) {
+    return replayParams(words);
+  }
   return parseParams(action, words, catalogSchemas(catalog));
 }
 

@@ -6,6 +6,7 @@ import { ERROR_CODES, type ErrorCode } from '../../../shared/errors';
 import { ACTIONS } from '../../../protocol/actions';
 import { OUTCOME_REASONS } from '../../../protocol/outcome';
 import { BATCH_ACTION } from '../../../tools/batch-action';
+import { REPLAY_ACTION } from '../../../tools/flows/replay-action';
 import { CLIENT_ACTIONS } from '../../../tools/command-server';
 import { buildToolCatalog } from '../../../tools/mcp/tool-catalog';
 import type { ActionDescription } from '../../../tools/registry';
@@ -231,7 +232,7 @@ function clientAction(action: (typeof CLIENT_ACTIONS)[number]): string {
 /** docs/reference/protocol.md, before formatting. */
 export function renderProtocolReference(): string {
   const registryDescriptions = createDefaultRegistry().describe();
-  const agentDescriptions = [BATCH_ACTION, ...AGENT_ACTIONS].map(describeServerAction);
+  const agentDescriptions = [BATCH_ACTION, REPLAY_ACTION, ...AGENT_ACTIONS].map(describeServerAction);
   const byName = new Map(registryDescriptions.map((description) => [description.name, description]));
   const tools = new Map(
     buildToolCatalog([...registryDescriptions, ...agentDescriptions]).map((tool) => {
@@ -258,6 +259,13 @@ export function renderProtocolReference(): string {
       tools,
       false,
       "the CommandServer (`src/tools/batch-action.ts`); each step runs as the client's own request would",
+    ),
+    '## Replaying a flow',
+    serverAction(
+      describeServerAction(REPLAY_ACTION),
+      tools,
+      false,
+      "the CommandServer (`src/tools/flows/replay-action.ts`); each step runs as the client's own request would",
     ),
     "## The agent's actions",
     'Served where the built-in agent is installed: `tabpilot launch`, `tabpilot connect`, `tabpilot mcp` and the extension. See [agent.md](../agent.md).',

@@ -1,0 +1,135 @@
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReplayResult } from '../../../src/tools/flows/replay-action';
+import type { Driver } from '../harness/drivers';
+import {
+  addFlowPages,
+  checkoutFlow,
+  flowOf,
+  listingFlow,
+  signUpFlow,
+  type FlowPagesControl,
+} from '../harness/flow-pages';
+import { FixtureServer } from '../harness/fixture-server';
+
+const SECRET = 'Sw0rdf1sh-flow-secret-value';
+
+export interface FlowsHooks {
+  /** Sets config fields in the session the driver talks to (sensitive_data). */
+  configure(driver: Driver, config: Record<string, unknown>): Promise<void>;
+  /** The bus's history as JSON, where a secret must never appear. */
+  history(driver: Driver): Promise<string>;
+  /** Where a file the session saved under this name is on disk. */
+  fileOf(name: string): string;
+}
+
+/**
+ * `replay` over both transports, on loopback pages: a sign-up form (a parameter, a secret from
+ * sensitive_data, a choice, a checkbox), a listing with filters and a two-page checkout replay green, each
+ * element found by its locator; a renamed button stops the replay at its step with the reason and a
+ * picture; a locator naming several elements, a bad flow and a missing parameter are refused.
+ */
+export function defineFlowsContract(name: string, start: () => Promise<Driver>, hooks: FlowsHooks): void {
+  describe(`flows contract over ${name}`, () => {
+    let driver: Driver;
+    let control: FlowPagesControl;
+    const server = new FixtureServer();
+
+    beforeAll(async () => {
+      control = addFlowPages(server);
+      await server.start();
+      driver = await start();
+      await driver.openTab(server.url('/flows/cart.html'));
+      await hooks.configure(driver, { sensitive_data: { [new URL(server.url('/')).hostname]: { password: SECRET } } });
+    });
+
+    afterAll(async () => {
+      await driver?.close();
+      await server.stop();
+    });
+
+    const replay = (flow: unknown, params: Record<string, string> = {}): Promise<ReplayResult> =>
+      driver.ok<ReplayResult>('replay', { flow, params });
+
+    it('replays a sign-up with a parameter, a secret, a choice and a checkbox, and the secret stays out', async () => {
+      const flow = signUpFlow(server);
+      const result = await replay(flow, { name: 'Ada Lovelace' });
+      expect(result).toEqual({
+        flow: 'Sign up',
+        steps: 7,
+        completed: 7,
+        stopped_at: null,
+        reason: null,
+        screenshot: null,
+      });
+      const detail = await driver.ok<{ total: number }>('search_page', {
+        pattern: `ada@example.test on Pro, password of ${SECRET.length} characters, terms accepted`,
+      });
+      expect(detail.total).toBe(1);
+      expect(JSON.stringify(result)).not.toContain(SECRET);
+      expect(await hooks.history(driver)).not.toContain(SECRET);
+    });
+
+    it('replays a listing filtered by a choice, a search box and a button found by its test id', async () => {
+      const result = await replay(listingFlow(server));
+      expect(result).toMatchObject({ completed: 4, stopped_at: null, reason: null });
+    });
+
+    it('replays a two-page checkout, and stops at the step whose button was renamed, with a picture', async () => {
+      const green = await replay(checkoutFlow(server));
+      expect(green).toMatchObject({ completed: 4, stopped_at: null });
+      expect((await driver.ok<{ total: number }>('search_page', { pattern: 'Shipping to 1 Loop Road' })).total).toBe(1);
+
+      control.placeOrderLabel = 'Submit order';
+      try {
+        const stopped = await replay(checkoutFlow(server), { address: '2 Changed Lane' });
+        expect(stopped.completed).toBe(3);
+        expect(stopped.stopped_at).toBe(4);
+        expect(stopped.reason).toBe(
+          'step 4 (click button "Place order"): no element on the page is button "Place order"',
+        );
+        expect(stopped.screenshot?.endsWith('replay-step-4.png')).toBe(true);
+        expect(statSync(hooks.fileOf('replay-step-4.png')).size).toBeGreaterThan(1_000);
+      } finally {
+        control.placeOrderLabel = 'Place order';
+      }
+    });
+
+    it('stops where a locator names several elements or a step expects what the page does not show', async () => {
+      const several = await replay(
+        flowOf('Several', [
+          { action: 'navigate', url: server.url('/flows/list.html') },
+          { action: 'click', locator: { css: '#items li' } },
+        ]),
+      );
+      expect(several).toMatchObject({ completed: 1, stopped_at: 2 });
+      expect(several.reason).toBe(
+        'step 2 (click CSS "#items li"): 5 elements are CSS "#items li"; a step must name one',
+      );
+
+      const unmet = await replay(
+        flowOf('Unmet', [{ action: 'navigate', url: server.url('/flows/cart.html'), expect: { text: 'Sold out' } }]),
+      );
+      expect(unmet).toMatchObject({ completed: 0, stopped_at: 1 });
+      expect(unmet.reason).toMatch(
+        /^step 1 \(open .*cart\.html\): afterwards after 5000 ms the page does not show "Sold out"$/,
+      );
+    });
+
+    it('refuses a flow that is not one and a parameter it lacks or does not have, before any step runs', async () => {
+      const bad = await driver.send('replay', { flow: { ...checkoutFlow(server), version: 2 } });
+      expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS' } });
+      const { defaults: _defaults, ...withoutDefault } = checkoutFlow(server);
+      const missing = await driver.send('replay', { flow: withoutDefault });
+      expect(missing).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', message: expect.stringContaining('needs a value for address') },
+      });
+      const unknown = await driver.send('replay', { flow: checkoutFlow(server), params: { adress: 'x' } });
+      expect(unknown).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_PARAMS', message: expect.stringContaining('params.adress') },
+      });
+    });
+  });
+}
