@@ -4,19 +4,20 @@ import { systemPrompt, toolsFrom } from '../../src/agent/prompt';
 import { parseConfig } from '../../src/browser/config';
 import { createDefaultRegistry } from '../../src/tools/actions';
 import { BATCH_ACTION } from '../../src/tools/batch-action';
+import { REPLAY_ACTION } from '../../src/tools/flows/replay-action';
 import { describeServerAction } from '../../src/tools/server-action';
 import { buildToolCatalog } from '../../src/tools/mcp/tool-catalog';
 
 /**
  * What the tools cost a model on every turn, counted as an MCP client receives them: the JSON of the
  * tools array of tools/list. Every tool is what the server can list at most (the extension's: every
- * action, batch and the agent's). A new tool fits when its summary is a short sentence and its params
+ * action, batch, replay and the agent's). A new tool fits when its summary is a short sentence and its params
  * say only what their names, types and enums do not (CONTRIBUTING.md, "Adding an action").
  */
 /**
- * A ratchet, not the goal: issue 27 asks for 12,000 and this is about what 56 tools cost today (22,618,
- * down from 24,789: short titles, no title that repeats the name, no number's or file name's default, no
- * cap of 1000 or more, no floor of 0 or 1 without a cap); lower it as tools shrink.
+ * A ratchet, not the goal: issue 27 asks for 12,000 and this is about what 57 tools cost today (22,924
+ * with replay; 24,789 before short titles, no title that repeats the name, no number's or file name's
+ * default, no cap of 1000 or more, no floor of 0 or 1 without a cap); lower it as tools shrink.
  */
 const EVERY_TOOL_BUDGET = 23_000;
 const SLIM_BUDGET = 3_800;
@@ -32,7 +33,12 @@ const AGENT_TOOLS_BUDGET = 6_600;
 const AGENT_SYSTEM_BUDGET = 1_200;
 
 const registry = createDefaultRegistry().describe();
-const every = [...registry, describeServerAction(BATCH_ACTION), ...AGENT_ACTIONS.map(describeServerAction)];
+const every = [
+  ...registry,
+  describeServerAction(BATCH_ACTION),
+  describeServerAction(REPLAY_ACTION),
+  ...AGENT_ACTIONS.map(describeServerAction),
+];
 
 function chars(value: unknown): number {
   return JSON.stringify(value).length;
