@@ -67,7 +67,11 @@ export function watchChanges(targetId: number | null): WatchStart {
   const now = performance.now();
   const watch: Watch = {
     observer: new MutationObserver((records) => {
-      watch.lastChangeAt = performance.now();
+      // An inline style that changes every frame (a script's animation, a carousel) would keep the page
+      // from ever being quiet: style changes are noted, but only other changes make the page busy.
+      if (records.some((record) => record.attributeName !== 'style')) {
+        watch.lastChangeAt = performance.now();
+      }
       for (const record of records) {
         noteRecord(watch, record);
       }

@@ -7,7 +7,8 @@ function send(res: ServerResponse, title: string, body: string): void {
 }
 
 /**
- * What an action's outcome is tested on: a menu a click opens, a button that does nothing, one a late
+ * What an action's outcome is tested on: a menu a click opens, a button that does nothing (beside a
+ * spinner animated by inline style), one a late
  * overlay covers, one whose handler throws, one whose request answers 500, one another disables, one another hides, a panel a click removes, an alert, a download, a field, and
  * links to another page, in this tab and a new one.
  */
@@ -19,6 +20,7 @@ export function addOutcomePages(server: FixtureServer): void {
       `<button id="menu">Open menu</button>
 <div id="items" hidden><button>Rename</button><button>Delete</button></div>
 <button id="noop">Nothing</button>
+<div id="spinner" style="width:10px;height:10px;background:#888"></div>
 <button id="late">Late</button>
 <div id="overlay" hidden style="position:fixed;inset:0;background:rgba(0,0,0,.3);z-index:5">Our newsletter</div>
 <button id="broken">Broken</button>
@@ -33,6 +35,9 @@ export function addOutcomePages(server: FixtureServer): void {
 <div id="panel"><button id="dismiss">Dismiss</button><span>Panel text</span></div>
 <button id="fold">Fold</button><button id="folded">Folded</button>
 <script>
+// An animation by inline style, every 16 ms: the page is never without a change, yet settles.
+let turn = 0;
+setInterval(() => { document.getElementById('spinner').style.transform = 'rotate(' + (turn += 6) + 'deg)'; }, 16);
 document.getElementById('menu').addEventListener('click', () => { document.getElementById('items').hidden = false; });
 document.getElementById('late').addEventListener('mouseover', (e) => { if (e.isTrusted) document.getElementById('overlay').hidden = false; });
 document.getElementById('lock').addEventListener('click', () => { document.getElementById('send').disabled = true; });
