@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Flow } from '../../../src/protocol/flow';
+import { parseFlow } from '../../../src/protocol/flow';
 import { pollUntil } from '../../../src/shared/time';
 import type { ReplayResult } from '../../../src/tools/flows/replay-action';
 import { ExtensionDriver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
 import { addFlowPages } from '../harness/flow-pages';
+import { PanelPage } from '../harness/panel';
 import { VirtualDisplay } from '../harness/virtual-display';
 
 const SECRET = 'Sw0rdf1sh-Kq7-Zx9';
@@ -26,6 +27,7 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
   let display: VirtualDisplay;
   let driver: ExtensionDriver;
   let tab: string;
+  let panel: PanelPage;
 
   /** Where an element's centre is on the X screen (the window sits at 0,0 with no frame of a window manager). */
   const screenPoint = (selector: string): Promise<{ x: number; y: number }> =>
@@ -52,6 +54,7 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
     );
     expect(saved.ok).toBe(true);
     tab = await driver.openTab(server.url(PATH));
+    panel = await PanelPage.open(driver.client);
   });
 
   afterAll(async () => {
@@ -71,7 +74,9 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
   });
 
   it('records clicks, typing, a choice and a checkbox as located steps, the secret by name, and replays them', async () => {
-    await driver.ok('record_start', { tab_id: tab, name: 'Sign up' });
+    // The person presses Record in the side panel: their focused tab, the sign-up, is recorded.
+    await panel.click('#record-flow');
+    await panel.waitFor(`document.getElementById('recording-state')`, 'the panel to say it records');
     // A script's events are not the person's: nothing of this is recorded.
     await driver.evaluateInTab(
       tab,
@@ -94,12 +99,15 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
       { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the sign-up never reached the welcome page') },
     );
 
-    const { flow, path } = await driver.ok<{ flow: Flow; path: string }>('record_stop', { file_name: 'signup-flow' });
-    expect(path.endsWith('signup-flow.json')).toBe(true);
+    await panel.click('#stop-recording');
+    const saved = (await panel.waitForText('#recorded-flow', '.json')).replace(/^saved /, '');
+    expect(saved).toMatch(/^flow-\d{8}-\d{6}\.json$/);
+    const file = readFileSync(join(downloads, 'tabpilot', saved), 'utf8');
+    const flow = parseFlow(JSON.parse(file));
     expect(flow).toEqual({
       format: 'tabpilot-flow',
       version: 1,
-      name: 'Sign up',
+      name: 'Recorded flow',
       defaults: {},
       steps: [
         { action: 'navigate', url: server.url(PATH), expect: { path: PATH } },
@@ -127,8 +135,6 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
         { action: 'click', locator: { role: 'button', name: 'Sign up' }, expect: { path: '/flows/welcome.html' } },
       ],
     });
-    const file = readFileSync(join(downloads, 'tabpilot', 'signup-flow.json'), 'utf8');
-    expect(JSON.parse(file)).toEqual(flow);
     for (const where of [
       JSON.stringify(flow),
       file,
@@ -139,7 +145,7 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
 
     const replayed = await driver.ok<ReplayResult>('replay', { flow, tab_id: tab });
     expect(replayed).toEqual({
-      flow: 'Sign up',
+      flow: 'Recorded flow',
       steps: 8,
       completed: 8,
       stopped_at: null,
@@ -153,7 +159,15 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
     expect(detail.total).toBe(1);
   });
 
-  it('answers record_stop without a recording as ELEMENT_NOT_FOUND', async () => {
+  it('saves under the name asked for, and answers record_stop without a recording as ELEMENT_NOT_FOUND', async () => {
+    await driver.ok('record_start', { tab_id: tab, name: 'Welcome' });
+    const { flow, path } = await driver.ok<{ flow: unknown; path: string }>('record_stop', { file_name: 'welcome' });
+    expect(path.endsWith('welcome.json')).toBe(true);
+    expect(JSON.parse(readFileSync(join(downloads, 'tabpilot', 'welcome.json'), 'utf8'))).toEqual(flow);
+    expect(flow).toMatchObject({
+      name: 'Welcome',
+      steps: [{ action: 'navigate', expect: { path: '/flows/welcome.html' } }],
+    });
     expect(await driver.send('record_stop')).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
   });
 });
