@@ -7,7 +7,6 @@ import type { PanelTab, TimelineEntry } from '../../../protocol/panel-messages';
 import { lastClientIn, runningActions, type Activity } from '../activity';
 import { ActionsView } from './actions-view';
 import { ControlBar } from './control-bar';
-import { FlowRecorder } from './flow-recorder';
 import { Header, type StopPhase, type TabControl } from './header';
 import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
@@ -75,7 +74,6 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
         onRelease={(tabId) => control(() => port.request('release', tabId === undefined ? {} : { tab_id: tabId }))}
         stop={stop}
       />
-      {state.described !== undefined && <FlowRecorder port={port} described={state.described} />}
       <TabAlerts tabs={state.status?.tabs ?? []} onShow={(tabId) => port.showTab(tabId)} />
       <PersonQuestions questions={state.questions} onAnswer={(id, allow) => port.answerQuestion(id, allow)} />
       <ResponseView id="output" response={last?.response} summary={last?.summary} onRetry={last?.retry} />
