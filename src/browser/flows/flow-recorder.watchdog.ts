@@ -69,13 +69,8 @@ export const flowRecorderWatchdog = defineWatchdog({
       current.dispose();
       const session = ctx.session.targets.sessionFor(current.targetId);
       if (session !== undefined && !session.detached) {
-        await bestEffort(
-          session
-            .send('Runtime.removeBinding', { name: BINDING })
-            .then(() => PAGE.callInFrame(session, 'recordUnlisten')),
-          ctx.log,
-          'ending the flow recorder in the page',
-        );
+        await bestEffort(session.send('Runtime.removeBinding', { name: BINDING }), ctx.log, 'removing the binding');
+        await bestEffort(PAGE.callInFrame(session, 'recordUnlisten'), ctx.log, 'ending the recorder in the page');
       }
       return current;
     };
@@ -165,6 +160,9 @@ export const flowRecorderWatchdog = defineWatchdog({
       // Runs before the tabs watchdog lets the tab go, while its session still answers.
       ReleaseTabEvent: async (event) => {
         const only = event.payload.target_id;
+        if (only !== undefined && ctx.session.host.tabControl === undefined) {
+          return; // Where tabpilot owns the browser the tabs watchdog refuses a release of one tab.
+        }
         await end(only === undefined ? 'any' : [only]);
       },
       TabLeaseEndedEvent: async (event) => {

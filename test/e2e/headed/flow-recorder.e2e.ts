@@ -170,4 +170,10 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
     });
     expect(await driver.send('record_stop')).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
   });
+
+  it('ends a recording, unsaved, when its tab is released', async () => {
+    await driver.ok('record_start', { tab_id: tab });
+    await driver.ok('release', { tab_id: tab });
+    expect(await driver.send('record_stop')).toMatchObject({ ok: false, error: { code: 'ELEMENT_NOT_FOUND' } });
+  });
 });
