@@ -21,7 +21,8 @@ export type ValueFunctions<V> = { [K in keyof V]: { args: readonly unknown[]; re
 /** Functions that return an element (the caller gets an object id in the world): their arguments. */
 export type HandleFunctions<H> = { [K in keyof H]: readonly unknown[] };
 
-const WORLD_NAME = '__tabpilot';
+/** The name of tabpilot's isolated world in every frame (a CDP binding can be given to it alone). */
+export const WORLD_NAME = '__tabpilot';
 const MISSING = '__tabpilot_missing';
 const STALE = '__tabpilot_stale_world';
 const WORLD_TOKEN = '__tabpilotWorld';
@@ -58,6 +59,14 @@ export function pruneWorlds(): void {
       worlds.delete(session);
     }
   }
+}
+
+/**
+ * Forgets the session's world, so the next call makes a new one: a binding added to the world's name
+ * reaches the worlds made after it.
+ */
+export function forgetWorld(session: CdpSession): void {
+  worlds.delete(session);
 }
 
 /** How many worlds are held in this process (a debug figure: one per live page and out-of-process frame looked into). */

@@ -205,6 +205,12 @@ export interface PerceptionValueFunctions {
   changesQuiet: { args: []; result: { quiet_ms: number; watched_ms: number } | null };
   /** Ends the watch with what changed; null when nothing watched. */
   takeChanges: { args: []; result: PageChanges | null };
+  /** Starts telling a flow recording the person's trusted input through this world's binding; false without it. */
+  recordListen: { args: [binding: string]; result: boolean };
+  /** Stops telling it; false when nothing listened in this document. */
+  recordUnlisten: { args: []; result: boolean };
+  /** The document's path (a recorded step's expectation). */
+  recordPath: { args: []; result: string };
 }
 
 /** Perception functions that return an element. */
@@ -220,6 +226,18 @@ export interface PerceptionHandleFunctions {
  */
 export type PageLocator =
   { role: string; name: string } | { label: string } | { text: string } | { test_id: string } | { css: string };
+
+/**
+ * One input of the person's while a flow is recorded (src/dom/in-page/recorder.ts), as the page tells
+ * the worker: what they did, to which element, and the document's path when they did it. A password
+ * field's value comes only to be turned into a placeholder; it is never kept.
+ */
+export type RecordedInput =
+  | { kind: 'click'; locator: PageLocator; path: string }
+  | { kind: 'fill'; locator: PageLocator; value: string; password: boolean; path: string }
+  | { kind: 'select'; locator: PageLocator; value: string; path: string }
+  | { kind: 'upload'; locator: PageLocator; files: string[]; path: string }
+  | { kind: 'press'; key: string; path: string };
 
 /** A selector `find_elements` reads as a locator instead of CSS: this prefix, then the locator's JSON. */
 export const LOCATOR_SELECTOR_PREFIX = 'locator=';

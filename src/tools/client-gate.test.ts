@@ -42,7 +42,7 @@ async function setup(options: { withTabControl?: boolean; hold?: () => string | 
   gate.install();
   server.useGate(gate);
   let id = 0;
-  const connect = (name: string, kind: 'native' | 'test' = 'native') => {
+  const connect = (name: string, kind: 'native' | 'mcp' | 'agent' | 'panel' | 'test' = 'native') => {
     const connection = server.connect({ id: name, kind }, { send: () => undefined });
     return (action: string, params: Record<string, unknown> = {}): Promise<CommandResponse> =>
       connection.handle({ id: ++id, action, params });
@@ -197,5 +197,24 @@ describe('ClientGate: several clients in one browser', () => {
     });
     hold = undefined;
     expect(await alpha('navigate', { url: 'https://a.test/4' })).toMatchObject({ ok: true });
+  });
+
+  it("refuses the person's own actions to every program and the agent, on every transport, and lets the person past", async () => {
+    for (const withTabControl of [false, true]) {
+      const { connect } = await setup({ withTabControl });
+      for (const kind of ['native', 'mcp', 'agent'] as const) {
+        for (const action of ['record_start', 'record_stop']) {
+          expect(await connect(`${kind}-client`, kind)(action), `${kind} ${action}`).toMatchObject({
+            ok: false,
+            error: { code: 'FORBIDDEN', message: expect.stringContaining("the person's alone") },
+          });
+        }
+      }
+      // The person gets past the gate to the bus (this fake session has no watchdog to answer the event).
+      expect(await connect('sidepanel', 'panel')('record_stop')).toMatchObject({
+        ok: false,
+        error: { details: { event: 'RecordFlowStopEvent' } },
+      });
+    }
   });
 });

@@ -112,6 +112,12 @@ export class ClientGate {
     next: (params: unknown) => Promise<unknown>,
   ): Promise<unknown> {
     const declared = this.#registry.get(action);
+    if (declared?.personOnly === 'always' && !isPerson(ctx.client)) {
+      throw new TabpilotError(
+        'FORBIDDEN',
+        `${action} is the person's alone (it watches what they do in a tab): only the person may use it, in the side panel or the command line`,
+      );
+    }
     if (!leasesTabs(ctx.client)) {
       const result = await next(params);
       return declared?.lease === 'list' ? this.#annotateTabs(result, undefined) : result;
@@ -121,7 +127,7 @@ export class ClientGate {
       this.#refuseUnderHold(action);
     }
     const given = await this.#powers.vet(action, { ...(isRecord(params) ? params : {}) }, client);
-    if (declared?.personOnly === true && this.#session.host.tabControl !== undefined) {
+    if (declared?.personOnly === 'extension' && this.#session.host.tabControl !== undefined) {
       throw new TabpilotError(
         'FORBIDDEN',
         `${action} detaches every tab of every client and of the person: only the person may press it (release lets go of your own tabs)`,
@@ -357,6 +363,11 @@ export class ClientGate {
 }
 
 /** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
+/** The person at their own controls (the side panel, the command line, a test standing in for them), not a program or the agent. */
+export function isPerson(client: ClientInfo): boolean {
+  return client.kind === 'panel' || client.kind === 'cli' || client.kind === 'test';
+}
+
 export function leasesTabs(client: ClientInfo): boolean {
   return client.kind === 'native' || client.kind === 'mcp';
 }

@@ -22,6 +22,8 @@ const STOP_OBSERVERS = [
   'emulation.on_ReleaseTabEvent',
   // Clears what network_conditions set in the tab before the tabs watchdog lets it go; answers nothing.
   'network-conditions.on_ReleaseTabEvent',
+  // Ends (unsaved) a flow recording of the tab before the tabs watchdog lets it go; answers nothing.
+  'flow-recorder.on_ReleaseTabEvent',
   // Clears the routes the client set on the tab before the tabs watchdog lets it go; answers nothing.
   'route.on_ReleaseTabEvent',
   // Ends and throws away a trace performance_start began in the tab before the tabs watchdog lets it go.
@@ -76,6 +78,8 @@ const UNGATED = [
   'stop_har',
   // The way out of a dialog that blocks the page: refusing it there would leave the tab stuck.
   'handle_dialog',
+  // Ends the one recording, in whatever state its tab is: saving what was recorded needs no page.
+  'record_stop',
 ];
 
 describe('the action list', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageContent, ResourceLink, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { pollUntil } from '../../src/shared/time';
-import { ACTIONS } from '../../src/protocol/actions';
+import { ACTIONS, personAlone } from '../../src/protocol/actions';
 import { FixtureServer } from './harness/fixture-server';
 import { TEST_FLAGS } from './harness/browser';
 import { ChallengeServer, challengeFlags } from './harness/challenge-server';
@@ -57,7 +57,9 @@ describe('tabpilot mcp --launch', () => {
     const { tools } = await mcp.client.listTools();
     // evaluate is off in this config, so it is not offered (it would only ever answer FORBIDDEN).
     expect(tools.map((tool) => tool.name)).toEqual([
-      ...ACTIONS.map((action) => action.name).filter((name) => name !== 'evaluate'),
+      ...ACTIONS.filter((action) => !personAlone(action.name))
+        .map((action) => action.name)
+        .filter((name) => name !== 'evaluate'),
       'batch',
     ]);
     const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
@@ -86,7 +88,10 @@ describe('tabpilot mcp --launch', () => {
     const other = await new McpTestClient(['--launch', '--headless', '--config', allowed.path]).connect();
     try {
       const { tools } = await other.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([...ACTIONS.map((action) => action.name), 'batch']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        ...ACTIONS.filter((action) => !personAlone(action.name)).map((action) => action.name),
+        'batch',
+      ]);
     } finally {
       await other.close();
       rmSync(allowed.dir, { recursive: true, force: true });

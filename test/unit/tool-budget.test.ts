@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_ACTIONS } from '../../src/agent/agent-actions';
 import { systemPrompt, toolsFrom } from '../../src/agent/prompt';
 import { parseConfig } from '../../src/browser/config';
+import { personAlone } from '../../src/protocol/actions';
 import { createDefaultRegistry } from '../../src/tools/actions';
 import { BATCH_ACTION } from '../../src/tools/batch-action';
 import { REPLAY_ACTION } from '../../src/tools/flows/replay-action';
@@ -47,7 +48,9 @@ function chars(value: unknown): number {
 describe('the tools a model is sent', () => {
   it(`lists every tool in at most ${EVERY_TOOL_BUDGET} characters, --slim in at most ${SLIM_BUDGET}`, () => {
     const tools = buildToolCatalog(every);
-    expect(tools.length).toBe(every.length);
+    // The person's own actions (personOnly 'always': recording what they do) are never a program's tool.
+    expect(tools.length).toBe(every.filter((tool) => !personAlone(tool.name)).length);
+    expect(tools.map((tool) => tool.name)).not.toContain('record_start');
     expect(chars(tools)).toBeLessThanOrEqual(EVERY_TOOL_BUDGET);
     expect(chars(buildToolCatalog(every, { slim: true }))).toBeLessThanOrEqual(SLIM_BUDGET);
     const over = tools.filter((tool) => chars(tool) > ONE_TOOL_BUDGET).map((tool) => `${tool.name}: ${chars(tool)}`);

@@ -9,6 +9,7 @@ import { crashWatchdog } from '../guards/crash.watchdog';
 import { defaultActionWatchdog } from './default-action.watchdog';
 import { domWatchdog } from '../state/dom.watchdog';
 import { emulationWatchdog } from '../emulation/emulation.watchdog';
+import { flowRecorderWatchdog } from '../flows/flow-recorder.watchdog';
 import { downloadsWatchdog } from '../downloads/downloads.watchdog';
 import { harRecordingWatchdog } from '../har/har-recording.watchdog';
 import { localBrowserWatchdog } from './local-browser.watchdog';
@@ -49,12 +50,13 @@ export function watchdogsFor(platform: Platform, deps: WatchdogDeps = {}): AnyWa
     permissionsWatchdog,
     navigationWatchdog,
     // Before the tabs watchdog: a release takes the indicator down, clears the emulation, the network
-    // conditions and the routes, and ends a trace while the tab's session still answers.
+    // conditions and the routes, and ends a trace and a flow recording while the tab's session still answers.
     controlIndicatorWatchdog,
     emulationWatchdog,
     networkConditionsWatchdog,
     routeWatchdog,
     performanceWatchdog,
+    flowRecorderWatchdog,
     tabsWatchdog,
     downloadsWatchdog,
     popupsWatchdog,

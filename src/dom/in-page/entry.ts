@@ -11,6 +11,7 @@ import { findMatches, revealMatch } from './find-matches';
 import { frameOrigin } from './geometry';
 import { isFrameElement } from './realm';
 import { highlight } from './highlight';
+import { recordListen, recordPath, recordUnlisten } from './recorder';
 import { retention } from './world-state';
 
 type ValueApi = {
@@ -57,4 +58,7 @@ export const api: ValueApi & HandleApi = {
   watchChanges,
   changesQuiet,
   takeChanges,
+  recordListen,
+  recordUnlisten,
+  recordPath,
 };

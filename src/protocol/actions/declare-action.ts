@@ -107,8 +107,12 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   readonly outcome?: boolean;
   /** Only reads: after it the page needs no time to settle. */
   readonly onlyReads?: boolean;
-  /** Lets the person alone do it when the browser is theirs (the extension). */
-  readonly personOnly?: boolean;
+  /**
+   * The person's alone: `extension` where the browser is theirs (the emergency stop; in Node a program
+   * started the browser), `always` on every transport (recording what the person does, which no program
+   * may watch: it is never listed as an MCP tool either). A program's request is refused FORBIDDEN.
+   */
+  readonly personOnly?: 'extension' | 'always';
   readonly lease?: LeaseRole;
   /** A program without a tab gets a new one for it instead of NOT_ATTACHED. */
   readonly opensTab?: boolean;

@@ -2,6 +2,7 @@ import { ACTING_ACTIONS } from './acting.actions';
 import { CONTENT_ACTIONS } from './content.actions';
 import type { CommandError, RequestId } from '../commands';
 import { EMULATION_ACTIONS } from './emulation.actions';
+import { FLOW_ACTIONS } from './flows.actions';
 import type { AnyActionDeclaration, ParamsIn, ResultOut } from './declare-action';
 import { NAVIGATION_ACTIONS } from './navigation.actions';
 import { NETWORK_CONDITIONS_ACTIONS } from './network-conditions.actions';
@@ -28,6 +29,7 @@ export const ACTIONS = [
   ...NETWORK_CONDITIONS_ACTIONS,
   ...ROUTE_ACTIONS,
   ...PERFORMANCE_ACTIONS,
+  ...FLOW_ACTIONS,
 ] as const;
 
 type Declared = (typeof ACTIONS)[number];
@@ -69,4 +71,9 @@ export function declarationOf(name: string): AnyActionDeclaration | undefined {
 export function leavesPageSettled(name: string): boolean {
   const declared = declarationOf(name);
   return declared?.changesPage === true || declared?.onlyReads === true;
+}
+
+/** An action no program may use, so no MCP client is offered it as a tool (personOnly 'always'). */
+export function personAlone(name: string): boolean {
+  return BY_NAME.get(name)?.personOnly === 'always';
 }

@@ -93,7 +93,7 @@ export const TAB_ACTIONS = [
     category: 'session',
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     preempt: true,
-    personOnly: true,
+    personOnly: 'extension',
     panel: {
       label: 'Stop everything',
       success: () => 'stopped',

@@ -6,9 +6,14 @@ import { actionsOnFocusedTab, buildToolCatalog } from './tool-catalog';
 const described = createDefaultRegistry().describe();
 
 describe('the MCP tool catalog', () => {
-  it('offers every action, in the actions’ order, each with a title of its own', () => {
+  it('offers every action a program may use, in the actions’ order, each with a title of its own', () => {
     const tools = buildToolCatalog(described);
-    expect(tools.map((tool) => tool.name)).toEqual(ACTIONS.map((action) => action.name));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      ACTIONS.filter((action) => action.personOnly !== 'always').map((action) => action.name),
+    );
+    // Recording what the person does is theirs alone: no program is offered it.
+    expect(tools.map((tool) => tool.name)).not.toContain('record_start');
+    expect(tools.map((tool) => tool.name)).not.toContain('record_stop');
     // Every declaration has a title of its own words, never its bare name.
     expect(tools.filter((tool) => tool.title === tool.name)).toEqual([]);
     expect(new Set(tools.map((tool) => tool.title)).size).toBe(tools.length);
@@ -52,7 +57,7 @@ describe('the MCP tool catalog', () => {
     expect(slim.map((tool) => tool.name)).toEqual(['navigate', 'state', 'click', 'input', 'scroll', 'send_keys']);
     const hidden = buildToolCatalog(described, { hidden: new Set(['evaluate']) });
     expect(hidden.map((tool) => tool.name)).not.toContain('evaluate');
-    expect(hidden).toHaveLength(ACTIONS.length - 1);
+    expect(hidden).toHaveLength(buildToolCatalog(described).length - 1);
   });
 
   it('is much smaller slim, for small context windows', () => {

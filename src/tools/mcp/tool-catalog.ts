@@ -1,4 +1,10 @@
-import type { ActionCategory, ActionHints, AnyActionDeclaration, McpAnswer } from '../../protocol/actions';
+import {
+  personAlone,
+  type ActionCategory,
+  type ActionHints,
+  type AnyActionDeclaration,
+  type McpAnswer,
+} from '../../protocol/actions';
 import type { ActionDescription } from '../registry';
 import { modelSchema } from '../model-schema';
 import type { McpTool, McpToolAnnotations } from './mcp-shapes';
@@ -19,11 +25,15 @@ export interface ToolSelection {
  * sent it, a title (where it is not the bare name) and annotations taken from the action's hints.
  */
 export function buildToolCatalog(actions: readonly ActionDescription[], selection: ToolSelection = {}): McpTool[] {
-  return actions
-    .filter((action) => selection.categories === undefined || selection.categories.has(action.category))
-    .filter((action) => selection.slim !== true || action.mcp?.slim === true)
-    .filter((action) => selection.hidden?.has(action.name) !== true)
-    .map((action) => toTool(action));
+  return (
+    actions
+      .filter((action) => selection.categories === undefined || selection.categories.has(action.category))
+      .filter((action) => selection.slim !== true || action.mcp?.slim === true)
+      .filter((action) => selection.hidden?.has(action.name) !== true)
+      // A program is refused it on every transport: listed, it would cost a model words for a FORBIDDEN.
+      .filter((action) => !personAlone(action.name))
+      .map((action) => toTool(action))
+  );
 }
 
 function toTool(action: ActionDescription): McpTool {

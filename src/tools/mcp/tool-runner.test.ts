@@ -166,7 +166,9 @@ describe('McpToolRunner', () => {
     await follower.warmUp();
     const names = follower.listTools().map((tool) => tool.name);
     expect(names).toEqual(
-      ACTIONS.map((action) => action.name).filter((name) => name !== 'drag' && name !== 'save_as_pdf'),
+      ACTIONS.filter((action) => action.personOnly !== 'always')
+        .map((action) => action.name)
+        .filter((name) => name !== 'drag' && name !== 'save_as_pdf'),
     );
     expect(changes).toBe(1);
     expect(text(await follower.callTool('drag', {}))).toMatch(/^There is no tool "drag" here/);

@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../src/shared/time';
 import type { ReplayResult } from '../../../src/tools/flows/replay-action';
 import type { Driver } from '../harness/drivers';
 import {
@@ -12,7 +13,8 @@ import {
 } from '../harness/flow-pages';
 import { FixtureServer } from '../harness/fixture-server';
 
-const SECRET = 'Sw0rdf1sh-flow-secret-value';
+// No word of a flow's JSON in it ("secret", "password"): the answers' masking replaces any six-letter piece of a secret.
+const SECRET = 'Sw0rdf1sh-Kq7-Zx9-value';
 
 export interface FlowsHooks {
   /** Sets config fields in the session the driver talks to (sensitive_data). */
@@ -130,6 +132,65 @@ export function defineFlowsContract(name: string, start: () => Promise<Driver>, 
         ok: false,
         error: { code: 'INVALID_PARAMS', message: expect.stringContaining('params.adress') },
       });
+    });
+
+    it("records the tab's trusted input as a flow (not a script's), the secret by its name, and replays it", async () => {
+      const tab = await driver.openTab(server.url('/flows/signup.html'));
+      await driver.ok('record_start', { tab_id: tab, name: 'Recorded sign-up' });
+      // The page's own script clicking is not the person: it is not recorded.
+      await driver.evaluateInTab(
+        tab,
+        "document.getElementById('terms').click(); document.getElementById('terms').click()",
+      );
+      await driver.clickInTab(tab, '#name');
+      await driver.ok('send_keys', { tab_id: tab, keys: 'Ada' });
+      await driver.clickInTab(tab, '#email');
+      await driver.ok('send_keys', { tab_id: tab, keys: 'ada@example.test' });
+      await driver.clickInTab(tab, '#password');
+      // Typed by the secret's placeholder, as a client types one: the server fills it in the page alone.
+      await driver.ok('input', { tab_id: tab, text: '<secret>password</secret>' });
+      await driver.clickInTab(tab, '#terms');
+      await driver.clickInTab(tab, 'button[type=submit]');
+      await pollUntil(
+        async () =>
+          (await driver.evaluateInTab<string>(tab, 'location.pathname')) === '/flows/welcome.html' ? true : undefined,
+        {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          onTimeout: () => new Error('the sign-up never reached the welcome page'),
+        },
+      );
+      const { flow, path } = await driver.ok<{ flow: Record<string, unknown>; path: string }>('record_stop', {
+        file_name: 'recorded-signup',
+      });
+      const at = '/flows/signup.html';
+      expect(flow['steps']).toEqual([
+        { action: 'navigate', url: server.url(at), expect: { path: at } },
+        {
+          action: 'fill',
+          locator: { role: 'textbox', name: 'Full name' },
+          input: { value: 'Ada' },
+          expect: { path: at },
+        },
+        {
+          action: 'fill',
+          locator: { role: 'textbox', name: 'Email' },
+          input: { value: 'ada@example.test' },
+          expect: { path: at },
+        },
+        { action: 'fill', locator: { label: 'Password' }, input: { secret: 'password' }, expect: { path: at } },
+        { action: 'click', locator: { role: 'checkbox', name: 'I accept the terms' }, expect: { path: at } },
+        { action: 'click', locator: { role: 'button', name: 'Sign up' }, expect: { path: '/flows/welcome.html' } },
+      ]);
+      expect(path.endsWith('recorded-signup.json')).toBe(true);
+      const file = readFileSync(hooks.fileOf('recorded-signup.json'), 'utf8');
+      expect(JSON.parse(file)).toEqual(flow);
+      for (const where of [file, await hooks.history(driver)]) {
+        expect(where).not.toContain(SECRET);
+      }
+      const replayed = await replay(flow);
+      expect(replayed).toMatchObject({ completed: 6, stopped_at: null, reason: null });
+      expect((await driver.ok<{ total: number }>('search_page', { pattern: 'Welcome, Ada' })).total).toBe(1);
     });
   });
 }
