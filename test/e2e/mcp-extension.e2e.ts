@@ -71,6 +71,7 @@ describe('tabpilot mcp --extension: through the native host into the extension',
     expect(tools.map((tool) => tool.name)).toEqual([
       ...ACTIONS.filter((action) => !personAlone(action.name)).map((action) => action.name),
       'batch',
+      'replay',
       ...AGENT_ACTIONS.map((action) => action.name),
     ]);
     const click = tools.find((tool) => tool.name === 'click');
