@@ -362,12 +362,12 @@ export class ClientGate {
   }
 }
 
-/** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
 /** The person at their own controls (the side panel, the command line, a test standing in for them), not a program or the agent. */
 export function isPerson(client: ClientInfo): boolean {
   return client.kind === 'panel' || client.kind === 'cli' || client.kind === 'test';
 }
 
+/** The clients that lease tabs: those that come from outside (native clients, MCP), not the person. */
 export function leasesTabs(client: ClientInfo): boolean {
   return client.kind === 'native' || client.kind === 'mcp';
 }
