@@ -118,8 +118,8 @@ export class OutcomeWatch {
 
   /**
    * Until the document has been quiet OUTCOME_QUIET_MS with no request the action caused still loading,
-   * and OUTCOME_MIN_WAIT_MS have passed since the action; or OUTCOME_MAX_WAIT_MS: false then. Another document (a navigation) is settled once what it loads
-   * has loaded.
+   * and OUTCOME_MIN_WAIT_MS have passed since the action; or OUTCOME_MAX_WAIT_MS: false then. Another
+   * document (a navigation) is settled once what it loads has loaded.
    */
   async #settle(started: number, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
@@ -138,7 +138,14 @@ export class OutcomeWatch {
         // The page waits on its dialog: nothing runs in it until the dialog is answered.
         return true;
       }
-      const quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
+      let quiet: { quiet_ms: number; watched_ms: number } | null;
+      try {
+        quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
+      } catch (error) {
+        // A dialog that opened meanwhile holds the page, or the tab went: nothing more will change in it.
+        this.#deps.log.debug('the page no longer answers while it settles', { error: errorMessageOf(error) });
+        return true;
+      }
       const loading = this.#events.loading;
       const quietFor = quiet === null ? OUTCOME_QUIET_MS : quiet.quiet_ms;
       const waited = performance.now() - started;
