@@ -24,6 +24,8 @@ export const CommandRequest = z.strictObject({
   outcome: z.boolean().optional(),
 });
 export type CommandRequest = z.infer<typeof CommandRequest>;
+/** A request's own fields beside its id, action and params (`outcome`). */
+export type RequestEnvelope = Omit<CommandRequest, 'id' | 'action' | 'params'>;
 
 // Without zod, so the CLI's lean path can use it (see request-id.ts).
 export { salvageRequestId } from './request-id';

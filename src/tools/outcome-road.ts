@@ -43,17 +43,7 @@ export class OutcomeSlot {
       return response;
     }
     try {
-      const outcome = await watch.end(
-        response.ok
-          ? { ok: true }
-          : {
-              ok: false,
-              code: response.error.code,
-              message: response.error.message,
-              ...(response.error.details === undefined ? {} : { details: response.error.details }),
-            },
-        signal,
-      );
+      const outcome = await watch.end(response.ok ? { ok: true } : { ok: false, ...response.error }, signal);
       return { ...response, outcome };
     } catch (error) {
       this.#log.debug('could not take the outcome', { error: errorMessageOf(error) });

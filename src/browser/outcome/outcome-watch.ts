@@ -16,7 +16,8 @@ import {
   type ActionOutcome,
   type OutcomeElement,
 } from '../../protocol/outcome';
-import { errorMessageOf, isTabpilotError, type ErrorCode } from '../../shared/errors';
+import type { CommandError } from '../../protocol/commands';
+import { errorMessageOf, isTabpilotError } from '../../shared/errors';
 import { DIALOG_OPEN_REASON } from '../guards/dialog-condition';
 import type { Logger } from '../../shared/logger';
 import { fieldOf } from '../../shared/narrow';
@@ -47,8 +48,7 @@ export interface OutcomeDeps {
 }
 
 /** How the action ended, as the outcome reads it: done, or failed with its error. */
-export type ActionEnd =
-  { ok: true } | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
+export type ActionEnd = { ok: true } | ({ ok: false } & CommandError);
 
 /**
  * An action's verified outcome (protocol/outcome.ts), watched from just before the action until its page
@@ -123,28 +123,20 @@ export class OutcomeWatch {
    */
   async #settle(started: number, signal: AbortSignal | undefined): Promise<boolean> {
     for (;;) {
-      if (this.#heldAt !== undefined) {
-        // No document was watched: the page is settled once what the action asked for has loaded.
-        if (this.#events.loading === 0 && performance.now() - started >= OUTCOME_MIN_WAIT_MS) {
-          return true;
-        }
-        if (performance.now() - started >= OUTCOME_MAX_WAIT_MS) {
-          return false;
-        }
-        await sleep(POLL_MS, signal);
-        continue;
-      }
       if (this.#events.dialog !== undefined) {
         // The page waits on its dialog: nothing runs in it until the dialog is answered.
         return true;
       }
-      let quiet: { quiet_ms: number; watched_ms: number } | null;
-      try {
-        quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
-      } catch (error) {
-        // A dialog that opened meanwhile holds the page, or the tab went: nothing more will change in it.
-        this.#deps.log.debug('the page no longer answers while it settles', { error: errorMessageOf(error) });
-        return true;
+      // A page a dialog held as the watch began has no watched document: only what it loads counts.
+      let quiet: { quiet_ms: number; watched_ms: number } | null = null;
+      if (this.#heldAt === undefined) {
+        try {
+          quiet = await PAGE.callInFrame(this.#session, 'changesQuiet');
+        } catch (error) {
+          // A dialog that opened meanwhile holds the page, or the tab went: nothing more will change in it.
+          this.#deps.log.debug('the page no longer answers while it settles', { error: errorMessageOf(error) });
+          return true;
+        }
       }
       const loading = this.#events.loading;
       const quietFor = quiet === null ? OUTCOME_QUIET_MS : quiet.quiet_ms;

@@ -1,4 +1,5 @@
 import { tabOf, type SessionManager } from '../../cdp/session-manager';
+import { firstLine } from '../console/console-text';
 
 /** Bounds of what is kept of the events during one outcome's watch. */
 const KEPT = 3;
@@ -47,12 +48,12 @@ export class PageEvents {
       targets.on('Runtime.exceptionThrown', (params, source) => {
         if (mine(source)) {
           const details = params.exceptionDetails;
-          keep(this.errors, firstLine(details.exception?.description ?? details.text));
+          keep(this.errors, shortLine(details.exception?.description ?? details.text));
         }
       }),
       targets.on('Runtime.consoleAPICalled', (params, source) => {
         if (mine(source) && params.type === 'error') {
-          keep(this.errors, firstLine(params.args.map((arg) => String(arg.value ?? arg.description ?? '')).join(' ')));
+          keep(this.errors, shortLine(params.args.map((arg) => String(arg.value ?? arg.description ?? '')).join(' ')));
         }
       }),
       targets.on('Page.javascriptDialogOpening', (params, source) => {
@@ -87,8 +88,9 @@ function keep(list: string[], line: string): void {
   }
 }
 
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
+/** The first line of a text, cut short. */
+function shortLine(text: string): string {
+  const line = firstLine(text);
   return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS - 1)}…` : line;
 }
 

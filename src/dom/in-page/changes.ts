@@ -199,19 +199,25 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** An element as the outcome names it, given an in-world id so an action can take it by its index. */
-function described(element: Element, value: string | null = null): ChangedElement {
+/** How the outcome reads an element: `button "Save"`, its role (else its tag) and name, a value after. */
+function named(element: Element, value: string | null = null): Omit<ChangedElement, 'id' | 'box'> {
   const tag = element.localName;
   const role = roleOf(element, tag);
   const name = clip(accessibleName(element, tag), LABEL_CHARS);
-  const rect = element.getBoundingClientRect();
-  const kind = role ?? tag;
   return {
-    id: idOf(worldState(), element),
-    label: `${kind}${name === '' ? '' : ` "${name}"`}${value === null ? '' : ` ${value}`}`,
+    label: `${role ?? tag}${name === '' ? '' : ` "${name}"`}${value === null ? '' : ` ${value}`}`,
     tag,
     role,
     name,
+  };
+}
+
+/** An element as the outcome names it, given an in-world id so an action can take it by its index. */
+function described(element: Element, value: string | null = null): ChangedElement {
+  const rect = element.getBoundingClientRect();
+  return {
+    id: idOf(worldState(), element),
+    ...named(element, value),
     box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
   };
 }
@@ -271,18 +277,12 @@ function removedElements(watch: Watch): ChangedElement[] {
       gone.add(element);
     }
   }
-  return [...gone].map((element) => {
-    const tag = element.localName;
-    const name = clip(accessibleName(element, tag), LABEL_CHARS);
-    return {
-      id: worldState().ids.get(element) ?? 0,
-      label: `${roleOf(element, tag) ?? tag}${name === '' ? '' : ` "${name}"`}`,
-      tag,
-      role: null,
-      name,
-      box: { x: 0, y: 0, width: 0, height: 0 },
-    };
-  });
+  // The id it had (idOf would index it again); a gone element has no box.
+  return [...gone].map((element) => ({
+    id: worldState().ids.get(element) ?? 0,
+    ...named(element),
+    box: { x: 0, y: 0, width: 0, height: 0 },
+  }));
 }
 
 /** Controls whose value or checked state changed, and elements whose ARIA state or disabled changed. */

@@ -1,4 +1,4 @@
-import type { CommandResponse } from '../../protocol/commands';
+import type { CommandResponse, RequestEnvelope } from '../../protocol/commands';
 
 export interface ChannelRequestOptions {
   /**
@@ -11,11 +11,10 @@ export interface ChannelRequestOptions {
 }
 
 /** A request as a channel sends it. */
-export interface ChannelRequest {
+export interface ChannelRequest extends RequestEnvelope {
   id: string;
   action: string;
   params: Record<string, unknown>;
-  outcome?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { BrowserSession } from '../../../src/browser/session';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import type { CdpSession } from '../../../src/cdp/session';
 import { composeNodeSession } from '../../../src/entries/node/compose';
-import type { CommandResponse, EventMessage, ServerMessage } from '../../../src/protocol/commands';
+import type { CommandResponse, EventMessage, RequestEnvelope, ServerMessage } from '../../../src/protocol/commands';
 import { NavigationStartedEvent } from '../../../src/protocol/events/navigation.events';
 import { TabpilotError } from '../../../src/shared/errors';
 import { pollUntil } from '../../../src/shared/time';
@@ -15,11 +15,6 @@ import { BrowserClient, EXTENSION_ID, evaluate, launchTestBrowser, PANEL_URL, TE
  * open a controlled tab, and look into tabpilot's own session (child sessions) the way a developer would
  * from the worker's console.
  */
-/** A request's fields beside its action and params. */
-export interface RequestEnvelope {
-  outcome?: boolean;
-}
-
 export interface Driver {
   readonly kind: 'node' | 'extension';
   /** One request; `envelope` adds the request's own fields (`outcome`). */

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import type { CommandResponse, RequestId, ServerMessage } from '../../../protocol/commands';
+import type { CommandResponse, RequestEnvelope, RequestId, ServerMessage } from '../../../protocol/commands';
 import { salvageRequestId } from '../../../protocol/request-id';
 import type { ClientName } from '../../../protocol/native-messages';
 import type { HostNotice, HostRecord, HostWelcome } from '../../../protocol/native-socket';
@@ -120,11 +120,7 @@ export class HostClient {
 
   /** Sends one protocol request and resolves with its answer. */
   /** One request; `envelope` adds the request's own fields (`outcome`). */
-  request(
-    action: string,
-    params?: Record<string, unknown>,
-    envelope: { outcome?: boolean } = {},
-  ): Promise<CommandResponse> {
+  request(action: string, params?: Record<string, unknown>, envelope: RequestEnvelope = {}): Promise<CommandResponse> {
     const id = ++this.#nextId;
     return new Promise((resolve) => {
       this.#send(JSON.stringify({ id, action, ...(params === undefined ? {} : { params }), ...envelope }), id, resolve);
