@@ -165,8 +165,8 @@ export class OutcomeWatch {
       };
     }
     if (this.#events.dialog !== undefined) {
-      // A call into a page with an open dialog is answered only once the dialog is: the changes stay
-      // in the page, and the next outcome's watch drops them.
+      // A page an open dialog holds is not called into (the session refuses it): the changes before the
+      // dialog stay in the page, and the next outcome's watch drops them.
       return { changes: EMPTY_CHANGES, contextId: 0 };
     }
     try {
