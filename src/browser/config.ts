@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { TabpilotError } from '../shared/errors';
-import { PERMISSIONS_CONFIG } from './config/permissions.config';
-import { SECURITY_CONFIG } from './config/security.config';
+import { PERMISSIONS_CONFIG } from './permissions/permissions.config';
+import { SECURITY_CONFIG } from './security/security.config';
 import { firstProblem } from '../shared/zod-issues';
 import { NATIVE_CONFIG_SHAPE } from './config/native.config';
 import { EVENT_NAMES } from '../protocol/events/index';
-import { ArtifactsConfigShape } from './config/artifacts.config';
-import { connectConfigShape } from './config/connect.config';
-import { HistoryConfigShape } from './config/history.config';
-import { GUARDS_CONFIG } from './config/guards.config';
-import { VIDEO_CONFIG_SHAPE } from './config/video.config';
+import { ArtifactsConfigShape } from './artifacts/artifacts.config';
+import { connectConfigShape } from './session/connect.config';
+import { HistoryConfigShape } from '../bus/history.config';
+import { GUARDS_CONFIG } from './guards/guards.config';
+import { VIDEO_CONFIG_SHAPE } from './recording/video.config';
 import { AGENT_CONFIG } from './config/agent.config';
-import { INDICATOR_CONFIG } from './config/indicator.config';
+import { INDICATOR_CONFIG } from './indicator/indicator.config';
 
 /**
  * The one configuration object, snake_case like browser-use's profile. Every level is

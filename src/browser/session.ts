@@ -10,10 +10,10 @@ import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
 import type { TabpilotConfig } from './config';
 import { announceConfigChange } from './config-change';
-import { historyLimits } from './config/history.config';
+import { historyLimits } from '../bus/history.config';
 import { SaveStorageStateEvent } from '../protocol/events/artifacts.events';
 import { attachWatchdog, type AnyWatchdog } from './define-watchdog';
-import { withStartDeadline } from './config/connect.config';
+import { withStartDeadline } from './session/connect.config';
 import { BrowserErrorEvent, BrowserStartEvent, BrowserStopEvent } from '../protocol/events/lifecycle.events';
 import {
   AgentFocusChangedEvent,

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { ACTIONS } from '../../protocol/actions';
 import { AgentRisk } from '../../protocol/events/agent.events';
 
+/*
+ * The agent's fields live in config/ rather than in src/agent/: the one config is parsed in this layer, and
+ * the browser layer may not import the agent's (DESIGN §1 layer order).
+ */
+
 /** Actions the agent is not offered by default: the person's controls and what it gets every step anyway. */
 const AGENT_EXCLUDED_ACTIONS = ACTIONS.filter((action) => action.notForAgent === true).map((action) => action.name);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDomainPattern } from '../security/domain-pattern';
+import { parseDomainPattern } from './domain-pattern';
 
 const PATTERN_FORMS =
   '"example.com" (that host, and www.example.com for a root domain), "*.example.com" (example.com and every subdomain), "https://example.com/path" (that scheme, host, optional port and the paths under it), or another * glob matched against the host ("*.example.*"), or against scheme://host when it has :// ("http*://example.com")';
