@@ -6,7 +6,7 @@ import { actionsOnFocusedTab, buildToolCatalog } from './tool-catalog';
 const described = createDefaultRegistry().describe();
 
 describe('the MCP tool catalog', () => {
-  it('offers every action a program may use, in the actions’ order, each with a title of its own', () => {
+  it('offers every action a program may use, in the actions’ order, each titled where its title says more than its name', () => {
     const tools = buildToolCatalog(described);
     expect(tools.map((tool) => tool.name)).toEqual(
       ACTIONS.filter((action) => action.personOnly !== 'always').map((action) => action.name),
@@ -14,9 +14,17 @@ describe('the MCP tool catalog', () => {
     // Recording what the person does is theirs alone: no program is offered it.
     expect(tools.map((tool) => tool.name)).not.toContain('record_start');
     expect(tools.map((tool) => tool.name)).not.toContain('record_stop');
-    // Every declaration has a title of its own words, never its bare name.
-    expect(tools.filter((tool) => tool.title === tool.name)).toEqual([]);
-    expect(new Set(tools.map((tool) => tool.title)).size).toBe(tools.length);
+    // A title is the declaration's own words; one that only says the name ("Go back" for go_back) is left
+    // out, and a client shows the name.
+    for (const tool of tools) {
+      const title = ACTIONS.find((action) => action.name === tool.name)?.title ?? '';
+      const onlyTheName = title.toLowerCase() === tool.name.replaceAll('_', ' ');
+      expect(tool.title, tool.name).toBe(onlyTheName ? undefined : title);
+    }
+    expect(tools.find((tool) => tool.name === 'go_back')).not.toHaveProperty('title');
+    expect(tools.find((tool) => tool.name === 'navigate')?.title).toBe('Open a URL');
+    const titles = tools.flatMap((tool) => (tool.title === undefined ? [] : [tool.title]));
+    expect(new Set(titles).size).toBe(titles.length);
   });
 
   it('carries each action’s hints as its annotations, its summary as the description, and its params as the input schema', () => {

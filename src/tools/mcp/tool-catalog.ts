@@ -22,7 +22,7 @@ export interface ToolSelection {
 /**
  * The MCP tools for the protocol's actions, in the actions' own order (a fixed order, so a client's
  * prompt cache holds across sessions): each with its summary, its params' JSON Schema as a model is
- * sent it, a title (where it is not the bare name) and annotations taken from the action's hints.
+ * sent it, a title (where it says more than the name) and annotations taken from the action's hints.
  */
 export function buildToolCatalog(actions: readonly ActionDescription[], selection: ToolSelection = {}): McpTool[] {
   return (
@@ -42,8 +42,9 @@ function toTool(action: ActionDescription): McpTool {
     description: action.summary,
     inputSchema: modelSchema(action.params_schema),
   };
-  // A server action without a title of its own (the agent's) is titled by its name: said once is enough.
-  if (action.title !== action.name) {
+  // A title that is only the name in words ("Go back" for go_back, the agent's actions titled by their
+  // name) tells a client nothing its name does not: said once is enough.
+  if (!saysOnlyTheName(action.title, action.name)) {
     tool.title = action.title;
   }
   const annotations = annotationsOf(action.hints);
@@ -54,6 +55,10 @@ function toTool(action: ActionDescription): McpTool {
     tool.outputSchema = STATE_OUTPUT_SCHEMA;
   }
   return tool;
+}
+
+function saysOnlyTheName(title: string, name: string): boolean {
+  return title.toLowerCase() === name.replaceAll('_', ' ');
 }
 
 /** The MCP spec's value of each hint a tool leaves out (2025-11-25 ToolAnnotations). */

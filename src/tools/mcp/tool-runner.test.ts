@@ -187,7 +187,7 @@ describe('McpToolRunner', () => {
     await vi.advanceTimersByTimeAsync(3600);
     expect(text(await call)).toBe('wait done.\nwaited_seconds: 3.5');
     expect(reports.map((report) => report.progress)).toEqual([1, 2, 3]);
-    expect(reports[0]).toMatchObject({ total: 15, message: 'Wait: still running after 1 s (at most 15 s)' });
+    expect(reports[0]).toMatchObject({ total: 15, message: 'wait: still running after 1 s (at most 15 s)' });
     await vi.advanceTimersByTimeAsync(5000);
     expect(reports).toHaveLength(3);
   });
