@@ -18,10 +18,11 @@ import { buildToolCatalog } from '../../src/tools/mcp/tool-catalog';
 /**
  * A ratchet, not the goal: issue 27 asks for 12,000 and this is about what every tool costs today (24,789
  * before short titles, no title that only says the name, no number's or file name's default, no cap of
- * 1000 or more, no floor of 0 or 1 without a cap; 22,723 for 57 tools with replay after); lower it as
- * tools shrink.
+ * 1000 or more, no floor of 0 or 1 without a cap; 22,723 for 57 tools with replay after; 23,082 for 58
+ * with wait_for_text, 359 of them its own); lower it as tools shrink. A new tool raises it by its own
+ * cost, said here.
  */
-const EVERY_TOOL_BUDGET = 23_000;
+const EVERY_TOOL_BUDGET = 23_100;
 const SLIM_BUDGET = 3_800;
 /** One tool at most (state, with its output schema, is the largest). */
 const ONE_TOOL_BUDGET = 1_500;

@@ -1,4 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
+import { TabpilotError } from '../../shared/errors';
+import { sleep } from '../../shared/time';
 import { bestEffort } from '../../shared/logger';
 import type { RoutineContext } from './element';
 import { handleInFrame } from './in-page-call';
@@ -16,12 +18,7 @@ export interface FindTextOutcome {
  */
 export async function scrollToText(ctx: RoutineContext, targetId: string, text: string): Promise<FindTextOutcome> {
   const pageSession = ctx.targets.requireSession(targetId);
-  const frames = ctx.targets
-    .childrenOf(targetId)
-    .filter((child) => child.type === 'iframe')
-    .map((child) => ctx.targets.sessionFor(child.targetId))
-    .filter((session): session is CdpSession => session !== undefined);
-  for (const session of [pageSession, ...frames]) {
+  for (const session of [pageSession, ...frameSessions(ctx, targetId)]) {
     const found = await handleInFrame(session, 'findText', text);
     if (found !== null) {
       await session.send('DOM.scrollIntoViewIfNeeded', { objectId: found });
@@ -30,4 +27,55 @@ export async function scrollToText(ctx: RoutineContext, targetId: string, text: 
     }
   }
   return { found: false, frame: null };
+}
+
+/** How often wait_for_text looks: a text a page shows is seen within a tenth of a second. */
+const LOOK_EVERY_MS = 100;
+
+/**
+ * Waits until a text is shown (`gone`: until it is shown no more) in the tab's document or any of its
+ * frames, looking every 100 ms; answers how long it took. Each look is the find of scrollToText, so what
+ * counts as shown is the same (a visible occurrence); a look during a navigation sees the new document
+ * once the tab has one. Past the timeout it fails TIMEOUT; the signal (the person's Stop, a client's
+ * cancel) ends it at once.
+ */
+export async function waitForText(
+  ctx: RoutineContext,
+  targetId: string,
+  wanted: { text: string; gone: boolean; timeoutMs: number },
+): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const shown = await isTextShown(ctx, targetId, wanted.text);
+    const waited = Date.now() - started;
+    if (shown !== wanted.gone) {
+      return waited;
+    }
+    if (waited >= wanted.timeoutMs) {
+      const seconds = Math.round(wanted.timeoutMs / 100) / 10;
+      const still = wanted.gone ? 'was still shown' : 'was not shown';
+      throw new TabpilotError('TIMEOUT', `"${wanted.text}" ${still} after ${seconds} s: take a state to see the page`);
+    }
+    await sleep(Math.min(LOOK_EVERY_MS, wanted.timeoutMs - waited), ctx.signal);
+  }
+}
+
+async function isTextShown(ctx: RoutineContext, targetId: string, text: string): Promise<boolean> {
+  for (const session of [ctx.targets.requireSession(targetId), ...frameSessions(ctx, targetId)]) {
+    const found = await handleInFrame(session, 'findText', text);
+    if (found !== null) {
+      void bestEffort(session.send('Runtime.releaseObject', { objectId: found }), ctx.log, 'releasing a found text');
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The sessions of the tab's out-of-process frames (same-origin frames are searched with their document). */
+function frameSessions(ctx: RoutineContext, targetId: string): CdpSession[] {
+  return ctx.targets
+    .childrenOf(targetId)
+    .filter((child) => child.type === 'iframe')
+    .map((child) => ctx.targets.sessionFor(child.targetId))
+    .filter((session): session is CdpSession => session !== undefined);
 }

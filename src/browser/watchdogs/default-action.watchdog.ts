@@ -3,7 +3,7 @@ import { clickCoordinate, clickElement, clickFirstLook } from '../actions/click'
 import { dragAndDrop, type DropTarget } from '../actions/drag';
 import { dropdownOptions, selectDropdownOption, selectDropdownValues, type DropdownOptions } from '../actions/dropdown';
 import type { ElementHandle, RoutineContext } from '../actions/element';
-import { scrollToText } from '../actions/find-text';
+import { scrollToText, waitForText } from '../actions/find-text';
 import { hoverElement } from '../actions/hover';
 import { browserPlatform, pressStrokes } from '../actions/keyboard';
 import { parseKeys } from '../actions/keys';
@@ -23,6 +23,7 @@ import {
   TypeTextEvent,
   UploadFileEvent,
 } from '../../protocol/events/actions.events';
+import { WaitForTextEvent } from '../../protocol/actions/navigation.actions';
 import { fillSecrets, hasSecrets } from '../secrets';
 
 /**
@@ -43,6 +44,7 @@ export const defaultActionWatchdog = defineWatchdog({
     GetDropdownOptionsEvent,
     SelectDropdownOptionEvent,
     ScrollToTextEvent,
+    WaitForTextEvent,
     HoverElementEvent,
     DragAndDropEvent,
   ],
@@ -232,6 +234,12 @@ export const defaultActionWatchdog = defineWatchdog({
           ...found,
           message: found.found ? `Scrolled to "${text}"` : `"${text}" is not on the page`,
         };
+      },
+
+      WaitForTextEvent: async (event, hctx) => {
+        const { target_id, text, gone, timeout } = event.payload;
+        const waited = await waitForText(routine(hctx.signal), target_id, { text, gone, timeoutMs: timeout * 1000 });
+        return { target_id, waited_ms: waited };
       },
 
       HoverElementEvent: async (event, hctx) => {

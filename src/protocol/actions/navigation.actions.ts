@@ -1,14 +1,31 @@
+import { z } from 'zod';
+import { defineEvent } from '../define-event';
 import {
   GoBackEvent,
   GoForwardEvent,
+  MAX_WAIT_SECONDS,
   NavigateToUrlEvent,
   RefreshEvent,
   SearchEvent,
+  TargetId,
   WaitEvent,
 } from '../events/navigation.events';
 import { declareAction } from './declare-action';
 import { NAVIGATES, READS } from './hints';
 import { both, hostAndPath, quoted } from './words';
+
+export const WaitForTextEvent = defineEvent('WaitForTextEvent', {
+  payload: {
+    target_id: TargetId,
+    text: z.string().min(1),
+    gone: z.boolean().default(false),
+    timeout: z.number().min(0).max(MAX_WAIT_SECONDS).default(10).describe('s'),
+  },
+  result: z.strictObject({ target_id: z.string(), waited_ms: z.number() }),
+  // The longest wait, and a second for the last look.
+  timeoutMs: (MAX_WAIT_SECONDS + 1) * 1000,
+  description: `Wait until a text is shown on the tab's page (its frames included), or with gone until it is shown no more, looking every 100 ms for at most timeout seconds (at most ${MAX_WAIT_SECONDS}); a text that does not come (or go) in time fails TIMEOUT. A new document while waiting is looked at too.`,
+});
 
 /** Moving a tab through the web: each loads a page, so the person's hold refuses them to programs. */
 export const NAVIGATION_ACTIONS = [
@@ -106,6 +123,25 @@ export const NAVIGATION_ACTIONS = [
       activity: (p) => both(`searching the web for ${quoted(p.query)}`, `searched the web for ${quoted(p.query)}`),
     },
     mcp: { answer: 'navigation' },
+  }),
+  declareAction(WaitForTextEvent, {
+    name: 'wait_for_text',
+    title: 'Wait for text',
+    summary: 'Wait until a text shows (or, gone, leaves).',
+    category: 'page',
+    hints: READS,
+    onlyReads: true,
+    tabGate: 'read',
+    // It has the whole page every step and wait; a program between its own calls needs this.
+    notForAgent: true,
+    panel: {
+      label: 'Wait for a text',
+      success: (p, r) => `${quoted(p.text)} ${p.gone ? 'went' : 'showed'} after ${(r.waited_ms / 1000).toFixed(1)} s`,
+      activity: (p) =>
+        p.gone
+          ? both(`waiting for ${quoted(p.text)} to go`, `saw ${quoted(p.text)} go`)
+          : both(`waiting for ${quoted(p.text)}`, `saw ${quoted(p.text)}`),
+    },
   }),
   declareAction(WaitEvent, {
     name: 'wait',

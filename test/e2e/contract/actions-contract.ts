@@ -321,6 +321,47 @@ export function defineActionsContract(name: string, start: () => Promise<Driver>
       expect(await driver.ok('find_text', { text: 'nowhere to be "found"' })).toMatchObject({ found: false });
     });
 
+    it('waits for a text to show and to go (wait_for_text): in the page, across a new document and in a frame; one that never comes fails TIMEOUT', async () => {
+      const later = `<h1>Checkout</h1><p id="busy">Processing payment</p>
+<button onclick="setTimeout(() => { document.getElementById('busy').remove(); const done = document.createElement('p'); done.textContent = 'Order confirmed'; document.body.append(done); }, 2000)">Confirm later</button>
+<button onclick="setTimeout(() => { location.href = '/act/signup-done.html'; }, 300)">Go on</button>`;
+      server.route('/act/wait-text.html', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title>Wait for text</title>${later}`);
+      });
+      const state = await open('/act/wait-text.html');
+      await driver.ok('click', { index: byId(state, 'Confirm later').index });
+      // Not there yet: a short wait says so, and names what it waited for.
+      const early = await failure('wait_for_text', { text: 'Order confirmed', timeout: 0.2 });
+      expect(early.error).toMatchObject({
+        code: 'TIMEOUT',
+        message: expect.stringContaining('"Order confirmed" was not shown'),
+      });
+      const shown = await driver.ok<{ waited_ms: number }>('wait_for_text', { text: 'Order confirmed' });
+      expect(shown.waited_ms).toBeGreaterThan(0);
+      expect((await driver.ok<BrowserStateSummary>('state')).text).toContain('Order confirmed');
+      expect(await driver.ok('wait_for_text', { text: 'Processing payment', gone: true })).toMatchObject({
+        tab_id: tab,
+      });
+      const stays = await failure('wait_for_text', { text: 'Order confirmed', gone: true, timeout: 0.2 });
+      expect(stays.error).toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('was still shown') });
+      // The text comes with the next document.
+      await driver.ok('click', { index: byId(await driver.ok<BrowserStateSummary>('state'), 'Go on').index });
+      await driver.ok('wait_for_text', { text: 'Welcome aboard' });
+      expect((await driver.ok<BrowserStateSummary>('state')).url).toContain('/act/signup-done.html');
+      // In an out-of-process frame.
+      await open('/act/frames.html');
+      await driver.ok('wait_for_text', { text: 'Deep inside the frame', timeout: 5 });
+      for (const bad of [
+        { text: '' },
+        { text: 'x', timeout: 61 },
+        { text: 'x', timeout: -1 },
+        { text: 'x', gone: 'yes' },
+      ]) {
+        expect((await failure('wait_for_text', bad)).error.code).toBe('INVALID_PARAMS');
+      }
+    });
+
     it('uploads files by their bytes; the page reads them back', async () => {
       const state = await open('/act/upload.html');
       const file = { name: 'notes.txt', mime_type: 'text/plain', content_base64: btoa('hello tabpilot') };

@@ -74,6 +74,17 @@ export function defineStopContract(name: string, start: () => Promise<Driver>): 
       await driver.ok('attach');
     });
 
+    it('cancels a wait for a text that never comes', async () => {
+      await driver.ok('navigate', { url: server.url('/a.html') });
+      const wait = driver.send('wait_for_text', { text: 'never on this page', timeout: 30 });
+      await whenRunning('WaitForTextEvent');
+      const { cancelled, cancelledMs, stopped } = await stopWhile(wait);
+      expect(cancelled).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      expect(cancelledMs).toBeLessThan(AT_ONCE_MS);
+      expect(stopped).toMatchObject({ ok: true, result: { stopped: true, cancelled: 1 } });
+      await driver.ok('attach');
+    });
+
     it('cancels a navigation that is waiting for a page that never answers', async () => {
       await driver.ok('navigate', { url: server.url('/a.html') });
       const navigation = driver.send('navigate', { url: server.url('/never.html'), timeout_ms: 60_000 });
