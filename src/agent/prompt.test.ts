@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../tools/actions';
+import { buildToolCatalog } from '../tools/mcp/tool-catalog';
 import { historyText, systemPrompt, toolsFrom, userPrompt, wrapPageContent } from './prompt';
 
 const tools = toolsFrom(createDefaultRegistry().describe(), ['stop', 'state']);
@@ -22,6 +23,23 @@ describe('the prompt', () => {
     expect(close?.schema).toMatchObject({ properties: { tab_id: { type: 'string' } }, required: ['tab_id'] });
     const system = systemPrompt({ tools, mode: 'tools', maxActionsPerStep: 3, secretNames: [] });
     expect(system).toContain('optional tab_id');
+  });
+
+  it("leaves out the params only a program tunes; an MCP client's tool still has them", () => {
+    const agentParams = (name: string): string[] =>
+      Object.keys(tools.find((tool) => tool.name === name)?.schema['properties'] ?? {});
+    expect(agentParams('navigate')).toEqual(['url', 'new_tab']);
+    expect(agentParams('upload_file')).toEqual(['index', 'path']);
+    expect(agentParams('click')).not.toContain('modifiers');
+    expect(agentParams('scroll')).not.toContain('down');
+    expect(agentParams('search')).toEqual(['query']);
+    const mcp = buildToolCatalog(createDefaultRegistry().describe());
+    const navigate = mcp.find((tool) => tool.name === 'navigate');
+    expect(Object.keys(navigate?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['wait_until', 'timeout_ms']),
+    );
+    // The marker itself reaches no model.
+    expect(JSON.stringify([tools, mcp])).not.toContain('programsOnly');
   });
 
   it('json mode puts every schema in the system prompt; tools mode leaves them to the tools', () => {

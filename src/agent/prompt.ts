@@ -3,7 +3,7 @@ import type { StateSummary } from '../tools/actions';
 import type { ActionDescription } from '../tools/registry';
 import { JSON_OUTPUT_SHAPE } from './json-output';
 import type { ToolSpec } from './model';
-import { modelSchema } from '../tools/model-schema';
+import { modelSchema, withoutProgramsOnly } from '../tools/model-schema';
 import { isRecord } from '../shared/narrow';
 
 /** One earlier step, as the model is reminded of it. */
@@ -63,7 +63,7 @@ export function toolsFrom(actions: readonly ActionDescription[], exclude: readon
     .map((action) => ({
       name: action.name,
       description: action.summary,
-      schema: withoutOptionalTabId(modelSchema(action.params_schema)),
+      schema: withoutOptionalTabId(modelSchema(withoutProgramsOnly(action.params_schema))),
     }));
   return [...offered, DONE_TOOL];
 }

@@ -6,7 +6,8 @@ import { isRecord } from '../shared/narrow';
  * descriptions) without what costs tokens and informs nothing:
  * - the draft marker, and `additionalProperties: false` on every object (the server refuses unknown
  *   params anyway, naming them);
- * - `details`, the long words a param carries for the generated reference only;
+ * - `details`, the long words a param carries for the generated reference only, and `programsOnly`,
+ *   which only the built-in agent's tools read (`withoutProgramsOnly`);
  * - the safe-integer bounds zod writes on every integer;
  * - `minLength: 1` on every id and text, `minItems: 1` on a list, and a string's cap (a tab id's, a
  *   locale's), which never change what a model sends; a longer minimum, a list's cap and numeric ranges
@@ -29,7 +30,7 @@ export function modelSchema(schema: unknown): { type: 'object'; [key: string]: u
   return { ...rest, type: 'object' };
 }
 
-const DROPPED = new Set(['details', 'maxLength']);
+const DROPPED = new Set(['details', 'maxLength', 'programsOnly']);
 
 function compact(schema: unknown): unknown {
   if (Array.isArray(schema)) {
@@ -138,4 +139,20 @@ function withoutNull(schema: Record<string, unknown>): Record<string, unknown> {
 /** The properties by name: a param named `details` or `minLength` is a param, not a keyword. */
 function compactProperties(properties: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, compact(value)]));
+}
+
+/**
+ * The params a program tunes and the built-in agent does without (a navigation's readiness wait, a
+ * search engine, keys held during a click, browser-use's second form of a scroll direction, a file's
+ * bytes), marked `.meta({ programsOnly: true })` in their event: left out of the agent's tools, where
+ * every step pays for them. A program still gets every param.
+ */
+export function withoutProgramsOnly(schema: unknown): unknown {
+  if (!isRecord(schema) || !isRecord(schema['properties'])) {
+    return schema;
+  }
+  const kept = Object.entries(schema['properties']).filter(
+    ([, param]) => !isRecord(param) || param['programsOnly'] !== true,
+  );
+  return { ...schema, properties: Object.fromEntries(kept) };
 }

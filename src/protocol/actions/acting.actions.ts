@@ -195,6 +195,8 @@ export const ACTING_ACTIONS = [
     title: 'Drag and drop',
     summary: 'Drag an element onto another, or to a point.',
     category: 'page',
+    // Not in browser-use's agent either; every step pays for a tool (agent.exclude_actions gives it back).
+    notForAgent: true,
     hints: ACTS,
     outcome: true,
     tabGate: 'act',

@@ -322,6 +322,8 @@ export const CONTENT_ACTIONS = [
     title: 'Save as PDF',
     summary: 'Print the page to a PDF file.',
     category: 'files',
+    // A file for a program or the person; the agent's runs do not print (agent.exclude_actions gives it back).
+    notForAgent: true,
     hints: WRITES_FILE,
     tabGate: 'read',
     panel: {

@@ -75,6 +75,8 @@ export const NAVIGATION_ACTIONS = [
     title: 'Go forward',
     summary: "Go forward in the tab's history.",
     category: 'page',
+    // Rarely an agent's move (browser-use offers none); navigate does it, and every step pays for a tool.
+    notForAgent: true,
     hints: NAVIGATES,
     outcome: true,
     tabGate: 'act',

@@ -44,7 +44,7 @@ export const ClickElementEvent = defineEvent('ClickElementEvent', {
     coordinate_y: z.number().min(0).optional(),
     button: MouseButton.default('left'),
     click_count: z.number().int().min(1).max(3).default(1).describe('2 for a double click'),
-    modifiers: z.array(KeyModifier).default([]).meta({ details: 'Keys held during the click' }),
+    modifiers: z.array(KeyModifier).default([]).meta({ details: 'Keys held during the click', programsOnly: true }),
   },
   refine: (payload, ctx) => {
     const byCoordinates = payload.coordinate_x !== undefined || payload.coordinate_y !== undefined;
@@ -109,7 +109,7 @@ export const ScrollEvent = defineEvent('ScrollEvent', {
   payload: {
     target_id: TargetId,
     direction: ScrollDirection.optional().describe('Default down'),
-    down: z.boolean().optional().meta({ details: "browser-use's form: true = down, false = up" }),
+    down: z.boolean().optional().meta({ details: "browser-use's form: true = down, false = up", programsOnly: true }),
     pages: z.number().positive().max(100).default(1).meta({ details: "How far, in the container's visible size" }),
     amount: z
       .number()
@@ -177,7 +177,8 @@ export const UploadFileEvent = defineEvent('UploadFileEvent', {
       .array(FileBytes)
       .min(1)
       .optional()
-      .meta({ details: 'The files themselves: name, mime_type, content_base64' }),
+      // A model writes no file's bytes well: the agent uploads by path, as browser-use's does.
+      .meta({ details: 'The files themselves: name, mime_type, content_base64', programsOnly: true }),
   },
   refine: (payload, ctx) => {
     if ((payload.path === undefined) === (payload.files === undefined)) {

@@ -25,9 +25,11 @@ export const NavigateToUrlEvent = defineEvent('NavigateToUrlEvent', {
       .meta({ details: 'Open it in a new tab, which becomes the one the agent works in' }),
     wait_until: z.enum(WAIT_UNTIL).default('load').meta({
       details: 'How ready the page must be: load, domcontentloaded, networkidle, or commit (the first response)',
+      programsOnly: true,
     }),
     timeout_ms: z.number().int().positive().max(120_000).optional().meta({
       details: 'Readiness wait; default 3 s for the same host, 8 s otherwise (a timeout is reported, not raised)',
+      programsOnly: true,
     }),
   },
   result: NavigationOutcome,
@@ -63,7 +65,7 @@ export const SEARCH_ENGINES = ['duckduckgo', 'google', 'bing'] as const;
 export const SearchEvent = defineEvent('SearchEvent', {
   payload: {
     query: z.string().min(1),
-    engine: z.enum(SEARCH_ENGINES).default('duckduckgo'),
+    engine: z.enum(SEARCH_ENGINES).default('duckduckgo').meta({ programsOnly: true }),
     target_id: TargetId,
   },
   result: NavigationOutcome,
