@@ -74,7 +74,8 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
   });
 
   it('records clicks, typing, a choice and a checkbox as located steps, the secret by name, and replays them', async () => {
-    // The person presses Record in the side panel: their focused tab, the sign-up, is recorded.
+    // The person presses Record in the side panel's Flows: their focused tab, the sign-up, is recorded.
+    await panel.view('flows');
     await panel.click('#record-flow');
     await panel.waitFor(`document.getElementById('recording-state')`, 'the panel to say it records');
     // A script's events are not the person's: nothing of this is recorded.
