@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -410,7 +410,8 @@ describe('side panel', () => {
       );
       expect(await panel.eval<number>(`document.querySelectorAll('#flow-list li').length`)).toBe(0);
 
-      // A sign-up with a step the page has no element for (a Cancel button): replayed as it is, it would stop there.
+      // A sign-up with a step whose locator names several elements (every paragraph of the form): replayed as
+      // it is, it stops there.
       const draft = join(files, 'signup-draft.json');
       writeFileSync(
         draft,
@@ -424,7 +425,7 @@ describe('side panel', () => {
             { action: 'fill', locator: { role: 'textbox', name: 'Email' }, input: { value: 'ada@example.test' } },
             { action: 'fill', locator: { label: 'Password' }, input: { param: 'password' } },
             { action: 'select', locator: { role: 'combobox', name: 'Plan' }, input: { value: 'Pro' } },
-            { action: 'click', locator: { role: 'button', name: 'Cancel' } },
+            { action: 'click', locator: { css: 'form p' } },
             { action: 'click', locator: { role: 'checkbox', name: 'I accept the terms' } },
             {
               action: 'click',
@@ -449,10 +450,17 @@ describe('side panel', () => {
         '3. Fill textbox "Email" with "ada@example.test"',
         '4. Fill the field labelled "Password" with {password}',
         '5. Choose "Pro" in combobox "Plan"',
-        '6. Click button "Cancel"',
+        '6. Click the element at form p',
         '7. Click checkbox "I accept the terms"',
         '8. Click button "Sign up"',
       ]);
+
+      await panel.click('#replay-flow');
+      await panel.waitFor(`document.getElementById('replay-result')`, 'the replay to answer', 30_000);
+      const failed = await panel.text('#replay-result');
+      expect(failed).toMatch(/^Failed at step 6 of 8 \(5 passed\): step 6 \(click .*form p.*\): .+\. Picture: (.+)$/);
+      expect(await panel.eval<string>(`document.getElementById('replay-result').dataset.passed`)).toBe('false');
+      expect(existsSync(/Picture: (.+)$/.exec(failed)?.[1] ?? '')).toBe(true);
 
       await panel.type('#flow-name-input', 'Sign up');
       await panel.click('#flow-rename');
@@ -493,7 +501,7 @@ describe('side panel', () => {
         input: { param: 'email' },
       });
       expect(exported.defaults).toEqual({ password: 'correct-horse', email: 'ada@example.test' });
-      expect(JSON.stringify(exported)).not.toContain('Cancel');
+      expect(JSON.stringify(exported)).not.toContain('form p');
 
       await panel.click('#export-flow-playwright');
       const specFile = join(downloads, 'tabpilot', 'sign-up.spec.ts');
@@ -502,7 +510,7 @@ describe('side panel', () => {
       expect(code).toContain(`test("Sign up"`);
       expect(code).toContain(`fill(params["email"])`);
       expect(code).toContain('TABPILOT_PARAM_EMAIL');
-      expect(code).not.toContain('Cancel');
+      expect(code).not.toContain('form p');
 
       await panel.click('#delete-flow');
       await panel.click('#delete-flow-confirm');
