@@ -90,6 +90,7 @@ export function FlowDetail(props: {
                 <button
                   type="button"
                   class="parameterize-step"
+                  aria-label={`Make the value of step ${index + 1} a parameter`}
                   onClick={() => {
                     setNaming(index);
                     setParam('');
@@ -98,7 +99,12 @@ export function FlowDetail(props: {
                   Make a parameter
                 </button>
               )}
-              <button type="button" class="delete-step" onClick={() => edit((current) => deleteStep(current, index))}>
+              <button
+                type="button"
+                class="delete-step"
+                aria-label={`Delete step ${index + 1}`}
+                onClick={() => edit((current) => deleteStep(current, index))}
+              >
                 Delete step
               </button>
             </span>
