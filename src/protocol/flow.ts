@@ -13,7 +13,9 @@ export const FLOW_VERSION = 1;
 
 const Text = z.string().min(1);
 /** A parameter's or secret's name: what `--param name=value` and sensitive_data name it by. */
-const PlaceholderName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (64 at most)');
+export const PlaceholderName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (64 at most)');
 
 export const FlowLocator = z.union([
   z.strictObject({ role: Text, name: Text }),

@@ -129,6 +129,17 @@ export const PanelToWorker = z.discriminatedUnion('type', [
   /** Bring a controlled tab (and its window) to the front for the person; not a bus command, so it works while actions wait. */
   z.strictObject({ type: z.literal('show_tab'), tab_id: z.string() }),
   /**
+   * Save a flow the panel keeps as a file in the output folder: the flow JSON, or a Playwright Test file
+   * (what `tabpilot flow export` writes); answered by a `response` with `{path}`, or INVALID_PARAMS when it
+   * is not a flow.
+   */
+  z.strictObject({
+    type: z.literal('export_flow'),
+    id: z.number(),
+    flow: z.unknown(),
+    as: z.enum(['json', 'playwright']),
+  }),
+  /**
    * The agent's API key for a provider, kept in chrome.storage.local outside the config (null: forget it);
    * answered by a `response` with the same id.
    */

@@ -370,7 +370,7 @@ describe('side panel for people', () => {
       'listbox',
       'radio',
     ]);
-    for (const view of ['page', 'actions', 'timeline', 'settings'] as const) {
+    for (const view of ['page', 'flows', 'actions', 'timeline', 'settings'] as const) {
       await panel.view(view);
       const { nodes } = await panel.session.send('Accessibility.getFullAXTree', {});
       const controls = nodes.filter((node) => !node.ignored && CONTROL_ROLES.has(String(node.role?.value ?? '')));

@@ -1,23 +1,26 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandResponse } from '../../src/protocol/commands';
+import { parseFlow } from '../../src/protocol/flow';
 import { pollUntil } from '../../src/shared/time';
 import { EXTENSION_ID, evaluate, PANEL_URL } from './harness/browser';
 import { ExtensionDriver } from './harness/drivers';
 import { FixtureServer } from './harness/fixture-server';
+import { addFlowPages } from './harness/flow-pages';
 import { PanelPage } from './harness/panel';
 import { addFormPage, elementIndex } from './harness/panel-fixtures';
 
 /**
  * The side panel page, opened as a tab and driven as a person would: attach the
  * current tab, run actions from forms built from `describe`, read the page as the model sees it, watch
- * the timeline, change settings, and press the emergency stop.
+ * the timeline, change settings, keep and edit flows, and press the emergency stop.
  */
 describe('side panel', () => {
   const server = new FixtureServer();
   addFormPage(server);
+  addFlowPages(server);
   let driver: ExtensionDriver;
   let panel: PanelPage;
   let personTab: string;
@@ -43,10 +46,11 @@ describe('side panel', () => {
 
   beforeAll(async () => {
     await server.start();
-    driver = await ExtensionDriver.start();
+    // The downloads go to the profile's folder (not Browser.setDownloadBehavior's, which also takes the
+    // names the worker gives the extension's own saves: a flow exported from Flows would be download.json).
+    driver = await ExtensionDriver.start({ downloadsDir: downloads });
     personTab = await driver.client.createTab(server.url('/a.html'));
     panel = await PanelPage.open(driver.client);
-    await driver.client.root.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
   });
 
   afterAll(async () => {
@@ -385,6 +389,135 @@ describe('side panel', () => {
       await panel.click('[data-field="prohibited_domains"] .list-item button');
       await panel.click('#save-settings');
       await panel.waitForText('#settings-result', 'Saved and applied');
+    }
+  });
+
+  it('keeps an imported flow in Flows: a bad file refused, then renamed, a step deleted, a value made a parameter, replayed, exported, deleted', async () => {
+    const signup = server.url('/flows/signup.html');
+    const files = mkdtempSync(join(tmpdir(), 'tabpilot-panel-flows-'));
+    try {
+      await panel.view('flows');
+      await panel.waitFor(`document.getElementById('flows-empty')`, 'the empty list of flows');
+      // A file that is no version 1 flow is refused, naming it and the field, and nothing is kept.
+      const bad = join(files, 'bad.json');
+      writeFileSync(
+        bad,
+        JSON.stringify({ format: 'tabpilot-flow', version: 1, name: 'Bad', steps: [{ action: 'fly' }] }),
+      );
+      await panel.chooseFiles('#flow-import', [bad]);
+      expect(await panel.waitForText('#flows-error', 'bad.json')).toMatch(
+        /^bad\.json: not a tabpilot flow \(version 1\): steps\.0/,
+      );
+      expect(await panel.eval<number>(`document.querySelectorAll('#flow-list li').length`)).toBe(0);
+
+      // A sign-up with a step whose locator names several elements (every paragraph of the form): replayed as
+      // it is, it stops there.
+      const draft = join(files, 'signup-draft.json');
+      writeFileSync(
+        draft,
+        JSON.stringify({
+          format: 'tabpilot-flow',
+          version: 1,
+          name: 'Sign-up draft',
+          steps: [
+            { action: 'navigate', url: signup, expect: { path: '/flows/signup.html' } },
+            { action: 'fill', locator: { role: 'textbox', name: 'Full name' }, input: { value: 'Ada Lovelace' } },
+            { action: 'fill', locator: { role: 'textbox', name: 'Email' }, input: { value: 'ada@example.test' } },
+            { action: 'fill', locator: { label: 'Password' }, input: { param: 'password' } },
+            { action: 'select', locator: { role: 'combobox', name: 'Plan' }, input: { value: 'Pro' } },
+            { action: 'click', locator: { css: 'form p' } },
+            { action: 'click', locator: { role: 'checkbox', name: 'I accept the terms' } },
+            {
+              action: 'click',
+              locator: { role: 'button', name: 'Sign up' },
+              expect: { path: '/flows/welcome.html', text: 'Welcome' },
+            },
+          ],
+          defaults: { password: 'correct-horse' },
+        }),
+      );
+      await panel.chooseFiles('#flow-import', [draft]);
+      await panel.waitForText('#flow-list', 'Sign-up draft');
+      expect(await panel.exists('#flows-error')).toBe(false);
+      expect(await panel.text('#flow-list .flow-meta')).toMatch(/^8 steps · imported \S/);
+      const lines = (): Promise<string[]> =>
+        panel.eval<string[]>(
+          `[...document.querySelectorAll('#flow-steps .step-line')].map((line) => line.textContent)`,
+        );
+      expect(await lines()).toEqual([
+        `1. Open ${signup}`,
+        '2. Fill textbox "Full name" with "Ada Lovelace"',
+        '3. Fill textbox "Email" with "ada@example.test"',
+        '4. Fill the field labelled "Password" with {password}',
+        '5. Choose "Pro" in combobox "Plan"',
+        '6. Click the element at form p',
+        '7. Click checkbox "I accept the terms"',
+        '8. Click button "Sign up"',
+      ]);
+
+      await panel.click('#replay-flow');
+      await panel.waitFor(`document.getElementById('replay-result')`, 'the replay to answer', 30_000);
+      const failed = await panel.text('#replay-result');
+      expect(failed).toMatch(/^Failed at step 6 of 8 \(5 passed\): step 6 \(click .*form p.*\): .+\. Picture: (.+)$/);
+      expect(await panel.eval<string>(`document.getElementById('replay-result').dataset.passed`)).toBe('false');
+      expect(existsSync(/Picture: (.+)$/.exec(failed)?.[1] ?? '')).toBe(true);
+
+      await panel.type('#flow-name-input', 'Sign up');
+      await panel.click('#flow-rename');
+      await panel.waitFor(
+        `document.querySelector('#flow-list .open-flow')?.textContent === 'Sign up'`,
+        'the list to show the new name',
+      );
+
+      await panel.click('#flow-steps li[data-step="6"] .delete-step');
+      await panel.waitFor(`document.querySelectorAll('#flow-steps li').length === 7`, 'the step to go');
+      expect((await lines()).slice(5)).toEqual(['6. Click checkbox "I accept the terms"', '7. Click button "Sign up"']);
+
+      await panel.click('#flow-steps li[data-step="3"] .parameterize-step');
+      await panel.type('#param-name', 'email');
+      await panel.click('#param-save');
+      await panel.waitForText('#flow-steps li[data-step="3"]', '{email}');
+      expect((await lines())[2]).toBe('3. Fill textbox "Email" with {email}');
+      expect(await panel.eval<string>(`document.querySelector('[data-param="email"]').value`)).toBe('ada@example.test');
+
+      // Replayed on the focused tab with a value for the parameter: the page gets that value.
+      await panel.type('[data-param="email"]', 'grace@example.test');
+      await panel.click('#replay-flow');
+      expect(await panel.waitForText('#replay-result', 'Passed', 30_000)).toBe('Passed: all 7 steps ran and held.');
+      const welcomed = await tabIdOf('/flows/welcome.html');
+      expect(await driver.evaluateInTab<string>(welcomed, `document.getElementById('detail').textContent`)).toBe(
+        'grace@example.test on Pro, password of 13 characters, terms accepted',
+      );
+
+      await panel.click('#export-flow-json');
+      const jsonFile = join(downloads, 'tabpilot', 'sign-up.json');
+      expect(await panel.waitForText('#flow-export-output', 'sign-up.json')).toBe(`Saved ${jsonFile}`);
+      const exported = parseFlow(JSON.parse(readFileSync(jsonFile, 'utf8')));
+      expect(exported.name).toBe('Sign up');
+      expect(exported.steps).toHaveLength(7);
+      expect(exported.steps[2]).toEqual({
+        action: 'fill',
+        locator: { role: 'textbox', name: 'Email' },
+        input: { param: 'email' },
+      });
+      expect(exported.defaults).toEqual({ password: 'correct-horse', email: 'ada@example.test' });
+      expect(JSON.stringify(exported)).not.toContain('form p');
+
+      await panel.click('#export-flow-playwright');
+      const specFile = join(downloads, 'tabpilot', 'sign-up.spec.ts');
+      expect(await panel.waitForText('#flow-export-output', 'sign-up.spec.ts')).toBe(`Saved ${specFile}`);
+      const code = readFileSync(specFile, 'utf8');
+      expect(code).toContain(`test("Sign up"`);
+      expect(code).toContain(`fill(params["email"])`);
+      expect(code).toContain('TABPILOT_PARAM_EMAIL');
+      expect(code).not.toContain('form p');
+
+      await panel.click('#delete-flow');
+      await panel.click('#delete-flow-confirm');
+      await panel.waitFor(`document.getElementById('flows-empty')`, 'the list to be empty again');
+      expect(await panel.exists('#flow-detail')).toBe(false);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
     }
   });
 

@@ -73,6 +73,7 @@ const permissions = contentSettingsGranter(chrome.contentSettings);
 const ownDownloads = new OwnDownloadNames();
 const downloadsApi = ownDownloads.wrap(chrome.downloads);
 const videoApi = realOffscreenVideoApi();
+const artifacts = createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts'));
 const session = new BrowserSession({
   config: defaultConfig(),
   endpoint: 'chrome.debugger',
@@ -85,7 +86,7 @@ const session = new BrowserSession({
       permissions,
       createOffscreenVideoPort(videoApi, new EncoderDocument(videoApi, log.child('video')), downloadsApi),
     ),
-    artifacts: createDownloadsArtifactFiles(downloadsApi, storageArea('local'), log.child('artifacts')),
+    artifacts,
     downloads: createChromeDownloadHost(chrome.downloads, ownDownloads, chrome.runtime.id, log.child('downloads')),
   },
   logger: log,
@@ -242,6 +243,7 @@ servePanelPorts(browser.runtime, {
   hub,
   timeline,
   settings,
+  files: artifacts,
   agentKeys,
   attachWindow: (windowId) => activeTabOfWindow(chromeApi, windowId, (targetId) => session.tabIdOf(targetId)),
   controlledCount: () => router.controlled().length,

@@ -78,6 +78,7 @@ async function serve(
       silentLogger,
     ),
     timeline,
+    files: { writeFile: (path) => Promise.resolve(`Downloads/tabpilot/${path}`) },
     settings,
     attachWindow: () => Promise.resolve({ error: { code: 'TAB_NOT_FOUND', message: 'no window in a unit test' } }),
     controlledCount: () => 0,

@@ -1,4 +1,5 @@
 import type { Runtime } from 'webextension-polyfill';
+import type { ArtifactFiles } from '../../browser/artifacts/artifact-files';
 import type { CommandError, CommandResponse } from '../../protocol/commands';
 import type { NativeStatus } from '../../protocol/native-panel';
 import type { PersonQuestion } from '../../protocol/person-questions';
@@ -10,6 +11,7 @@ import type { Logger } from '../../shared/logger';
 import type { ClientConnection, CommandServer } from '../../tools/command-server';
 import { sourceOf, type ClientInfo } from '../../tools/registry';
 import { emergencyStop } from './emergency-stop';
+import { exportFlow } from './flow-export';
 import type { PanelHub, PanelLink } from './panel-hub';
 import type { SettingsStore } from './settings-store';
 import type { TimelineRecorder } from './timeline-recorder';
@@ -30,6 +32,8 @@ export interface PanelServices {
   readonly hub: PanelHub;
   readonly timeline: TimelineRecorder;
   readonly settings: SettingsStore;
+  /** Where the panel's exports are saved: the output folder the actions save into (Downloads/tabpilot). */
+  readonly files: Pick<ArtifactFiles, 'writeFile'>;
   /** The agent's API keys; the panel saves them and is told only which are set. */
   readonly agentKeys?: {
     present(): AgentKeysPresent;
@@ -248,6 +252,9 @@ async function dispatch(
       return;
     case 'show_tab':
       await services.showTab(message.tab_id);
+      return;
+    case 'export_flow':
+      respond(await exportFlow(message.id, message.flow, message.as, services.files));
       return;
     case 'save_agent_key': {
       const keys = services.agentKeys;

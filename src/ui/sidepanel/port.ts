@@ -91,6 +91,11 @@ export class WorkerPort {
     return this.#ask((id) => ({ type: 'save_agent_key', id, provider, key }));
   }
 
+  /** Saves a kept flow as its JSON or a Playwright Test file in Downloads/tabpilot; answers `{path}`. */
+  exportFlow(flow: unknown, as: 'json' | 'playwright'): Promise<CommandResponse> {
+    return this.#ask((id) => ({ type: 'export_flow', id, flow, as }));
+  }
+
   /** Attaches the active tab of the window this panel belongs to. */
   async attachCurrentTab(): Promise<CommandResponse> {
     const windowId = await this.currentWindowId();

@@ -123,7 +123,7 @@ export class PanelPage {
     })()`);
   }
 
-  async view(name: 'page' | 'task' | 'actions' | 'timeline' | 'settings'): Promise<void> {
+  async view(name: 'page' | 'task' | 'flows' | 'actions' | 'timeline' | 'settings'): Promise<void> {
     await this.click(`#view-${name}`);
     await this.waitFor(`document.getElementById('view-${name}')?.getAttribute('aria-selected') === 'true'`, name);
   }

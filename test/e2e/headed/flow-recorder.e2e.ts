@@ -74,7 +74,8 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
   });
 
   it('records clicks, typing, a choice and a checkbox as located steps, the secret by name, and replays them', async () => {
-    // The person presses Record in the side panel: their focused tab, the sign-up, is recorded.
+    // The person presses Record in the side panel's Flows: their focused tab, the sign-up, is recorded.
+    await panel.view('flows');
     await panel.click('#record-flow');
     await panel.waitFor(`document.getElementById('recording-state')`, 'the panel to say it records');
     // A script's events are not the person's: nothing of this is recorded.
@@ -135,10 +136,29 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
         { action: 'click', locator: { role: 'button', name: 'Sign up' }, expect: { path: '/flows/welcome.html' } },
       ],
     });
+    // The panel keeps it in its list of flows, opened, its steps in words: the secret by its name only.
+    await panel.waitForText('#flow-list', 'Recorded flow');
+    expect(await panel.text('#flow-list .flow-meta')).toMatch(/^8 steps · recorded \S/);
+    expect(
+      await panel.eval<string[]>(
+        `[...document.querySelectorAll('#flow-steps .step-line')].map((line) => line.textContent)`,
+      ),
+    ).toEqual([
+      `1. Open ${server.url(PATH)}`,
+      '2. Fill textbox "Full name" with "Ada Lovelace"',
+      '3. Fill textbox "Email" with "ada@example.test"',
+      '4. Fill the field labelled "Password" with the secret password',
+      '5. Press Tab',
+      '6. Choose "Pro" in combobox "Plan"',
+      '7. Click checkbox "I accept the terms"',
+      '8. Click button "Sign up"',
+    ]);
     for (const where of [
       JSON.stringify(flow),
       file,
       await driver.inWorker<string>('JSON.stringify(globalThis.tabpilot.session.bus.history())'),
+      await panel.eval<string>('document.body.innerHTML'),
+      await panel.eval<string>("chrome.storage.local.get('tabpilot.panel.flows').then((kept) => JSON.stringify(kept))"),
     ]) {
       expect(where).not.toContain(SECRET);
     }

@@ -7,6 +7,7 @@ import type { PanelTab, TimelineEntry } from '../../../protocol/panel-messages';
 import { lastClientIn, runningActions, type Activity } from '../activity';
 import { ActionsView } from './actions-view';
 import { ControlBar } from './control-bar';
+import { FlowsView } from './flows-view';
 import { Header, type StopPhase, type TabControl } from './header';
 import { NativeClients } from './native-clients';
 import { PageView } from './page-view';
@@ -20,6 +21,7 @@ import { TimelineView } from './timeline-view';
 const VIEWS = [
   { id: 'page', label: 'Page' },
   { id: 'task', label: 'Task' },
+  { id: 'flows', label: 'Flows' },
   { id: 'actions', label: 'Actions' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'settings', label: 'Settings' },
@@ -107,6 +109,7 @@ export function App(props: { port: WorkerPort; store: PanelStore }): preact.JSX.
             timeline={state.timeline}
           />
         )}
+        {view === 'flows' && <FlowsView port={port} described={state.described} />}
         {view === 'actions' && <ActionsView port={port} described={state.described} status={state.status} />}
         {view === 'timeline' && (
           <TimelineView entries={state.timeline} status={state.status} onClear={() => port.clearTimeline()} />

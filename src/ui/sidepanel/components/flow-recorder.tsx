@@ -13,10 +13,15 @@ function savedName(response: CommandResponse): string | undefined {
 
 /**
  * Record and Stop: the person's own input in their focused tab becomes a flow (docs/flows.md, Recording),
- * saved into Downloads/tabpilot; the panel shows the file's name. A refusal (no tab, a recording going
+ * saved into Downloads/tabpilot and kept in the panel's list of flows; the panel shows the file's name. A refusal (no tab, a recording going
  * already) shows as any answer does.
  */
-export function FlowRecorder(props: { port: WorkerPort; described: Described }): preact.JSX.Element | null {
+export function FlowRecorder(props: {
+  port: WorkerPort;
+  described: Described;
+  /** The recorded flow, for the panel to keep in its list. */
+  onRecorded: (flow: unknown) => void;
+}): preact.JSX.Element | null {
   const [recording, setRecording] = useState(false);
   const [busy, setBusy] = useState(false);
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
@@ -34,6 +39,7 @@ export function FlowRecorder(props: { port: WorkerPort; described: Described }):
     }
     if (action === 'record_stop' && answer.ok) {
       setSaved(savedName(answer));
+      props.onRecorded(fieldOf(answer.result, 'flow'));
     }
   };
   return (

@@ -7,7 +7,6 @@ import { optionTexts, parsePageState, type PageState } from '../page-state';
 import type { WorkerPort } from '../port';
 import { ElementActions } from './element-actions';
 import { ElementList } from './element-list';
-import { FlowRecorder } from './flow-recorder';
 import { PageScreenshot } from './page-screenshot';
 import { ResponseView } from './response-view';
 
@@ -188,7 +187,6 @@ export function PageView(props: {
           onScrollDown={() => void run('scroll', { direction: 'down' })}
         />
       )}
-      <FlowRecorder port={port} described={described} />
     </section>
   );
 }
