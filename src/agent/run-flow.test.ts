@@ -48,6 +48,9 @@ describe('runFlow', () => {
         ),
         acted('go_back', {}, { outcome: changed({ url: FORM }) }),
         acted('switch', { tab_id: 'B2' }, { result: { tab_id: 'B2', url: 'http://127.0.0.1:8000/agent/start' } }),
+        acted('scroll', { down: false, pages: 2 }),
+        acted('scroll', { direction: 'right', amount: 240.4, index: 8 }, { element: element({ test_id: 'carousel' }) }),
+        acted('scroll', { index: 9 }),
       ],
       SECRETS,
     );
@@ -66,6 +69,8 @@ describe('runFlow', () => {
         { action: 'click', locator: CREATE, expect: { path: '/agent/thanks', text: 'Thanks, Ada!' } },
         { action: 'navigate', url: FORM, expect: { path: '/agent/form' } },
         { action: 'switch_tab', url_includes: 'http://127.0.0.1:8000/agent/start' },
+        { action: 'scroll_by', direction: 'up', pages: 2 },
+        { action: 'scroll_by', direction: 'right', amount: 240, locator: { test_id: 'carousel' } },
       ],
       defaults: { file: '/srv/uploads/cv.pdf' },
     });

@@ -7,6 +7,7 @@
  * text that would hold a secret is not kept as it is. docs/agent.md says which actions become which steps.
  */
 import type { ElementLocator } from '../dom/payload';
+import { declarationOf } from '../protocol/actions';
 import type { ActionOutcome } from '../protocol/outcome';
 import {
   FLOW_FORMAT,
@@ -46,6 +47,7 @@ const MAX_KEYS = 60;
 /** Where the outcome's text was cut short: a cut text is not what the page shows. */
 const CUT_MARK = '…';
 const PLACEHOLDER = /^<secret>([^<]+)<\/secret>$/;
+const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 
 /** Builds the steps, with the run's secrets at hand to keep them out. */
 class RunFlowBuilder {
@@ -92,40 +94,41 @@ class RunFlowBuilder {
     const common = expect === undefined ? {} : { expect };
     const locator = this.#locatorOf(acted.element);
     const text = stringParam(acted.params, 'text');
-    switch (acted.name) {
+    switch (declarationOf(acted.name)?.flowStep) {
       case 'navigate': {
         const url = this.#url(stringParam(acted.params, 'url'));
         return url === undefined ? undefined : { action: 'navigate', url, ...common };
       }
-      case 'go_back':
-      case 'go_forward': {
+      case 'arrival': {
         // Where the history step went, as a navigation: a replay's tab has a history of its own.
         const url = this.#url(acted.outcome?.url);
         return url === undefined ? undefined : { action: 'navigate', url, ...common };
       }
       case 'click':
         return locator === undefined ? undefined : { action: 'click', locator, ...common };
-      case 'input':
+      case 'fill':
         return locator === undefined || text === undefined
           ? undefined
           : { action: 'fill', locator, input: this.#valueOf(text, acted, locator), ...common };
-      case 'select_dropdown':
+      case 'select':
         return locator === undefined || text === undefined
           ? undefined
           : { action: 'select', locator, input: this.#valueOf(text, acted, locator), ...common };
-      case 'send_keys': {
+      case 'press': {
         const keys = stringParam(acted.params, 'keys');
         return keys === undefined || keys.length > MAX_KEYS || this.clean(keys) === undefined || PLACEHOLDER.test(keys)
           ? undefined
           : { action: 'press', key: keys, ...common };
       }
-      case 'upload_file':
+      case 'upload':
         return locator === undefined ? undefined : this.#uploadOf(acted, locator, common);
-      case 'switch': {
+      case 'scroll_by':
+        return this.#scrollOf(acted, locator, common);
+      case 'switch_tab': {
         const url = this.#url(stringParam(acted.result, 'url'));
         return url === undefined ? undefined : { action: 'switch_tab', url_includes: url, ...common };
       }
-      default:
+      case undefined:
         return undefined;
     }
   }
@@ -170,6 +173,31 @@ class RunFlowBuilder {
       this.defaults[param] = path;
     }
     return { action: 'upload', locator, file, param, ...common };
+  }
+
+  /** The page's scroll (index absent or 0), or its element's container's, by pages or px as the run did. */
+  #scrollOf(
+    acted: ActedAction,
+    locator: FlowLocator | undefined,
+    common: { expect?: FlowExpectation },
+  ): FlowStep | undefined {
+    const index = fieldOf(acted.params, 'index');
+    const inElement = typeof index === 'number' && index !== 0;
+    if (inElement && locator === undefined) {
+      return undefined;
+    }
+    const given = stringParam(acted.params, 'direction');
+    const direction =
+      DIRECTIONS.find((candidate) => candidate === given) ?? (fieldOf(acted.params, 'down') === false ? 'up' : 'down');
+    const pages = fieldOf(acted.params, 'pages');
+    const amount = fieldOf(acted.params, 'amount');
+    return {
+      action: 'scroll_by',
+      direction,
+      ...(typeof amount === 'number' ? { amount: Math.round(amount) } : typeof pages === 'number' ? { pages } : {}),
+      ...(inElement && locator !== undefined ? { locator } : {}),
+      ...common,
+    };
   }
 
   /** What the outcome saw after the action: the path it arrived at, a whole text that appeared. */
