@@ -154,7 +154,7 @@ export function runAction(
     signal.addEventListener('abort', stop, { once: true });
     try {
       const result = await agent.run(task);
-      await keep(shared.store, recorder.finish(result, server.session.config.sensitive_data), options.log);
+      await keep(shared.store, recorder.finish(result, server.session.config.sensitive_data, options.log), options.log);
       if (signal.aborted) {
         throw new TabpilotError('CANCELLED', `run ${agent.runId} was cancelled after ${result.steps} steps`, {
           details: { run_id: agent.runId },

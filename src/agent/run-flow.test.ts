@@ -159,4 +159,21 @@ describe('runFlow', () => {
       { action: 'click', locator: CREATE },
     ]);
   });
+
+  it("keeps a scroll's distance and a key press within the flow's bounds, so the flow is always a valid one", () => {
+    const flow = runFlow(
+      'Scroll far',
+      [
+        acted('scroll', { direction: 'down', pages: 500 }),
+        acted('scroll', { direction: 'down', amount: 0.3 }),
+        acted('send_keys', { keys: '' }),
+        acted('send_keys', { keys: 'x'.repeat(61) }),
+      ],
+      {},
+    );
+    expect(flow?.steps.slice(1)).toEqual([
+      { action: 'scroll_by', direction: 'down', pages: 100 },
+      { action: 'scroll_by', direction: 'down', amount: 1 },
+    ]);
+  });
 });

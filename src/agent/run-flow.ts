@@ -44,6 +44,8 @@ const MAX_STEPS = 500;
 const MAX_NAME = 200;
 const MAX_EXPECT_TEXT = 200;
 const MAX_KEYS = 60;
+const MAX_SCROLL_PAGES = 100;
+const MAX_SCROLL_PX = 100_000;
 /** Where the outcome's text was cut short: a cut text is not what the page shows. */
 const CUT_MARK = '…';
 const PLACEHOLDER = /^<secret>([^<]+)<\/secret>$/;
@@ -116,7 +118,11 @@ class RunFlowBuilder {
           : { action: 'select', locator, input: this.#valueOf(text, acted, locator), ...common };
       case 'press': {
         const keys = stringParam(acted.params, 'keys');
-        return keys === undefined || keys.length > MAX_KEYS || this.clean(keys) === undefined || PLACEHOLDER.test(keys)
+        return keys === undefined ||
+          keys === '' ||
+          keys.length > MAX_KEYS ||
+          this.clean(keys) === undefined ||
+          PLACEHOLDER.test(keys)
           ? undefined
           : { action: 'press', key: keys, ...common };
       }
@@ -194,7 +200,12 @@ class RunFlowBuilder {
     return {
       action: 'scroll_by',
       direction,
-      ...(typeof amount === 'number' ? { amount: Math.round(amount) } : typeof pages === 'number' ? { pages } : {}),
+      // Within the flow schema's bounds, as the scroll action's own are.
+      ...(typeof amount === 'number' && amount > 0
+        ? { amount: Math.min(MAX_SCROLL_PX, Math.max(1, Math.round(amount))) }
+        : typeof pages === 'number' && pages > 0
+          ? { pages: Math.min(MAX_SCROLL_PAGES, pages) }
+          : {}),
       ...(inElement && locator !== undefined ? { locator } : {}),
       ...common,
     };

@@ -1,4 +1,7 @@
 import type { SensitiveData } from '../browser/secrets';
+import type { Flow } from '../protocol/flow';
+import { errorMessageOf } from '../shared/errors';
+import type { Logger } from '../shared/logger';
 import type { AgentRunResult, AgentStepReport } from './agent';
 import { runFlow, type ActedAction } from './run-flow';
 import type { RecordedAction, RecordedStep, RunRecord } from './run-store';
@@ -45,9 +48,17 @@ export class RunRecorder {
     this.#acted.push(action);
   }
 
-  /** The record, its flow made with the secrets in force now (a typed one is kept by its name only). */
-  finish(result: AgentRunResult, sensitiveData: SensitiveData, now: Date = new Date()): RunRecord {
-    const flow = runFlow(this.#task, this.#acted, sensitiveData);
+  /**
+   * The record, its flow made with the secrets in force now (a typed one is kept by its name only). A
+   * flow its schema refuses is a fault of run-flow.ts: the run is kept without one, and the log says so.
+   */
+  finish(result: AgentRunResult, sensitiveData: SensitiveData, log: Logger, now: Date = new Date()): RunRecord {
+    let flow: Flow | undefined;
+    try {
+      flow = runFlow(this.#task, this.#acted, sensitiveData);
+    } catch (error) {
+      log.warn(`run ${this.#runId} keeps no flow`, { error: errorMessageOf(error) });
+    }
     return {
       run_id: this.#runId,
       ...(this.#owner === undefined ? {} : { owner: this.#owner }),
