@@ -47,7 +47,7 @@ export function installAgentActions(
   server.addServerAction(runAction(server, options, shared));
   for (const action of [
     ...controlActions(shared.control),
-    ...historyActions(server, shared, options.log, options.personsBrowser),
+    ...historyActions(shared),
     runScreenshotAction(shared.shots, shared.owners),
   ]) {
     server.addServerAction(action);

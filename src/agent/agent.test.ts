@@ -4,6 +4,7 @@ import { parseConfig } from '../browser/config';
 import type { StateSummary } from '../tools/actions';
 import { createDefaultRegistry } from '../tools/actions';
 import { Agent, type AgentHost, type AgentStepReport } from './agent';
+import type { ActedAction } from './run-flow';
 import type { ActionGate } from './approval-gate';
 import { ModelError, type AgentModel, type ModelAction, type ModelPrompt } from './model';
 import type { StepShot } from './step-shots';
@@ -39,6 +40,7 @@ function maskedAsTheConnectionDoes<T>(value: T): T {
 /** A browser of pages by URL: navigate and click move between them; every call is recorded. */
 class FakeHost implements AgentHost {
   act?: AgentHost['act'];
+  locate?: AgentHost['locate'];
   readonly calls: Array<{ name: string; params: unknown }> = [];
   readonly events: Array<{ type: string; payload: Record<string, unknown> }> = [];
   url = 'http://a.test/';
@@ -582,5 +584,50 @@ describe("Agent: each step's picture of the page", () => {
     expect(await agent.run('t')).toMatchObject({ reason: 'done', steps: 2 });
     expect(seenAtKeep).toEqual([0, 1]);
     expect(host.stepEvents()).toHaveLength(2);
+  });
+
+  it("tells onActed each action as it ran, its element's locator taken before it ran, in the state's tab only", async () => {
+    const host = new FakeHost();
+    const order: string[] = [];
+    host.locate = (tabId, index) => {
+      order.push(`locate ${tabId} ${index}`);
+      return Promise.resolve({ locator: { role: 'link', name: 'Next' }, css: 'a', password: false });
+    };
+    const outcome: ActionOutcome = { verdict: 'changed', url: 'http://a.test/next', settled: true, waited_ms: 80 };
+    host.act = async (name, params) => {
+      order.push(name);
+      return { result: await host.runAction(name, params), outcome: name === 'click' ? outcome : undefined };
+    };
+    const acted: ActedAction[] = [];
+    await new Agent({
+      runId: 'run-1',
+      host,
+      model: new ScriptedModel((_prompt, call) =>
+        call === 1
+          ? [
+              { name: 'click', params: { index: 1 } },
+              { name: 'click', params: { index: 1, tab_id: 'other' } },
+            ]
+          : call === 2
+            ? [{ name: 'click', params: { index: 1, tab_id: 'other' } }]
+            : [done('ok')],
+      ),
+      config: parseConfig({ agent: { settle_ms: 0 } }).agent,
+      onActed: (action) => acted.push(action),
+    }).run('t');
+    // The first click moved the page on (its outcome's URL): the batch ended there.
+    expect(order).toEqual(['locate t1 1', 'click', 'click']);
+    expect(acted).toEqual([
+      {
+        name: 'click',
+        params: { index: 1 },
+        success: true,
+        outcome,
+        result: { text: 'click ran' },
+        element: { locator: { role: 'link', name: 'Next' }, css: 'a', password: false },
+        url: 'http://a.test/',
+      },
+      expect.objectContaining({ name: 'click', params: { index: 1, tab_id: 'other' }, element: null }),
+    ]);
   });
 });

@@ -2,10 +2,8 @@ import type { AgentConfig } from '../browser/config/agent.config';
 import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
 import { leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';
-import { toActionResult } from '../tools/action-result';
 import type { Acted } from './agent-connection';
-import { actOn, changesPage, movedOn } from './batch-moves';
-import type { ActionOutcome } from '../protocol/outcome';
+import { changesPage, movedOn } from './batch-moves';
 import type { ActionDescription } from '../tools/registry';
 import { createDeferred, type Deferred } from '../shared/deferred';
 import { errorMessageOf } from '../shared/errors';
@@ -18,6 +16,9 @@ import { systemPrompt, toolsFrom, userPrompt, type StepMemory } from './prompt';
 import { screenshotOf, stepShotOf, type StepListener } from './step-picture';
 import type { StepShot } from './step-shots';
 import { fieldOf } from '../shared/narrow';
+import type { ElementLocator } from '../dom/payload';
+import { actTelling } from './act-for-flow';
+import type { ActedAction } from './run-flow';
 
 /**
  * What the loop may touch: the one action road and the bus. It masks nothing itself: its actions'
@@ -32,6 +33,8 @@ export interface AgentHost {
    * which the model then reads instead of the action's raw result. A host without it gives the result.
    */
   act?(name: string, params: unknown): Promise<Acted>;
+  /** How a flow names the element an index names in a tab's latest state; null when it is gone. */
+  locate?(tabId: string, index: number): Promise<ElementLocator | null>;
   /** Emits one of the agent's events on the session's bus. */
   emit(type: 'started' | 'step' | 'finished' | 'paused', payload: Record<string, unknown>): Promise<void>;
   /** Calls back when the emergency stop is pressed; answers the unsubscribe. */
@@ -90,6 +93,7 @@ export class Agent {
   /** The last step ran an action that may have started a navigation that has not committed yet. */
   #unsettled = false;
   readonly #onStep: StepListener | undefined;
+  readonly #onActed: ((acted: ActedAction) => void) | undefined;
   readonly #gate: ActionGate | undefined;
   readonly #log: Logger;
 
@@ -103,6 +107,8 @@ export class Agent {
      * that page; the step's event is emitted once it has settled, so what it kept can be asked for.
      */
     onStep?: StepListener;
+    /** Called with each of the model's actions once it ran, with its element's locator (the run's flow). */
+    onActed?: (acted: ActedAction) => void;
     /** Looks at each action before it runs (approvals); none lets every action run. */
     gate?: ActionGate;
     log?: Logger;
@@ -113,6 +119,7 @@ export class Agent {
     this.#model = options.model;
     this.#config = options.config;
     this.#onStep = options.onStep;
+    this.#onActed = options.onActed;
     this.#gate = options.gate;
   }
 
@@ -366,12 +373,7 @@ export class Agent {
         outcomes.push(held);
         break;
       }
-      let outcome: ActionOutcome | undefined;
-      const result = await toActionResult(action.name, async () => {
-        const acted = await actOn(this.#host, action);
-        outcome = acted.outcome;
-        return acted.shown;
-      });
+      const { result, outcome } = await actTelling(this.#host, action, state, this.#log, this.#onActed);
       if (result.success && !leavesPageSettled(action.name)) {
         this.#unsettled = true;
       }

@@ -14,7 +14,7 @@ export type GateVerdict =
   | { readonly kind: 'refused'; readonly risk: AgentRisk; readonly reason: string }
   | { readonly kind: 'stopped' };
 
-/** Looks at every action before it runs; the agent (and a rerun) runs it only on `run`. */
+/** Looks at every action before it runs; the agent runs it only on `run`. */
 export interface ActionGate {
   review(action: ModelAction, state: StateSummary | null, signal: AbortSignal): Promise<GateVerdict>;
 }
@@ -136,7 +136,7 @@ export async function holdAtGate(
   return verdict.kind === 'refused' ? notRun(action, refusal(verdict.reason), 'FORBIDDEN') : 'run';
 }
 
-/** How a refused action's error reads, in a run's step and a rerun's results alike. */
-export function refusal(reason: string): string {
+/** How a refused action's error reads in a run's step. */
+function refusal(reason: string): string {
   return `refused by the person: ${reason}`;
 }

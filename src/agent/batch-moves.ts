@@ -21,10 +21,11 @@ export function movedOn(outcome: ActionOutcome): boolean {
 export async function actOn(
   host: AgentHost,
   action: ModelAction,
-): Promise<{ shown: unknown; outcome: ActionOutcome | undefined }> {
+): Promise<{ shown: unknown; result: unknown; outcome: ActionOutcome | undefined }> {
   if (host.act === undefined) {
-    return { shown: await host.runAction(action.name, action.params), outcome: undefined };
+    const result = await host.runAction(action.name, action.params);
+    return { shown: result, result, outcome: undefined };
   }
   const { result, outcome } = await host.act(action.name, action.params);
-  return { shown: outcome === undefined ? result : { text: outcomeText(outcome) }, outcome };
+  return { shown: outcome === undefined ? result : { text: outcomeText(outcome) }, result, outcome };
 }

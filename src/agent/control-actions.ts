@@ -25,7 +25,7 @@ export const PAUSE_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'pause_run',
   summary: "Pause the agent's run.",
   description:
-    "Hold the agent's run (or rerun) before its next step or action; the model request in flight finishes. Answers {run_id, paused}. Only the person, or the client whose own run it is, may pause it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
+    "Hold the agent's run before its next step or action; the model request in flight finishes. Answers {run_id, paused}. Only the person, or the client whose own run it is, may pause it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
   category: 'session',
   hints: STEERS,
@@ -47,7 +47,7 @@ export const STOP_RUN_ACTION: ServerActionSpec<typeof RunRef> = {
   name: 'stop_run',
   summary: "Stop the agent's run.",
   description:
-    "End the agent's run (or rerun): no further action runs, an approval it waits for is refused; the browser stays as it is (the emergency stop also ends the run, and detaches). Answers {run_id, stopped: true}. Only the person, or the client whose own run it is, may stop it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
+    "End the agent's run: no further action runs, an approval it waits for is refused; the browser stays as it is (the emergency stop also ends the run, and detaches). Answers {run_id, stopped: true}. Only the person, or the client whose own run it is, may stop it: FORBIDDEN for any other client. INVALID_PARAMS when no such run is going.",
   params: RunRef,
   category: 'session',
   hints: { ...STEERS, destructive: true },

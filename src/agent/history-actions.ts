@@ -1,15 +1,9 @@
 import { z } from 'zod';
-import type { CommandServer } from '../tools/command-server';
-import { leasesTabs } from '../tools/client-gate';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
-import { errorMessageOf, TabpilotError } from '../shared/errors';
-import type { Logger } from '../shared/logger';
-import { approvalGate, approvalInForce } from './approval-gate';
-import { serverPageLook } from './page-look';
-import { Replay, type ReplayResult } from './replay';
+import { replayFlow, type ReplayResult } from '../tools/flows/replay-action';
+import { TabpilotError } from '../shared/errors';
 import type { AgentRunShared } from './run-action';
 import type { RunRecord, RunStore } from './run-store';
-import { approvalAnnouncer, serverHost } from './server-host';
 
 const NoParams = z.strictObject({});
 const RunIdParams = z.strictObject({
@@ -33,7 +27,7 @@ export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'run_history',
   summary: "A past run's steps and actions.",
   description:
-    "A past run in full: {run_id, owner, task, started_at, finished_at, reason, success, text, steps: [{step, goal, actions: [{name, params, result | error, elements}]}]}. INVALID_PARAMS for a run not kept; FORBIDDEN for a native or MCP client asking for another's run.",
+    "A past run in full: {run_id, owner, task, started_at, finished_at, reason, success, text, steps: [{step, goal, actions: [{name, params, result | error}]}], flow}; flow is the run's acting steps as a flow file (docs/flows.md), which rerun replays and replay or tabpilot flow export take as it is (absent when no action made a step). INVALID_PARAMS for a run not kept; FORBIDDEN for a native or MCP client asking for another's run.",
   params: RunIdParams,
   category: 'session',
   hints: READS,
@@ -42,9 +36,9 @@ export const RUN_HISTORY_ACTION: ServerActionSpec<typeof RunIdParams> = {
 
 export const RERUN_ACTION: ServerActionSpec<typeof RunIdParams> = {
   name: 'rerun',
-  summary: "Replay a past run's actions without the model.",
+  summary: "Replay a past run's flow without the model.",
   description:
-    "Run a past run's actions again in order, without the model: each element is found in the page's state now by who it was (tag, role, name, attributes). Answers {run_id, replayed, results, stopped}; the first action that fails ends it with that action's error (ELEMENT_NOT_FOUND when an element is not on the page any more), its details holding the results so far. Stops with stop_run; risky actions wait for approval as in a run. A native or MCP client reruns its own runs only (FORBIDDEN).",
+    "Replay a past run's flow (its acting steps, as run_history gives it) without the model, as replay runs a flow: each step finds its element by its locator and runs as the client's own action would, then its expectation is checked. Answers as replay does: {flow, steps, completed, stopped_at, reason, screenshot}, stopped_at and reason null when every step held, else the step it stopped at, why, and a picture of the tab. INVALID_PARAMS for a run not kept or one that kept no flow. A native or MCP client reruns its own runs only (FORBIDDEN).",
   params: RunIdParams,
   category: 'session',
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
@@ -60,14 +54,9 @@ async function kept(store: RunStore, runId: string): Promise<RunRecord> {
   return record;
 }
 
-/** runs, run_history and rerun over the store; a rerun is the one run going while it goes. */
-export function historyActions(
-  server: CommandServer,
-  shared: AgentRunShared & { store: RunStore },
-  log: Logger,
-  personsBrowser: () => boolean,
-): ServerAction[] {
-  const { store, control, owners } = shared;
+/** runs, run_history and rerun over the store; a rerun is the `replay` of the run's flow. */
+export function historyActions(shared: AgentRunShared & { store: RunStore }): ServerAction[] {
+  const { store, owners } = shared;
   const runs: ServerAction<typeof NoParams> = {
     ...RUNS_ACTION,
     run: async (_params, caller) => ({ runs: owners.visible(caller.client, await store.list()) }),
@@ -85,48 +74,15 @@ export function historyActions(
     run: async (params, caller): Promise<ReplayResult> => {
       const record = await kept(store, params.run_id);
       await owners.check(caller.client, params.run_id, 'rerun');
-      const settings = server.session.config.agent;
-      const actAs = leasesTabs(caller.client) ? caller.client : undefined;
-      const host = serverHost(server, record.run_id, actAs);
-      const replay = new Replay({
-        record,
-        settleMs: settings.settle_ms,
-        host: {
-          runAction: (name, params) => host.runAction(name, params),
-          emitPaused: (paused) =>
-            host.emit('paused', { run_id: record.run_id, paused }).catch((error: unknown) => {
-              // The timeline is a record of the rerun, not part of it.
-              log.warn('could not record the rerun pausing', { error: errorMessageOf(error) });
-            }),
-        },
-        gate: approvalGate({
-          runId: record.run_id,
-          approval: approvalInForce(settings.approval, personsBrowser()),
-          risky: settings.risky,
-          runAction: (name, params) => host.runAction(name, params),
-          look: serverPageLook(server),
-          ask: control.asker(approvalAnnouncer(server, record.run_id, actAs), actAs),
-          log: log.child(`approvals:${record.run_id}`),
-        }),
-      });
-      const end = control.begin(replay, actAs);
-      const stop = (): void => replay.stop();
-      caller.signal.addEventListener('abort', stop, { once: true });
-      const unsubscribe = host.onEmergencyStop(stop);
-      try {
-        const result = await replay.run();
-        if (caller.signal.aborted) {
-          throw new TabpilotError('CANCELLED', `the rerun of ${record.run_id} was cancelled`, {
-            details: { run_id: record.run_id, replayed: result.replayed },
-          });
-        }
-        return result;
-      } finally {
-        unsubscribe();
-        caller.signal.removeEventListener('abort', stop);
-        end();
-        host.close();
+      if (record.flow === undefined) {
+        throw new TabpilotError(
+          'INVALID_PARAMS',
+          `run ${record.run_id} kept no flow to replay: none of its actions made a step (docs/agent.md), or it was kept before runs saved flows`,
+          { details: { field: 'run_id', run_id: record.run_id } },
+        );
       }
+      // The one replay: the client's own road, its tabs and its Stop, as `replay` with this flow would run.
+      return replayFlow({ flow: record.flow, params: {} }, caller);
     },
   };
   return [runs, history, rerun] as ServerAction[];

@@ -121,12 +121,13 @@ export function runAction(
           max_steps: params.max_steps ?? settings.max_steps,
           step_screenshots: settings.step_screenshots && shots !== undefined,
         },
-        onStep: async (report, state, shot) => {
-          recorder.step(report, state);
+        onStep: async (report, _state, shot) => {
+          recorder.step(report);
           if (shot !== null) {
             await shots?.put(runId, report.step, shot);
           }
         },
+        onActed: (acted) => recorder.acted(acted),
         gate: approvalGate({
           runId,
           approval: approvalInForce(settings.approval, options.personsBrowser()),
@@ -153,7 +154,7 @@ export function runAction(
     signal.addEventListener('abort', stop, { once: true });
     try {
       const result = await agent.run(task);
-      await keep(shared.store, recorder.finish(result), options.log);
+      await keep(shared.store, recorder.finish(result, server.session.config.sensitive_data, options.log), options.log);
       if (signal.aborted) {
         throw new TabpilotError('CANCELLED', `run ${agent.runId} was cancelled after ${result.steps} steps`, {
           details: { run_id: agent.runId },

@@ -5,7 +5,7 @@ import type { ClientInfo } from '../tools/registry';
 import type { ApprovalRequest, AskPerson } from './approval-gate';
 import { mayReach, ownerOf } from './run-owners';
 
-/** A run the person can hold, let go on, or end: an agent's, or a rerun of a past one. */
+/** A run the person can hold, let go on, or end: an agent's. */
 export interface ControlledRun {
   readonly runId: string;
   readonly paused: boolean;
@@ -29,7 +29,7 @@ interface PendingApproval {
 }
 
 /**
- * The one run going in a session (an agent's or a rerun) and the approvals it waits for, shared by
+ * The one run going in a session (an agent's) and the approvals it waits for, shared by
  * the actions that start runs and the ones that steer them.
  */
 export class RunControl {

@@ -1,28 +1,15 @@
-import type { StateSummary } from '../tools/actions';
+import type { SensitiveData } from '../browser/secrets';
+import type { Flow } from '../protocol/flow';
+import { errorMessageOf } from '../shared/errors';
+import type { Logger } from '../shared/logger';
 import type { AgentRunResult, AgentStepReport } from './agent';
-import { identityOf, INDEX_PARAMS } from './element-refind';
-import type { ElementIdentity, RecordedAction, RecordedStep, RunRecord } from './run-store';
-import { fieldOf } from '../shared/narrow';
-
-function elementsOf(params: unknown, state: StateSummary | null): Record<string, ElementIdentity> | undefined {
-  if (state === null || typeof params !== 'object' || params === null) {
-    return undefined;
-  }
-  const named: Record<string, ElementIdentity> = {};
-  for (const key of INDEX_PARAMS) {
-    const index = fieldOf(params, key);
-    const identity = typeof index === 'number' ? identityOf(index, state.elements) : undefined;
-    if (identity !== undefined) {
-      named[key] = identity;
-    }
-  }
-  return Object.keys(named).length === 0 ? undefined : named;
-}
+import { runFlow, type ActedAction } from './run-flow';
+import type { RecordedAction, RecordedStep, RunRecord } from './run-store';
 
 /**
  * Collects a run as it goes into the record a RunStore keeps: each step's goal and actions with what
- * they did, and for each index an action used, who the element was in the state the model chose it
- * on, which is what a rerun finds it by.
+ * they did, and the actions as they ran (with the locators of their elements), which become the run's
+ * flow, what a rerun replays.
  */
 export class RunRecorder {
   readonly #runId: string;
@@ -30,6 +17,7 @@ export class RunRecorder {
   readonly #startedAt: string;
   readonly #owner: string | undefined;
   readonly #steps: RecordedStep[] = [];
+  readonly #acted: ActedAction[] = [];
 
   /** `owner`: the program whose run it is (its source), none for the person's run. */
   constructor(runId: string, task: string, now: Date = new Date(), owner?: string) {
@@ -39,18 +27,14 @@ export class RunRecorder {
     this.#owner = owner;
   }
 
-  step(report: AgentStepReport, state: StateSummary | null): void {
-    const actions = report.actions.map((outcome): RecordedAction => {
-      const elements = elementsOf(outcome.params, state);
-      return {
-        name: outcome.name,
-        params: outcome.params ?? {},
-        ...(outcome.success
-          ? { result: outcome.extracted_content }
-          : { error: { code: outcome.error_code, message: outcome.error ?? 'failed' } }),
-        ...(elements === undefined ? {} : { elements }),
-      };
-    });
+  step(report: AgentStepReport): void {
+    const actions = report.actions.map((outcome): RecordedAction => ({
+      name: outcome.name,
+      params: outcome.params ?? {},
+      ...(outcome.success
+        ? { result: outcome.extracted_content }
+        : { error: { code: outcome.error_code, message: outcome.error ?? 'failed' } }),
+    }));
     this.#steps.push({
       step: report.step,
       goal: report.next_goal ?? report.thinking,
@@ -59,7 +43,22 @@ export class RunRecorder {
     });
   }
 
-  finish(result: AgentRunResult, now: Date = new Date()): RunRecord {
+  /** One of the model's actions as it ran: a step of the run's flow, if it makes one. */
+  acted(action: ActedAction): void {
+    this.#acted.push(action);
+  }
+
+  /**
+   * The record, its flow made with the secrets in force now (a typed one is kept by its name only). A
+   * flow its schema refuses is a fault of run-flow.ts: the run is kept without one, and the log says so.
+   */
+  finish(result: AgentRunResult, sensitiveData: SensitiveData, log: Logger, now: Date = new Date()): RunRecord {
+    let flow: Flow | undefined;
+    try {
+      flow = runFlow(this.#task, this.#acted, sensitiveData);
+    } catch (error) {
+      log.warn(`run ${this.#runId} keeps no flow`, { error: errorMessageOf(error) });
+    }
     return {
       run_id: this.#runId,
       ...(this.#owner === undefined ? {} : { owner: this.#owner }),
@@ -70,6 +69,7 @@ export class RunRecorder {
       success: result.success,
       text: result.text,
       steps: [...this.#steps],
+      ...(flow === undefined ? {} : { flow }),
     };
   }
 }

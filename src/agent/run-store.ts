@@ -1,17 +1,5 @@
+import type { Flow } from '../protocol/flow';
 import type { AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
-
-/**
- * Who an element was when the model chose it by index: what a later state of the page is searched
- * for, since an index only names an element in the state it was read from.
- */
-export interface ElementIdentity {
-  readonly tag: string;
-  readonly role: string | null;
-  readonly name: string;
-  readonly attributes: Readonly<Record<string, string>>;
-  /** Which of the elements that look the same it was (0: the first in document order). */
-  readonly occurrence: number;
-}
 
 export interface RecordedAction {
   readonly name: string;
@@ -19,8 +7,6 @@ export interface RecordedAction {
   /** What the model was told the action did; absent when it failed. */
   readonly result?: string | null;
   readonly error?: { readonly code: string | null; readonly message: string };
-  /** The elements its index params (`index`, `to_index`) named, by param name. */
-  readonly elements?: Readonly<Record<string, ElementIdentity>>;
 }
 
 export interface RecordedStep {
@@ -50,6 +36,11 @@ export interface RunRecord {
   readonly success: boolean;
   readonly text: string;
   readonly steps: readonly RecordedStep[];
+  /**
+   * The run's acting steps as a flow file (src/protocol/flow.ts, docs/flows.md): what `rerun` replays.
+   * Absent for a run no step of which a flow can replay, and for runs kept before runs saved flows.
+   */
+  readonly flow?: Flow;
 }
 
 export interface RunSummary {

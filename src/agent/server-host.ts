@@ -44,6 +44,8 @@ export function serverHost(server: CommandServer, runId: string, actAs?: ClientI
   return {
     runAction: (name, params) => connection.run(name, params),
     act: (name, params) => connection.act(name, params),
+    // A look over CDP, as the risk probe's: what it derives is kept in the run's flow, never shown the model.
+    locate: async (tabId, index) => server.session.dom.locatorOf(await server.session.resolveTab(tabId), index),
     emit: async (type, payload) => {
       const definition = EVENTS[type];
       await bus.emit(definition, payload as PayloadInputOf<typeof definition>, { source: sourceOf(client) });

@@ -10,6 +10,7 @@ import { InPageError, pageFunctions, pruneWorlds, worldCount } from './page-brid
 import type {
   ChangedElement,
   CollectStats,
+  ElementLocator,
   FindOptions,
   FoundElement,
   MarkdownOptions,
@@ -139,6 +140,18 @@ export class DomService {
   /** The entry an index names in a page's latest state. */
   entry(targetId: string, index: number): SelectorEntry | undefined {
     return this.#pages.get(targetId)?.selectorMap.get(index);
+  }
+
+  /**
+   * How a flow names the element an index names in the page's latest state (src/dom/in-page/locator.ts
+   * derives it, as for the person's recording); null when the index is unknown or the element is gone.
+   */
+  async locatorOf(targetId: string, index: number): Promise<ElementLocator | null> {
+    const entry = this.entry(targetId, index);
+    if (entry === undefined) {
+      return null;
+    }
+    return PAGE.callInContext(this.#sessionById(entry), entry.contextId, 'locatorOf', entry.localId);
   }
 
   /**

@@ -211,6 +211,8 @@ export interface PerceptionValueFunctions {
   recordUnlisten: { args: []; result: boolean };
   /** The document's path (a recorded step's expectation). */
   recordPath: { args: []; result: string };
+  /** How a flow names the element an in-world id names in the latest state; null when it is gone. */
+  locatorOf: { args: [id: number]; result: ElementLocator | null };
 }
 
 /** Perception functions that return an element. */
@@ -238,6 +240,17 @@ export type RecordedInput =
   | { kind: 'select'; locator: PageLocator; value: string; path: string }
   | { kind: 'upload'; locator: PageLocator; files: string[]; path: string }
   | { kind: 'press'; key: string; path: string };
+
+/**
+ * An element an agent's action names, as its run's flow keeps it: the locator derived as the recorder
+ * derives one, its CSS path too (when the locator would carry a secret the page shows, the path is
+ * used), and whether it is a password field (whose typed value a flow never keeps).
+ */
+export interface ElementLocator {
+  locator: PageLocator;
+  css: string;
+  password: boolean;
+}
 
 /** A selector `find_elements` reads as a locator instead of CSS: this prefix, then the locator's JSON. */
 export const LOCATOR_SELECTOR_PREFIX = 'locator=';

@@ -60,6 +60,15 @@ export const FlowStep = z.discriminatedUnion('action', [
   // A file is kept by its name; the path it is read from at replay is the parameter's value.
   z.strictObject({ action: z.literal('upload'), locator: FlowLocator, file: Text, param: PlaceholderName, ...Common }),
   z.strictObject({ action: z.literal('switch_tab'), url_includes: Text, ...Common }),
+  // The page, or the container of the element a locator names; by pages of its visible size, or by px.
+  z.strictObject({
+    action: z.literal('scroll_by'),
+    direction: z.enum(['up', 'down', 'left', 'right']),
+    pages: z.number().positive().max(100).optional(),
+    amount: z.number().int().positive().max(100_000).optional(),
+    locator: FlowLocator.optional(),
+    ...Common,
+  }),
 ]);
 export type FlowStep = z.output<typeof FlowStep>;
 

@@ -11,7 +11,7 @@ import {
   type ColourName,
 } from './harness/agent-pages';
 import { FakeModelServer, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
-import { FixtureServer } from './harness/fixture-server';
+import { FixtureServer, html, page } from './harness/fixture-server';
 import { McpTestClient, textOf } from './harness/mcp';
 import { NativeChain } from './harness/native';
 import { PanelPage } from './harness/panel';
@@ -514,7 +514,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     await saveAgentSettings({ model: 'fake-model' });
   });
 
-  it('past runs are still listed after the panel is reopened and the worker restarted; one reruns without the model', async () => {
+  it('past runs are still listed after the panel is reopened and the worker restarted; one reruns its flow without the model', async () => {
     await panel.view('timeline');
     await panel.click('#timeline-clear');
     // The cleared timeline is saved a moment later; the restart must not bring the runs back from it.
@@ -562,10 +562,46 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     model.useScript(() => {
       throw new Error('a rerun asks no model');
     });
+    // The run kept its flow: each element step by the locator taken in the page when the action ran.
+    const flow = await chain.inWorker<{ steps: Array<Record<string, unknown>> } | null>(
+      `chrome.storage.local.get('tabpilot.runs').then((items) => items['tabpilot.runs'].find((run) => run.task === ${JSON.stringify(signUp)})?.flow ?? null)`,
+    );
+    expect(flow?.steps.map((step) => [step['action'], step['locator'] ?? step['url'], step['input']])).toEqual([
+      ['navigate', pages.url('/agent/form'), undefined],
+      ['fill', { role: 'textbox', name: 'Name' }, { value: 'Ada' }],
+      ['fill', { label: 'Password' }, { secret: 'password' }],
+      ['click', { role: 'button', name: 'Create account' }, undefined],
+    ]);
+    expect(JSON.stringify(flow)).not.toContain(AGENT_SECRET);
     await panel.click('#rerun-run');
-    await panel.waitForText('#rerun-output-summary', 'replayed', 30_000);
+    await panel.waitForText('#rerun-output-summary', 'Rerun without the model: 4 of 4 steps replayed.', 30_000);
     expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore + 1);
     expect(model.requests).toEqual([]);
+    // The button renamed: the rerun stops at its step and says why.
+    pages.route('/agent/form', (_req, res) =>
+      html(
+        res,
+        page(
+          'Sign up',
+          `<form action="/agent/thanks" method="get">
+<label>Name <input name="name" placeholder="Your name"></label>
+<label>Password <input name="password" type="password" placeholder="Your password"></label>
+<button type="submit">Register</button></form>`,
+        ),
+      ),
+    );
+    try {
+      await openStart();
+      await panel.click('#rerun-run');
+      await panel.waitForText(
+        '#rerun-output-summary',
+        'Rerun stopped at step 4 of 4: step 4 (click button "Create account"): no element on the page is button "Create account"',
+        30_000,
+      );
+      expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore + 1);
+    } finally {
+      addAgentPages(pages);
+    }
   });
 });
 

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
 import type { BrowserSession } from '../../src/browser/session';
@@ -13,7 +16,7 @@ import { FixtureServer, html, page } from './harness/fixture-server';
 /**
  * The agent's control surface over the Node transport, as a panel client uses it: pause_run /
  * resume_run / stop_run, approvals answered with approve, the past runs (runs, run_history) and a
- * rerun of a past run's actions without the model. A real Chromium, the fixture pages, the scripted
+ * rerun of a past run's flow without the model. A real Chromium, the fixture pages, the scripted
  * model server.
  */
 const pages = new FixtureServer();
@@ -84,6 +87,8 @@ beforeAll(async () => {
   const config: TabpilotConfig = {
     ...base,
     sensitive_data: { localhost: { password: AGENT_SECRET } },
+    // A rerun that stops saves its picture there.
+    output_dir: mkdtempSync(join(tmpdir(), 'tabpilot-agent-control-')),
     launch: { ...base.launch, headless: true, args: [...TEST_FLAGS] },
     agent: { ...base.agent, provider: 'openai', model: 'fake-model', base_url: model.baseUrl },
   };
@@ -137,24 +142,35 @@ describe('a past run: kept, read back, and rerun without the model', () => {
     runId = answer.run_id;
   });
 
-  it('runs lists it newest first; run_history gives its steps with the elements its indexes named', async () => {
+  it('runs lists it newest first; run_history gives its steps and its flow, each element step with a locator', async () => {
     const { runs } = resultOf<{ runs: Array<Record<string, unknown>> }>(await call('runs'));
     expect(runs[0]).toMatchObject({ run_id: runId, task: SIGN_UP, reason: 'done', success: true, steps: 3 });
     const record = resultOf<{
-      steps: Array<{
-        step: number;
-        actions: Array<{ name: string; params: unknown; elements?: unknown; error?: unknown }>;
-      }>;
+      steps: Array<{ step: number; actions: Array<{ name: string; params: unknown; error?: unknown }> }>;
+      flow: { format: string; name: string; steps: Array<Record<string, unknown>> };
     }>(await call('run_history', { run_id: runId }));
     expect(record.steps.map((step) => step.actions.map((action) => action.name))).toEqual([
       ['navigate'],
       ['input', 'input', 'click'],
       ['done'],
     ]);
-    expect(record.steps[1]?.actions[2]).toMatchObject({
-      name: 'click',
-      elements: { index: { tag: 'button', name: 'Create account', occurrence: 0 } },
-    });
+    // The run's flow: the page it opened, each field and the button by the locator derived in the page
+    // when the action ran, the typed secret by its name, the expectations from the actions' outcomes.
+    expect(record.flow).toMatchObject({ format: 'tabpilot-flow', version: 1, name: SIGN_UP });
+    expect(record.flow.steps).toEqual([
+      expect.objectContaining({
+        action: 'navigate',
+        url: pages.url('/agent/form'),
+        expect: expect.objectContaining({ path: '/agent/form' }),
+      }),
+      { action: 'fill', locator: { role: 'textbox', name: 'Name' }, input: { value: 'Ada' } },
+      { action: 'fill', locator: { label: 'Password' }, input: { secret: 'password' } },
+      expect.objectContaining({
+        action: 'click',
+        locator: { role: 'button', name: 'Create account' },
+        expect: expect.objectContaining({ path: '/agent/thanks' }),
+      }),
+    ]);
     // The placeholder is kept, never the secret it stands for.
     expect(JSON.stringify(record)).toContain('<secret>password</secret>');
     expect(JSON.stringify(record)).not.toContain(AGENT_SECRET);
@@ -162,9 +178,9 @@ describe('a past run: kept, read back, and rerun without the model', () => {
     expect(unknown).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMS', details: { field: 'run_id' } } });
   });
 
-  it('rerun replays its actions in order, without a model request, and reaches the same end page', async () => {
-    // The form has more before its fields now, so every recorded index names another element: the
-    // rerun finds each field anew by who it was.
+  it("rerun replays the run's flow, without a model request, and reaches the same end page", async () => {
+    // The form has more before its fields now, so every index the run used names another element: the
+    // flow finds each by its locator.
     pages.route('/agent/form', (_req, res) =>
       html(
         res,
@@ -182,34 +198,20 @@ describe('a past run: kept, read back, and rerun without the model', () => {
     await openStart();
     const before = model.requests.length;
     const thanksBefore = pages.requests.filter((request) => request.path === '/agent/thanks').length;
-    const answer = resultOf<{
-      run_id: string;
-      replayed: number;
-      results: Array<{ name: string; success: boolean; params: Record<string, unknown> }>;
-    }>(await call('rerun', { run_id: runId }).finally(() => addAgentPages(pages)));
-    expect(answer.run_id).toBe(runId);
-    expect(answer.replayed).toBe(4);
-    expect(answer.results.map((result) => `${result.name}:${result.success}`)).toEqual([
-      'navigate:true',
-      'input:true',
-      'input:true',
-      'click:true',
-    ]);
-    expect(model.requests.length).toBe(before);
-    await expect
-      .poll(() => pages.requests.filter((request) => request.path === '/agent/thanks').length, { timeout: 30_000 })
-      .toBe(thanksBefore + 1);
-    await expect
-      .poll(async () => resultOf<{ text: string }>(await call('state')).text, { timeout: 30_000 })
-      .toContain('Thanks, Ada!');
-    const { steps } = resultOf<{ steps: Array<{ actions: Array<{ params: Record<string, unknown> }> }> }>(
-      await call('run_history', { run_id: runId }),
+    const answer = resultOf<Record<string, unknown>>(
+      await call('rerun', { run_id: runId }).finally(() => addAgentPages(pages)),
     );
-    // The field was found at another index than the one recorded.
-    expect(answer.results[1]?.params['index']).not.toBe(steps[1]?.actions[0]?.params['index']);
+    // The answer of replay: every step held.
+    expect(answer).toEqual({ flow: SIGN_UP, steps: 4, completed: 4, stopped_at: null, reason: null, screenshot: null });
+    expect(model.requests.length).toBe(before);
+    expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore + 1);
+    expect(pages.requests.filter((request) => request.path === '/agent/thanks').at(-1)?.query).toContain(
+      `password=${AGENT_SECRET}`,
+    );
+    expect(resultOf<{ text: string }>(await call('state')).text).toContain('Thanks, Ada!');
   });
 
-  it('a rerun whose element changed on the page fails ELEMENT_NOT_FOUND at that step, naming it', async () => {
+  it('a rerun on a page whose button was renamed stops at that step, with the reason and a picture', async () => {
     pages.route('/agent/form', (_req, res) =>
       html(
         res,
@@ -225,15 +227,14 @@ describe('a past run: kept, read back, and rerun without the model', () => {
     try {
       await openStart();
       const thanksBefore = pages.requests.filter((request) => request.path === '/agent/thanks').length;
-      const answer = await call('rerun', { run_id: runId });
-      expect(answer).toMatchObject({
-        ok: false,
-        error: {
-          code: 'ELEMENT_NOT_FOUND',
-          message: expect.stringContaining('button "Create account"'),
-          details: { run_id: runId, replayed: 3 },
-        },
-      });
+      const answer = resultOf<{ stopped_at: number; completed: number; reason: string; screenshot: string | null }>(
+        await call('rerun', { run_id: runId }),
+      );
+      expect(answer).toMatchObject({ flow: SIGN_UP, steps: 4, completed: 3, stopped_at: 4 });
+      expect(answer.reason).toBe(
+        'step 4 (click button "Create account"): no element on the page is button "Create account"',
+      );
+      expect(answer.screenshot).toMatch(/replay-step-4\.png$/);
       expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore);
     } finally {
       addAgentPages(pages);

@@ -9,6 +9,7 @@ import { collect, indexedId, resolve } from './collector';
 import { find, markdown, search } from './extract';
 import { findMatches, revealMatch } from './find-matches';
 import { frameOrigin } from './geometry';
+import { cssPath, deriveLocator } from './locator';
 import { isFrameElement } from './realm';
 import { highlight } from './highlight';
 import { recordListen, recordPath, recordUnlisten } from './recorder';
@@ -61,4 +62,12 @@ export const api: ValueApi & HandleApi = {
   recordListen,
   recordUnlisten,
   recordPath,
+  locatorOf(id) {
+    const element = resolve(id);
+    if (element === null) {
+      return null;
+    }
+    const password = element.localName === 'input' && element.getAttribute('type')?.toLowerCase() === 'password';
+    return { locator: deriveLocator(element), css: cssPath(element), password };
+  },
 };

@@ -70,6 +70,13 @@ export type LeaseRole = 'list' | 'attach' | 'release' | 'take';
 export type RiskRule =
   'goes_to_url' | 'history_entry' | 'search_results' | 'clicked_element' | 'enter_key' | 'file_upload' | 'page_script';
 
+/**
+ * The step of a flow (src/protocol/flow.ts) the action becomes in the built-in agent's run's flow
+ * (src/agent/run-flow.ts): `arrival` is a `navigate` to the URL it arrived at (a history step).
+ */
+export type FlowStepRule =
+  'navigate' | 'arrival' | 'click' | 'fill' | 'select' | 'press' | 'upload' | 'switch_tab' | 'scroll_by';
+
 /** The person's powers a program must ask for each time (person-powers.ts). */
 export type PersonPower = 'export_storage' | 'import_storage' | 'record_traffic';
 
@@ -117,6 +124,8 @@ export interface ActionSpec<D extends AnyEventDefinition> {
   /** A program without a tab gets a new one for it instead of NOT_ATTACHED. */
   readonly opensTab?: boolean;
   readonly risk?: RiskRule;
+  /** The step an agent's run's flow keeps for it; none: it makes no step (a read, a wait). */
+  readonly flowStep?: FlowStepRule;
   /** A program must ask the person each time (a native or MCP client). */
   readonly personPower?: PersonPower;
   /**

@@ -34,6 +34,7 @@ export const NAVIGATION_ACTIONS = [
     title: 'Open a URL',
     summary: 'Open a URL; then call state.',
     category: 'page',
+    flowStep: 'navigate',
     hints: NAVIGATES,
     outcome: true,
     tabGate: 'act',
@@ -57,6 +58,7 @@ export const NAVIGATION_ACTIONS = [
     title: 'Go back',
     summary: "Go back in the tab's history.",
     category: 'page',
+    flowStep: 'arrival',
     hints: NAVIGATES,
     outcome: true,
     tabGate: 'act',
@@ -77,6 +79,7 @@ export const NAVIGATION_ACTIONS = [
     category: 'page',
     // Rarely an agent's move (browser-use offers none); navigate does it, and every step pays for a tool.
     notForAgent: true,
+    flowStep: 'arrival',
     hints: NAVIGATES,
     outcome: true,
     tabGate: 'act',

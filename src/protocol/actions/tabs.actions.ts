@@ -27,6 +27,7 @@ export const TAB_ACTIONS = [
     title: 'Switch tab',
     summary: 'Focus a tab: the one tools act on when not given tab_id.',
     category: 'tabs',
+    flowStep: 'switch_tab',
     hints: SETS,
     tabRequired: true,
     loadsPage: true,

@@ -13,6 +13,8 @@ const flow = parseFlow({
     { action: 'upload', locator: { test_id: 'file' }, file: 'cv.pdf', param: 'cv' },
     { action: 'switch_tab', url_includes: '/b', expect: { text: 'Shown' } },
     { action: 'click', locator: { text: 'Done' } },
+    { action: 'scroll_by', direction: 'down', pages: 2 },
+    { action: 'scroll_by', direction: 'left', amount: 300, locator: { test_id: 'carousel' } },
   ],
 });
 
@@ -30,6 +32,8 @@ describe('a flow as a Playwright Test file', () => {
     expect(code).toContain(`page = await tabAt(page, "/b");`);
     expect(code).toContain(`await expect(page.locator('body')).toContainText("Shown", { ignoreCase: true });`);
     expect(code).toContain(`await page.getByText("Done", { exact: true }).click();`);
+    expect(code).toContain('await page.mouse.wheel(0, 2 * (page.viewportSize()?.height ?? 720));');
+    expect(code).toContain(`await page.getByTestId("carousel").hover();\n  await page.mouse.wheel(-300, 0);`);
   });
 
   it('reads a parameter without a default from its environment variable', () => {

@@ -62,7 +62,24 @@ function stepCode(step: FlowStep): string[] {
       return [`await ${locatorCode(step.locator)}.setInputFiles(params[${literal(step.param)}]);`];
     case 'switch_tab':
       return [`page = await tabAt(page, ${literal(step.url_includes)});`, 'await page.bringToFront();'];
+    case 'scroll_by':
+      return scrollCode(step);
   }
+}
+
+/**
+ * A scroll as the wheel turns it, over the element when the step names one (its container scrolls);
+ * pages are of the viewport's size here, which is near the container's for a page-wide list.
+ */
+function scrollCode(step: Extract<FlowStep, { action: 'scroll_by' }>): string[] {
+  const vertical = step.direction === 'up' || step.direction === 'down';
+  const sign = step.direction === 'up' || step.direction === 'left' ? '-' : '';
+  const size = `(page.viewportSize()?.${vertical ? 'height' : 'width'} ?? ${vertical ? 720 : 1280})`;
+  const distance = step.amount === undefined ? `${sign}${step.pages ?? 1} * ${size}` : `${sign}${step.amount}`;
+  return [
+    ...(step.locator === undefined ? [] : [`await ${locatorCode(step.locator)}.hover();`]),
+    `await page.mouse.wheel(${vertical ? `0, ${distance}` : `${distance}, 0`});`,
+  ];
 }
 
 /** What replay checks after the step: the URL contains the path, the page shows the text (any case). */

@@ -90,4 +90,23 @@ describe('replay', () => {
     await expect(run({ flow: { ...flow, steps: [] } }, value)).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
     expect(ran).toEqual([]);
   });
+
+  it('scrolls the page by pages or px, and the container of the element a locator names', async () => {
+    const { ran, value } = caller(onePage);
+    const scrolls = {
+      ...flow,
+      steps: [
+        { action: 'scroll_by', direction: 'down' },
+        { action: 'scroll_by', direction: 'up', pages: 2 },
+        { action: 'scroll_by', direction: 'right', amount: 300, locator: { test_id: 'carousel' } },
+      ],
+      defaults: {},
+    };
+    expect(await run({ flow: scrolls }, value)).toMatchObject({ completed: 3, stopped_at: null });
+    expect(ran.filter((step) => step.action === 'scroll').map((step) => step.params)).toEqual([
+      { direction: 'down', pages: 1 },
+      { direction: 'up', pages: 2 },
+      { direction: 'right', amount: 300, index: 7 },
+    ]);
+  });
 });

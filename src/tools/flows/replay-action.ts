@@ -93,40 +93,45 @@ export const REPLAY_ACTION: ServerActionSpec<typeof ReplayParams> = {
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
 };
 
-export function replayAction(): ServerAction<typeof ReplayParams> {
-  return {
-    ...REPLAY_ACTION,
-    run: async (params, caller): Promise<ReplayResult> => {
-      const flow = parseFlow(params.flow);
-      const values = valuesFor(flow, params.params);
-      let tabId = params.tab_id;
-      const base = { flow: flow.name, steps: flow.steps.length };
-      for (const [index, step] of flow.steps.entries()) {
-        caller.signal.throwIfAborted();
-        let reason: string | undefined;
-        try {
-          tabId = await runStep(step, tabId, values, caller);
-          if (step.expect !== undefined) {
-            const missing = await awaitExpectation(asBatchExpectation(step.expect), tabId, caller);
-            reason = missing === undefined ? undefined : `afterwards ${missing}`;
-          }
-        } catch (error) {
-          caller.signal.throwIfAborted();
-          reason =
-            error instanceof StepProblem ? error.message : `${toCommandError(error).code}: ${errorMessageOf(error)}`;
-        }
-        if (reason !== undefined) {
-          const picture = await pictureOf(tabId, index + 1, caller);
-          return {
-            ...base,
-            completed: index,
-            stopped_at: index + 1,
-            reason: `step ${index + 1} (${describeStep(step)}): ${reason}${picture.problem === undefined ? '' : ` (no picture: ${picture.problem})`}`,
-            screenshot: picture.path,
-          };
-        }
+/**
+ * Runs a flow's steps for `caller` (the `replay` action, and `rerun` of an agent's run): stops at the
+ * first step that fails or whose expectation does not hold, with its number, the reason and a picture.
+ */
+export async function replayFlow(
+  params: z.output<typeof ReplayParams>,
+  caller: ServerActionCaller,
+): Promise<ReplayResult> {
+  const flow = parseFlow(params.flow);
+  const values = valuesFor(flow, params.params);
+  let tabId = params.tab_id;
+  const base = { flow: flow.name, steps: flow.steps.length };
+  for (const [index, step] of flow.steps.entries()) {
+    caller.signal.throwIfAborted();
+    let reason: string | undefined;
+    try {
+      tabId = await runStep(step, tabId, values, caller);
+      if (step.expect !== undefined) {
+        const missing = await awaitExpectation(asBatchExpectation(step.expect), tabId, caller);
+        reason = missing === undefined ? undefined : `afterwards ${missing}`;
       }
-      return { ...base, completed: flow.steps.length, stopped_at: null, reason: null, screenshot: null };
-    },
-  };
+    } catch (error) {
+      caller.signal.throwIfAborted();
+      reason = error instanceof StepProblem ? error.message : `${toCommandError(error).code}: ${errorMessageOf(error)}`;
+    }
+    if (reason !== undefined) {
+      const picture = await pictureOf(tabId, index + 1, caller);
+      return {
+        ...base,
+        completed: index,
+        stopped_at: index + 1,
+        reason: `step ${index + 1} (${describeStep(step)}): ${reason}${picture.problem === undefined ? '' : ` (no picture: ${picture.problem})`}`,
+        screenshot: picture.path,
+      };
+    }
+  }
+  return { ...base, completed: flow.steps.length, stopped_at: null, reason: null, screenshot: null };
+}
+
+export function replayAction(): ServerAction<typeof ReplayParams> {
+  return { ...REPLAY_ACTION, run: replayFlow };
 }

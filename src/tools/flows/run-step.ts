@@ -31,6 +31,8 @@ export function describeStep(step: FlowStep): string {
       return `open ${step.url}`;
     case 'press':
       return `press ${step.key}`;
+    case 'scroll_by':
+      return `scroll ${step.direction}${step.locator === undefined ? '' : ` in ${describeLocator(step.locator)}`}`;
     case 'switch_tab':
       return `switch to the tab at ${JSON.stringify(step.url_includes)}`;
     case 'click':
@@ -73,12 +75,33 @@ export async function runStep(
       await caller.runAction('switch', { tab_id: tab.tab_id });
       return tab.tab_id;
     }
+    case 'scroll_by':
+      await scroll(step, onTab, caller);
+      return tabId;
     case 'click':
     case 'fill':
     case 'select':
     case 'upload':
       return runOnElement(step, tabId, params, caller);
   }
+}
+
+/** A scroll step: the page, or the container of its element (found by its locator first). */
+async function scroll(
+  step: Extract<FlowStep, { action: 'scroll_by' }>,
+  onTab: { tab_id?: string },
+  caller: ServerActionCaller,
+): Promise<void> {
+  const located = step.locator === undefined ? undefined : await locate(step.locator, onTab, caller);
+  if (located !== undefined && 'missing' in located) {
+    throw new StepProblem(located.missing);
+  }
+  await caller.runAction('scroll', {
+    ...onTab,
+    direction: step.direction,
+    ...(step.amount === undefined ? { pages: step.pages ?? 1 } : { amount: step.amount }),
+    ...(located === undefined ? {} : { index: located.index }),
+  });
 }
 
 /** An element step: its element found by its locator, then the action run on that element's index. */

@@ -33,7 +33,12 @@ describe('kept runs as the panel reads them', () => {
   });
 
   it('says what a rerun did', () => {
-    expect(rerunLine({ replayed: 4, results: [] })).toBe('Rerun without the model: 4 actions replayed.');
-    expect(rerunLine({ replayed: 1, stopped: true })).toBe('Rerun stopped after 1 action.');
+    expect(rerunLine({ flow: 'f', steps: 4, completed: 4, stopped_at: null, reason: null, screenshot: null })).toBe(
+      'Rerun without the model: 4 of 4 steps replayed.',
+    );
+    const reason = 'step 2 (click button "Go"): no element on the page is button "Go"';
+    expect(rerunLine({ flow: 'f', steps: 3, completed: 1, stopped_at: 2, reason, screenshot: '/tmp/x.png' })).toBe(
+      `Rerun stopped at step 2 of 3: ${reason}`,
+    );
   });
 });

@@ -57,14 +57,23 @@ export function recordOf(result: unknown): RunRecordView | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** What a rerun did, in words: how many actions ran again and the first one that failed. */
+/** What a rerun (the replay of the run's flow) did, in words: the steps that held, or where it stopped and why. */
 export function rerunLine(result: unknown): string {
-  const parsed = z.object({ replayed: z.number(), stopped: z.boolean().optional().catch(false) }).safeParse(result);
+  const parsed = z
+    .object({
+      steps: z.number(),
+      completed: z.number(),
+      stopped_at: z.number().nullable(),
+      reason: z.string().nullable(),
+    })
+    .safeParse(result);
   if (!parsed.success) {
     return 'Rerun finished.';
   }
-  const count = `${parsed.data.replayed} action${parsed.data.replayed === 1 ? '' : 's'}`;
-  return parsed.data.stopped === true ? `Rerun stopped after ${count}.` : `Rerun without the model: ${count} replayed.`;
+  const { steps, completed, stopped_at: stoppedAt, reason } = parsed.data;
+  return stoppedAt === null
+    ? `Rerun without the model: ${completed} of ${steps} step${steps === 1 ? '' : 's'} replayed.`
+    : `Rerun stopped at step ${stoppedAt} of ${steps}: ${reason ?? 'it failed'}`;
 }
 
 /** A kept time (ISO 8601) for a list line. */

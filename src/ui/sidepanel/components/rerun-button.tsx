@@ -4,7 +4,7 @@ import type { WorkerPort } from '../port';
 import { rerunLine } from '../run-records';
 import { ResponseView } from './response-view';
 
-/** Runs a past run's actions again without the model (the `rerun` action), and says what it did. */
+/** Replays a past run's flow without the model (the `rerun` action), and says what it did. */
 export function RerunButton(props: { port: WorkerPort; runId: string }): preact.JSX.Element {
   const [busy, setBusy] = useState(false);
   const [response, setResponse] = useState<CommandResponse | undefined>(undefined);
@@ -25,7 +25,7 @@ export function RerunButton(props: { port: WorkerPort; runId: string }): preact.
         id="rerun-output"
         response={response}
         busy={busy}
-        busyText="Replaying the run's actions…"
+        busyText="Replaying the run's steps…"
         summary={response?.ok === true ? rerunLine(response.result) : undefined}
       />
     </div>

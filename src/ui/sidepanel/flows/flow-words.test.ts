@@ -15,6 +15,8 @@ describe('a flow in words', () => {
       { action: 'upload', locator: { css: '#photo' }, file: 'me.png', param: 'file' },
       { action: 'switch_tab', url_includes: '/checkout' },
       { action: 'click', title: 'Send the form', locator: { text: 'Send' } },
+      { action: 'scroll_by', direction: 'down' },
+      { action: 'scroll_by', direction: 'up', amount: 300, locator: { role: 'list', name: 'Results' } },
     ];
     expect(steps.map(stepLine)).toEqual([
       '1. Open https://shop.example/signup',
@@ -27,6 +29,8 @@ describe('a flow in words', () => {
       `8. Upload "me.png" into the element at #photo (the file's path from {file})`,
       '9. Switch to the tab at "/checkout"',
       '10. Send the form',
+      '11. Scroll down a page',
+      '12. Scroll up 300 px in list "Results"',
     ]);
     expect(expectationWords({ path: '/welcome', text: 'Welcome' })).toBe(
       'then the address has /welcome and the page shows "Welcome"',

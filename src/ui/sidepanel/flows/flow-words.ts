@@ -51,7 +51,17 @@ export function stepWords(step: FlowStep): string {
       return `Upload ${quoted(step.file)} into ${locatorWords(step.locator)} (the file's path from {${step.param}})`;
     case 'switch_tab':
       return `Switch to the tab at ${quoted(step.url_includes)}`;
+    case 'scroll_by':
+      return `Scroll ${step.direction} ${scrollDistance(step)}${step.locator === undefined ? '' : ` in ${locatorWords(step.locator)}`}`;
   }
+}
+
+function scrollDistance(step: Extract<FlowStep, { action: 'scroll_by' }>): string {
+  if (step.amount !== undefined) {
+    return `${step.amount} px`;
+  }
+  const pages = step.pages ?? 1;
+  return pages === 1 ? 'a page' : `${pages} pages`;
 }
 
 /** A step's line in the list, numbered from 1: its title when the flow gives one, else what it does. */
