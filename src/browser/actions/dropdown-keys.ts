@@ -20,9 +20,8 @@ async function active(handle: ElementHandle): Promise<ActiveOption | null> {
   return callOn(handle.session, handle.objectId, 'activeOption');
 }
 
-/** The next active option after a Down key, or null when it stayed (the end of a list that does not wrap). */
-async function stepDown(ctx: RoutineContext, handle: ElementHandle, from: string): Promise<ActiveOption | null> {
-  await pressKey(handle, 'ArrowDown');
+/** The active option once it is no longer `from` (bounded by STEP_WAIT_MS), or null when it stayed. */
+async function movedFrom(ctx: RoutineContext, handle: ElementHandle, from: string): Promise<ActiveOption | null> {
   return pollUntil(
     async () => {
       const now = await active(handle);
@@ -44,6 +43,62 @@ async function stepDown(ctx: RoutineContext, handle: ElementHandle, from: string
 }
 
 /**
+ * What a Down key that left the active option where it was means, read from the option active before
+ * (`from`) and after (`now`): the list's end when no enabled option follows; a key the page lost or undid
+ * when its list shows one after it (a page that resets its active option once, after the first key);
+ * a list that closed or lost focus during the walk when nothing is active any more.
+ */
+export function stillKeyMeaning(from: ActiveOption | null, now: ActiveOption | null): 'end' | 'lost' | 'closed' {
+  if (now === null) {
+    return from === null ? 'end' : 'closed';
+  }
+  return now.followed ? 'lost' : 'end';
+}
+
+/**
+ * The next active option after a Down key, or null at the end of a list that does not wrap. The end is
+ * checked, not assumed from a key that moved nothing: a list that shows an option after the active one
+ * has not ended, so the key is pressed once more, as a person presses again when the highlight stayed.
+ */
+async function stepDown(
+  ctx: RoutineContext,
+  handle: ElementHandle,
+  from: ActiveOption | null,
+): Promise<ActiveOption | null> {
+  await pressKey(handle, 'ArrowDown');
+  const moved = await movedFrom(ctx, handle, from?.id ?? '');
+  if (moved !== null) {
+    return moved;
+  }
+  const now = await active(handle);
+  switch (stillKeyMeaning(from, now)) {
+    case 'end':
+      return null;
+    case 'closed':
+      throw new TabpilotError(
+        'UNSUPPORTED',
+        `${handle.label}: its list closed, or it lost the focus, while its options were walked with the keys`,
+        { details: { reason: 'list-closed' } },
+      );
+    case 'lost':
+      break;
+  }
+  ctx.log.debug('the Down key left the active option although an option follows it; pressing it again', {
+    element: handle.label,
+    active: now?.id,
+  });
+  await pressKey(handle, 'ArrowDown');
+  const again = await movedFrom(ctx, handle, from?.id ?? '');
+  if (again === null) {
+    throw new TabpilotError(
+      'TIMEOUT',
+      `${handle.label}: the Down key, pressed twice, did not move its active option "${now?.option.text ?? ''}" to the option its list shows after it`,
+    );
+  }
+  return again;
+}
+
+/**
  * Moves the active option down from where it is, calling `visit` with each one until it returns true
  * (the walk stops there, on that option), the list comes round to an option seen before, or it ends.
  * Returns every option visited, in walk order, and whether `visit` stopped it.
@@ -53,7 +108,7 @@ export async function walkActive(
   handle: ElementHandle,
   visit: (current: ActiveOption) => Promise<boolean> | boolean,
 ): Promise<{ visited: ActiveOption[]; stopped: boolean }> {
-  let current = (await active(handle)) ?? (await stepDown(ctx, handle, ''));
+  let current = (await active(handle)) ?? (await stepDown(ctx, handle, null));
   if (current === null) {
     throw new TabpilotError(
       'UNSUPPORTED',
@@ -68,7 +123,7 @@ export async function walkActive(
     if (await visit(current)) {
       return { visited, stopped: true };
     }
-    current = await stepDown(ctx, handle, current.id);
+    current = await stepDown(ctx, handle, current);
   }
   return { visited, stopped: false };
 }

@@ -16,10 +16,10 @@ const option = (text: string, selected = false): DropdownOption => ({
 describe('options met walking a list with the keys', () => {
   it("are put in list order by their ids' row numbers when the walk started in the middle", () => {
     const walked = [
-      { id: 'fruit_list_2', option: option('Cherry') },
-      { id: 'fruit_list_10', option: option('Kiwi') },
-      { id: 'fruit_list_0', option: option('Apple') },
-      { id: 'fruit_list_1', option: option('Banana') },
+      { id: 'fruit_list_2', option: option('Cherry'), followed: false },
+      { id: 'fruit_list_10', option: option('Kiwi'), followed: false },
+      { id: 'fruit_list_0', option: option('Apple'), followed: false },
+      { id: 'fruit_list_1', option: option('Banana'), followed: false },
     ];
     expect(inListOrder(walked).map((entry) => [entry.index, entry.text])).toEqual([
       [0, 'Apple'],
@@ -31,8 +31,8 @@ describe('options met walking a list with the keys', () => {
 
   it('keep the walk order when an id has no row number', () => {
     const walked = [
-      { id: 'opt-b', option: option('Banana') },
-      { id: 'opt-a1', option: option('Apple') },
+      { id: 'opt-b', option: option('Banana'), followed: false },
+      { id: 'opt-a1', option: option('Apple'), followed: false },
     ];
     expect(inListOrder(walked).map((entry) => entry.text)).toEqual(['Banana', 'Apple']);
   });

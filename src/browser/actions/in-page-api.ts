@@ -151,6 +151,8 @@ export type NativeExactOutcome =
 export interface ActiveOption {
   id: string;
   option: DropdownOption;
+  /** Its list shows an enabled option after it: a Down key should move the active option there. */
+  followed: boolean;
 }
 
 export interface FileBytes {

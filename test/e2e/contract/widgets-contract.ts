@@ -362,6 +362,15 @@ export function defineWidgetsContract(name: string, start: () => Promise<Driver>
       expect(both.error.code).toBe('INVALID_PARAMS');
     });
 
+    it('a list walked with the keys whose page undoes the first Down key still lists every option', async () => {
+      const state = await open('/undone-key.html');
+      const combobox = byId(state, 'undo');
+      const listed = await driver.ok<Listed>('dropdown_options', { index: combobox.index });
+      // The walk does not take a key that moved nothing for the list's end while an option follows.
+      expect(texts(listed)).toEqual(FRUITS);
+      expect(await driver.evaluateInTab(tab, 'window.undone')).toBe(1);
+    });
+
     it('a list that never takes the pick fails UNSUPPORTED saying what the control shows', async () => {
       const state = await open('/native-multi.html');
       const stubborn = byName(state, 'Stubborn: Red');

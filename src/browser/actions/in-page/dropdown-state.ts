@@ -5,7 +5,7 @@
 import type { ActiveOption, NativeExactOutcome } from '../in-page-api';
 import { isInput, isTextArea } from '../../../dom/in-page/realm';
 import { composedParent, deepActiveElement, nextTask, setNative } from './describe';
-import { ariaListOf, ariaOptionData, matches, nativeOptions, nativeSelectOf } from './dropdown';
+import { ariaItems, ariaListOf, ariaOptionData, matches, nativeOptions, nativeSelectOf } from './dropdown';
 
 const SHOWN_DEPTH = 2;
 const CONTROLS = 'input, select, textarea, button, [role=combobox]';
@@ -35,7 +35,24 @@ export function activeOption(this: Element): ActiveOption | null {
     return null;
   }
   const item = (owner.getRootNode() as Document | ShadowRoot).getElementById(id);
-  return item === null ? null : { id, option: ariaOptionData(item, 0) };
+  return item === null ? null : { id, option: ariaOptionData(item, 0), followed: enabledOptionAfter(item) };
+}
+
+/**
+ * Whether the active option's list shows an enabled option after it, one the Down key moves to (Ant
+ * Design's list for assistive technology holds the active option's next neighbour, so it says it too).
+ */
+function enabledOptionAfter(item: Element): boolean {
+  const list = item.closest('[role=listbox], [role=menu]');
+  if (list === null) {
+    return false;
+  }
+  const items = ariaItems(list);
+  const at = items.indexOf(item);
+  return (
+    at >= 0 &&
+    items.slice(at + 1).some((next) => next.getAttribute('aria-disabled') !== 'true' && !next.hasAttribute('disabled'))
+  );
 }
 
 /** The text a control shows: its own value and visible text, outside any list or option it holds. */

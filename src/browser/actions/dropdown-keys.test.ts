@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { stillKeyMeaning } from './dropdown-keys';
+import type { ActiveOption } from './in-page-api';
+
+const active = (id: string, followed: boolean): ActiveOption => ({
+  id,
+  option: { index: 0, text: id, value: id, selected: false, disabled: false },
+  followed,
+});
+
+describe('a Down key that left the active option where it was', () => {
+  it('is the end of the list when no enabled option follows the active one', () => {
+    expect(stillKeyMeaning(active('fruit_list_7', false), active('fruit_list_7', false))).toBe('end');
+  });
+
+  it('is a key the page lost or undid when its list shows an option after the active one', () => {
+    expect(stillKeyMeaning(active('fruit_list_0', true), active('fruit_list_0', true))).toBe('lost');
+  });
+
+  it('is a list that closed during the walk when nothing is active any more', () => {
+    expect(stillKeyMeaning(active('fruit_list_2', true), null)).toBe('closed');
+  });
+
+  it('is a list with no active option at all when there was none before either', () => {
+    expect(stillKeyMeaning(null, null)).toBe('end');
+  });
+});
