@@ -10,7 +10,7 @@ import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
 import { findText } from './find-text';
 import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
-import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
+import { elementInfo, focusInfo, focusedFormAction, platform, querySelectorAll } from './info';
 import {
   frameHit,
   hitAt,
@@ -23,6 +23,7 @@ import {
 import { releaseArrivals } from './pointer-arrival';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
+import { readLocalStorage, restoreLocalStorage } from './saved-local-storage';
 import { webStorage } from './web-storage';
 
 type ValueApi = {
@@ -61,6 +62,8 @@ export const api: ValueApi & HandleApi = {
   restoreIndexedDb,
   restoreIndexedDbAtStart,
   webStorage,
+  readLocalStorage,
+  restoreLocalStorage,
   hitAt,
   focusInfo,
   frameHit,
@@ -69,6 +72,7 @@ export const api: ValueApi & HandleApi = {
   isHovered,
   renderedFrame,
   platform,
+  focusedFormAction,
   elementInfo,
   ariaOption,
   fileInputNear,
