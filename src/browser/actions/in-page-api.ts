@@ -229,6 +229,8 @@ export interface InPageValueFunctions {
   renderedFrame: { args: []; result: boolean };
   isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };
+  /** The bytes at a URL as the document fetches them (its cookies, the HTTP cache first), base64 (a PDF the tab shows). */
+  fetchBase64: { args: [url: string]; result: string };
   /** Where the focused field's form sends (the agent's risk probe); null outside a form. */
   focusedFormAction: { args: []; result: string | null };
   elementInfo: { args: []; result: ElementInfo };

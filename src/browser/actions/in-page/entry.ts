@@ -7,6 +7,7 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { activeOption, dropdownSettled, dropdownShows, selectNativeExact } from './dropdown-state';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
+import { fetchBase64 } from './fetch-bytes';
 import { findText } from './find-text';
 import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
@@ -73,6 +74,7 @@ export const api: ValueApi & HandleApi = {
   renderedFrame,
   platform,
   focusedFormAction,
+  fetchBase64,
   elementInfo,
   ariaOption,
   fileInputNear,
