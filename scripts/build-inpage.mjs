@@ -1,5 +1,5 @@
-// Bundles tabpilot's in-page code (src/dom/in-page, the perception half, and src/browser/actions/in-page,
-// the actions half; both typed with the DOM lib) into one script that installs both halves' functions as
+// Bundles tabpilot's in-page code (src/dom/in-page, the perception half and the control indicator, and
+// src/browser/actions/in-page, the actions half; both typed with the DOM lib) into one script that installs both halves' functions as
 // one object in the isolated world it runs in, versioned by the bundle's hash, and writes it as a string
 // constant the core's page bridge (src/dom/page-bridge.ts) sends to the page. The output is committed,
 // so tests and type checks work without a build; a unit test fails when it is stale.
@@ -13,7 +13,8 @@ export const PAGE_GLOBAL = '__tabpilot';
 const ENTRY = `
 import { api as perception } from './dom/in-page/entry';
 import { api as actions } from './browser/actions/in-page/entry';
-globalThis.${PAGE_GLOBAL} = Object.assign(Object.create(null), perception, actions);
+import { api as indicator } from './dom/in-page/indicator';
+globalThis.${PAGE_GLOBAL} = Object.assign(Object.create(null), perception, actions, indicator);
 `;
 
 export function bundleInPage() {

@@ -1,5 +1,5 @@
 import type { CommandServer } from '../tools/command-server';
-import { worldContextId } from '../dom/page-bridge';
+import { callInFrame } from '../browser/actions/in-page-call';
 
 /**
  * What the risk probe reads of a tab beyond its state and its forms: where a step back or forward in
@@ -18,18 +18,6 @@ export interface PageLook {
 }
 
 /**
- * Read in tabpilot's isolated world: the page's own script cannot redefine what these DOM getters
- * answer there. Descends into open shadow roots, where activeElement is the host.
- */
-const FOCUSED_FORM_ACTION = `(() => {
-  let active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  const form = active && 'form' in active ? active.form : null;
-  if (!(form instanceof HTMLFormElement)) return null;
-  return form.action || document.URL;
-})()`;
-
-/**
  * A look reads over CDP, beside the agent's client connection, so it masks what it answers itself: a URL
  * may carry a secret, and a refusal's reason built from it reaches the model and the person.
  */
@@ -45,15 +33,9 @@ export function serverPageLook(server: CommandServer): PageLook {
       return url === undefined ? null : server.redact(url);
     },
     focusedFormAction: async (tabId) => {
-      const session = await sessionOf(tabId);
-      const contextId = await worldContextId(session);
-      const answer = await session.send('Runtime.evaluate', {
-        expression: FOCUSED_FORM_ACTION,
-        contextId,
-        returnByValue: true,
-      });
-      const value: unknown = answer.result.value;
-      return typeof value === 'string' ? server.redact(value) : null;
+      // Read in tabpilot's isolated world: the page's own script cannot redefine what the DOM getters answer there.
+      const action = await callInFrame(await sessionOf(tabId), 'focusedFormAction');
+      return action === null ? null : server.redact(action);
     },
   };
 }

@@ -13,6 +13,8 @@ export class CdpSession {
   readonly sessionId: string;
   readonly targetId: string;
   #detachedReason: string | undefined;
+  /** What layers above keep for this session alone (the page bridge's world), one of each kind. */
+  readonly #owned = new Map<abstract new (session: CdpSession) => object, object>();
 
   constructor(connection: CdpConnection, sessionId: string, targetId: string) {
     this.connection = connection;
@@ -26,6 +28,20 @@ export class CdpSession {
 
   markDetached(reason: string): void {
     this.#detachedReason ??= reason;
+  }
+
+  /**
+   * The session's own instance of `kind`, made on first use: state a layer above keeps per session (the
+   * page bridge's world of this frame) lives and goes with the session, not in a module's map.
+   */
+  own<T extends object>(kind: new (session: CdpSession) => T): T {
+    const held = this.#owned.get(kind);
+    if (held instanceof kind) {
+      return held;
+    }
+    const made = new kind(this);
+    this.#owned.set(kind, made);
+    return made;
   }
 
   send<M extends CdpMethod>(method: M, ...params: CdpParamsTuple<M>): Promise<CdpResult<M>> {

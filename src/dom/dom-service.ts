@@ -6,7 +6,7 @@ import { silentLogger } from '../shared/logger';
 import { capturePage, type PageCapture } from './capture';
 import type { ElementHandle, ElementRef } from './element-handle';
 import { elementKey, IndexRegistry } from './index-registry';
-import { InPageError, pageFunctions, pruneWorlds, worldCount } from './page-bridge';
+import { InPageError, pageFunctions, worldCount } from './page-bridge';
 import type {
   ChangedElement,
   CollectStats,
@@ -338,20 +338,18 @@ export class DomService {
     this.#handleSessions.clear();
   }
 
-  /** Pages no longer known (closed, or released in the extension) and worlds of gone sessions go. */
+  /** Pages no longer known (closed, or released in the extension) go; a world goes with its session. */
   #dropGone(): void {
     for (const targetId of this.#pages.keys()) {
       if (this.#targets.target(targetId) === undefined) {
         this.#pages.delete(targetId);
       }
     }
-    pruneWorlds();
   }
 
-  /** Drops what is kept for a page (it closed), and the worlds of every session gone with it. */
+  /** Drops what is kept for a page (it closed); its frames' worlds went with their sessions. */
   forget(targetId: string): void {
     this.#pages.delete(targetId);
-    pruneWorlds();
   }
 
   /** What the isolated world of a page's main frame holds (a debug accessor). */
@@ -367,7 +365,17 @@ export class DomService {
       indexed += page.indexes.size;
       entries += page.selectorMap.size;
     }
-    return { pages: this.#pages.size, indexed, selector_entries: entries, worlds: worldCount() };
+    return { pages: this.#pages.size, indexed, selector_entries: entries, worlds: worldCount(this.#liveSessions()) };
+  }
+
+  /** The sessions of the targets known now (pages and out-of-process frames). */
+  *#liveSessions(): Iterable<CdpSession> {
+    for (const target of this.#targets.targets()) {
+      const session = this.#targets.sessionFor(target.targetId);
+      if (session !== undefined) {
+        yield session;
+      }
+    }
   }
 
   #sessionById(entry: SelectorEntry): CdpSession {

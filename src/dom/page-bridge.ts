@@ -6,14 +6,25 @@ import { uuid7 } from '../shared/ids';
 import { PAGE_GLOBAL, PAGE_SOURCE, PAGE_VERSION } from './generated/page-source';
 
 /**
- * The one bridge into the page. Every frame session (a tab, or an out-of-process iframe) gets one
- * isolated world, `__tabpilot`, made on first use: the page's scripts cannot see or change what runs
- * there, and it keeps what the in-page code remembers between calls (the element ids that keep indexes
- * stable, a pointer guard). The in-page code (src/dom/in-page and src/browser/actions/in-page, bundled
- * once by scripts/build-inpage.mjs) installs itself there on first use and is versioned by the hash of
- * its bundle. Calls are typed by the function maps of each side's contract and pass their arguments
- * as data (one JSON string argument; nothing is spliced into a script): one round trip, two the first time in a
- * document.
+ * The one bridge into the page. Every frame session (a tab, or an out-of-process iframe) has one
+ * isolated world, `__tabpilot`, and everything tabpilot runs in a page runs there: perception, the action
+ * routines' in-page half, the control indicator, the storage state's restores. The page's scripts cannot
+ * see or change what runs there, and it keeps what the in-page code remembers between calls (the element
+ * ids that keep indexes stable, a pointer guard, the indicator). The in-page code (src/dom/in-page and
+ * src/browser/actions/in-page, bundled once by scripts/build-inpage.mjs) installs itself there on first
+ * use, or at a document's start when a caller asked for a call then (atDocumentStart), and is versioned by
+ * the hash of its bundle. Calls are typed by the function maps of each side's contract and pass their
+ * arguments as data (one JSON string argument; nothing is spliced into a script): one round trip, two the
+ * first time in a document that no start-of-document call installed the code in.
+ *
+ * Why the one name gives one world (Chromium 156, tried over a WebSocket client): Page.createIsolatedWorld
+ * with a name a frame already has a world of returns that world's context (the same id each time, with or
+ * without grantUniveralAccess), and Page.addScriptToEvaluateOnNewDocument with that worldName runs its
+ * script in that same context of each new document (so a call made later finds what the script left).
+ * A start-of-document script makes the world in every frame of the session, child frames too, even
+ * where it does nothing; and the world is the frame's, not the CDP client's: another client's
+ * createIsolatedWorld of the name reaches the same context. So one name is one world per frame; three
+ * names were three.
  */
 
 /** Functions that return plain values: their arguments and result. */
@@ -38,7 +49,13 @@ const CALL = `function(name, args, version, token) {
   if (api === undefined || api.version !== version) { return ${JSON.stringify(MISSING)}; }
   return api[name].apply(this, JSON.parse(args));
 }`;
-const INSTALL = `function(token) { ${PAGE_SOURCE}; if (token !== '') { globalThis.${WORLD_TOKEN} = token; } return true; }`;
+/**
+ * Installs the bundle unless this version is there already (a start-of-document call installed it, or
+ * an earlier session of this frame did): running it again would start its modules afresh beside the
+ * listeners and the indicator the first run keeps.
+ */
+const INSTALLED = `globalThis.${PAGE_GLOBAL} !== undefined && globalThis.${PAGE_GLOBAL}.version === ${JSON.stringify(PAGE_VERSION)}`;
+const INSTALL = `function(token) { if (!(${INSTALLED})) { ${PAGE_SOURCE}; } if (token !== '') { globalThis.${WORLD_TOKEN} = token; } return true; }`;
 
 interface World {
   contextId: number;
@@ -46,39 +63,103 @@ interface World {
 }
 
 /**
- * The world of each frame session; a session's frame is its target (a page or an OOPIF). Worlds of
- * sessions that went away (closed tabs, gone frames, an old connection) are dropped whenever a world
- * is made and by pruneWorlds(), so the map holds live frames only.
+ * The world of one frame session (a session's frame is its target: a page or an OOPIF), owned by the
+ * session (`session.own(FrameWorld)`), so it goes with the session: a closed tab, a gone frame, an old
+ * connection leave nothing behind here.
  */
-const worlds = new Map<CdpSession, World>();
+export class FrameWorld {
+  readonly #session: CdpSession;
+  #world: World | undefined;
+  /** The world being made: callers at once (the indicator's renewal and a state, in a new document) share it. */
+  #making: Promise<World> | undefined;
 
-/** Drops the worlds of detached sessions. */
-export function pruneWorlds(): void {
-  for (const session of worlds.keys()) {
-    if (session.detached) {
-      worlds.delete(session);
+  constructor(session: CdpSession) {
+    this.#session = session;
+  }
+
+  /** The world made for the current document, if one was. */
+  get current(): World | undefined {
+    return this.#world;
+  }
+
+  /** The world of the current document, made (and the bundle installed) when there is none yet. */
+  async get(options: CallOptions): Promise<World> {
+    if (this.#world !== undefined) {
+      return this.#world;
     }
+    // Two makings at once would each give the one world a token of their own, and one caller's would be
+    // stale at once. The making is shared, so no caller's cancel signal is its own.
+    this.#making ??= this.#create(options.background === true).finally(() => {
+      this.#making = undefined;
+    });
+    return this.#making;
+  }
+
+  /** Forgets the world, so the next call asks for it again (its document went, or a binding was added to its name). */
+  forget(): void {
+    this.#world = undefined;
+  }
+
+  async #create(background: boolean): Promise<World> {
+    const session = this.#session;
+    const options = cdpOptions({ background });
+    const { executionContextId } = await session.call(
+      'Page.createIsolatedWorld',
+      { frameId: session.targetId, worldName: WORLD_NAME, grantUniveralAccess: false },
+      options,
+    );
+    const world = { contextId: executionContextId, token: uuid7() };
+    const installed = await session.call(
+      'Runtime.callFunctionOn',
+      { functionDeclaration: INSTALL, executionContextId: world.contextId, arguments: [{ value: world.token }] },
+      options,
+    );
+    if (installed.exceptionDetails !== undefined) {
+      throw failure('installing', installed.exceptionDetails);
+    }
+    this.#world = world;
+    return world;
   }
 }
 
+const frameWorld = (session: CdpSession): FrameWorld => session.own(FrameWorld);
+
 /**
- * Forgets the session's world, so the next call makes a new one: a binding added to the world's name
- * reaches the worlds made after it.
+ * Forgets the session's world, so the next call asks for it again: a binding added to the world's name
+ * reaches the contexts made after it.
  */
 export function forgetWorld(session: CdpSession): void {
-  worlds.delete(session);
+  frameWorld(session).forget();
 }
 
-/** How many worlds are held in this process (a debug figure: one per live page and out-of-process frame looked into). */
-export function worldCount(): number {
-  pruneWorlds();
-  return worlds.size;
+/** How many of these sessions hold a world (a debug figure: one per live page and out-of-process frame looked into). */
+export function worldCount(sessions: Iterable<CdpSession>): number {
+  let count = 0;
+  for (const session of sessions) {
+    if (!session.detached && frameWorld(session).current !== undefined) {
+      count += 1;
+    }
+  }
+  return count;
 }
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Object group for returned handles (released together by the caller). */
   group?: string | undefined;
+  /** Longer than the connection's own command timeout: a call that waits in the page for a person. */
+  timeoutMs?: number | undefined;
+  /** Upkeep of its own, not the session's commands (see CdpConnection's `background`). */
+  background?: boolean | undefined;
+}
+
+/** What of a call's options each CDP command of it takes. */
+function cdpOptions(options: CallOptions): { signal?: AbortSignal; timeoutMs?: number; background?: boolean } {
+  return {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.background === true ? { background: true } : {}),
+  };
 }
 
 type Where = { objectId: string } | { frame: true } | { contextId: number };
@@ -103,30 +184,6 @@ function gone(): TabpilotError {
   );
 }
 
-async function createWorld(session: CdpSession, options: CallOptions): Promise<World> {
-  const { executionContextId } = await session.call(
-    'Page.createIsolatedWorld',
-    { frameId: session.targetId, worldName: WORLD_NAME, grantUniveralAccess: false },
-    { signal: options.signal },
-  );
-  const world = { contextId: executionContextId, token: uuid7() };
-  const installed = await session.call(
-    'Runtime.callFunctionOn',
-    { functionDeclaration: INSTALL, executionContextId: world.contextId, arguments: [{ value: world.token }] },
-    { signal: options.signal },
-  );
-  if (installed.exceptionDetails !== undefined) {
-    throw failure('installing', installed.exceptionDetails);
-  }
-  pruneWorlds();
-  worlds.set(session, world);
-  return world;
-}
-
-async function worldOf(session: CdpSession, options: CallOptions): Promise<World> {
-  return worlds.get(session) ?? createWorld(session, options);
-}
-
 /** Calls `name`; in a frame, also says which world ran it (the document's context). */
 async function invoke(
   session: CdpSession,
@@ -145,14 +202,14 @@ async function invoke(
     if ('objectId' in where) {
       target = { objectId: where.objectId };
     } else if ('contextId' in where) {
-      const world = worlds.get(session);
+      const world = frameWorld(session).current;
       if (world?.contextId !== where.contextId) {
         throw gone();
       }
       ({ contextId, token } = world);
       target = { executionContextId: contextId };
     } else {
-      const world = await worldOf(session, options);
+      const world = await frameWorld(session).get(options);
       ({ contextId, token } = world);
       target = { executionContextId: contextId };
     }
@@ -169,14 +226,14 @@ async function invoke(
           awaitPromise: true,
           ...(options.group === undefined ? {} : { objectGroup: options.group }),
         },
-        { signal: options.signal },
+        cdpOptions(options),
       );
     } catch (error) {
       if (!isStaleReference(error)) {
         throw error;
       }
       if ('frame' in where) {
-        worlds.delete(session);
+        frameWorld(session).forget();
         continue;
       }
       throw gone();
@@ -186,7 +243,7 @@ async function invoke(
     }
     const value: unknown = response.result.value;
     if (value === STALE) {
-      worlds.delete(session);
+      frameWorld(session).forget();
       if (!('frame' in where)) {
         throw gone();
       }
@@ -194,7 +251,7 @@ async function invoke(
       const installed = await session.call(
         'Runtime.callFunctionOn',
         { functionDeclaration: INSTALL, ...target, arguments: [{ value: token }] },
-        { signal: options.signal },
+        cdpOptions(options),
       );
       if (installed.exceptionDetails !== undefined) {
         throw failure(`${name} (installing)`, installed.exceptionDetails);
@@ -249,8 +306,31 @@ export interface PageFunctions<V extends ValueFunctions<V>, H extends HandleFunc
     name: K,
     ...args: H[K]
   ) => Promise<string | null>;
-  /** The same calls with a cancel signal or an object group. */
+  /**
+   * Adds a call made in tabpilot's world at the start of every new document of the session's frames
+   * (`top`: top-level documents only), before the page's own scripts run; the bundle installs itself
+   * there first. Answers the script's identifier (Page.removeScriptToEvaluateOnNewDocument takes it away).
+   */
+  atDocumentStart: <K extends keyof V & string>(
+    session: CdpSession,
+    frames: 'top' | 'all',
+    name: K,
+    ...args: V[K]['args']
+  ) => Promise<string>;
+  /** The same calls with a cancel signal, an object group, a timeout or as upkeep. */
   with: (options: CallOptions) => PageFunctions<V, H>;
+}
+
+/**
+ * The script of a start-of-document call: the arguments are one JSON string literal, data like a call's.
+ * It runs in the world's global, as a frame call does.
+ */
+export function documentStartSource(frames: 'top' | 'all', name: string, args: readonly unknown[]): string {
+  const onlyTop = frames === 'top' ? 'if (window !== window.top) { return; }' : '';
+  return (
+    `(() => { ${onlyTop} if (!(${INSTALLED})) { ${PAGE_SOURCE}; } ` +
+    `globalThis.${PAGE_GLOBAL}[${JSON.stringify(name)}].apply(globalThis, JSON.parse(${JSON.stringify(JSON.stringify(args))})); })();`
+  );
 }
 
 /** The typed calls of a contract (the functions of both sides live in the same world and bundle). */
@@ -274,6 +354,14 @@ export function pageFunctions<V extends ValueFunctions<V>, H extends HandleFunct
     handleOn: (session, objectId, name, ...args) => handle(session, { objectId }, name, args),
     handleInFrame: (session, name, ...args) => handle(session, { frame: true }, name, args),
     handleInContext: (session, contextId, name, ...args) => handle(session, { contextId }, name, args),
+    atDocumentStart: async (session, frames, name, ...args) => {
+      const { identifier } = await session.call(
+        'Page.addScriptToEvaluateOnNewDocument',
+        { source: documentStartSource(frames, name, args), worldName: WORLD_NAME },
+        cdpOptions(options),
+      );
+      return identifier;
+    },
     with: (more) => pageFunctions<V, H>({ ...options, ...more }),
   };
 }
@@ -285,7 +373,7 @@ export async function objectInWorld(
   options: CallOptions = {},
 ): Promise<string> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const world = await worldOf(session, options);
+    const world = await frameWorld(session).get(options);
     try {
       const { object } = await session.call(
         'DOM.resolveNode',
@@ -294,7 +382,7 @@ export async function objectInWorld(
           executionContextId: world.contextId,
           ...(options.group === undefined ? {} : { objectGroup: options.group }),
         },
-        { signal: options.signal },
+        cdpOptions(options),
       );
       if (object.objectId !== undefined) {
         return object.objectId;
@@ -305,13 +393,8 @@ export async function objectInWorld(
         throw error;
       }
       // The world is of an older document than the node (a navigation nobody called through yet).
-      worlds.delete(session);
+      frameWorld(session).forget();
     }
   }
   throw new TabpilotError('ELEMENT_NOT_FOUND', 'The node is no longer on the page (take a new state)');
-}
-
-/** The context id of the frame's world, made when needed (a new one means a new document). */
-export async function worldContextId(session: CdpSession, options: CallOptions = {}): Promise<number> {
-  return (await worldOf(session, options)).contextId;
 }

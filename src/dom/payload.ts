@@ -215,6 +215,22 @@ export interface PerceptionValueFunctions {
   locatorOf: { args: [id: number]; result: ElementLocator | null };
 }
 
+/**
+ * The control indicator's functions in the page, by name (src/dom/in-page/indicator.ts), called in the top
+ * frame's world of a controlled tab by the control-indicator watchdog (src/browser/indicator).
+ */
+export interface IndicatorValueFunctions {
+  /** Shows the indicator (made on first use) for `leaseMs` more; answers true. */
+  indicatorRenew: { args: [leaseMs: number]; result: boolean };
+  /** Takes it down at once (the tab is released); answers true. */
+  indicatorRemove: { args: []; result: boolean };
+  /**
+   * Waits for a person's press of Stop: 'stop' at once when pressed (or pressed while no one waited),
+   * 'idle' after `waitMs`, to be asked again.
+   */
+  indicatorStopPressed: { args: [waitMs: number]; result: 'stop' | 'idle' };
+}
+
 /** Perception functions that return an element. */
 export interface PerceptionHandleFunctions {
   /** The element an in-world id names in the latest state, or null when it is gone. */

@@ -231,12 +231,26 @@ export interface InPageValueFunctions {
   renderedFrame: { args: []; result: boolean };
   isHovered: { args: []; result: boolean };
   platform: { args: []; result: string };
+  /** The bytes at a URL as the document fetches them (its cookies, the HTTP cache first), base64 (a PDF the tab shows). */
+  fetchBase64: { args: [url: string]; result: string };
+  /** Where the focused field's form sends (the agent's risk probe); null outside a form. */
+  focusedFormAction: { args: []; result: string | null };
   elementInfo: { args: []; result: ElementInfo };
   collectIndexedDb: { args: []; result: IndexedDbOutcome<SavedDatabase[]> };
   restoreIndexedDb: { args: [databases: SavedDatabase[]]; result: IndexedDbOutcome<number> };
   webStorage: { args: [request: WebStorageRequest]; result: WebStorageOutcome };
-  /** Run by an init script at a document's start (not through the bridge). */
+  /** The document's origin and localStorage, for a storage state (null for an opaque origin). */
+  readLocalStorage: { args: []; result: SavedLocalStorage | null };
+  /** Puts a storage state's localStorage into a document of its origin, once per tab (`mark`); false where it did nothing. */
+  restoreLocalStorage: { args: [saved: SavedLocalStorage, mark: string]; result: boolean };
+  /** Run at a document's start (the bridge's atDocumentStart), before the page's own scripts. */
   restoreIndexedDbAtStart: { args: [origin: string, databases: SavedDatabase[]]; result: boolean };
+}
+
+/** One origin's localStorage as a storage state holds it (Playwright's storageState form). */
+export interface SavedLocalStorage {
+  origin: string;
+  localStorage: Array<{ name: string; value: string }>;
 }
 
 /** One operation on the document's localStorage or sessionStorage (key and value '' where the op takes none). */

@@ -1,53 +1,30 @@
 import type { CdpSession } from '../../cdp/session';
+import type { IndicatorValueFunctions } from '../../dom/payload';
+import { pageFunctions } from '../../dom/page-bridge';
 import { bestEffort } from '../../shared/logger';
 import { defineWatchdog } from '../define-watchdog';
 import { ControlStopRequestedEvent } from '../../protocol/events/indicator.events';
 import { ReleaseTabEvent } from '../../protocol/events/tabs.events';
-import { INDICATOR_GLOBAL, INDICATOR_WORLD, indicatorSource, STOP_WAIT_MS } from './indicator-source';
 
 /** How long one renewal keeps the indicator up: past it, a tab tabpilot silently lost shows none. */
 const LEASE_MS = 6_000;
 /** Renewals come three times per lease, so one late renewal on a busy machine does not blink it. */
 const RENEW_MS = 2_000;
+/** How long one wait for Stop lasts in the page before it answers "idle" (under the CDP command timeout). */
+const STOP_WAIT_MS = 20_000;
 
 /**
  * The indicator's upkeep is not the session's commands: its calls are `background`, so a session that
  * only renews its indicators counts as idle (a recording takes frames at its full rate then).
  */
-const UPKEEP = { background: true } as const;
-
-/** The indicator's world in the tab's top frame (a page target's id is its main frame's id); the same world each time. */
-async function indicatorContext(session: CdpSession, targetId: string): Promise<number> {
-  const { executionContextId } = await session.call(
-    'Page.createIsolatedWorld',
-    { frameId: targetId, worldName: INDICATOR_WORLD },
-    UPKEEP,
-  );
-  return executionContextId;
-}
-
-async function callIndicator(session: CdpSession, contextId: number, call: 'renew' | 'remove'): Promise<void> {
-  const { result } = await session.call(
-    'Runtime.evaluate',
-    {
-      expression: `globalThis.${INDICATOR_GLOBAL} === undefined ? null : globalThis.${INDICATOR_GLOBAL}.${call}()`,
-      contextId,
-      returnByValue: true,
-    },
-    UPKEEP,
-  );
-  if (call === 'renew' && result.value !== true) {
-    // A document the script did not run in (the one open at attach): install it, which shows it.
-    await session.call('Runtime.evaluate', { expression: indicatorSource(LEASE_MS), contextId }, UPKEEP);
-  }
-}
+const INDICATOR = pageFunctions<IndicatorValueFunctions, Record<never, never>>({ background: true });
 
 /**
- * The in-page indicator on every controlled tab: a border and a badge with its own Stop, drawn by a script
- * in a world of its own in the top frame of each document (installed on attach and for every new
- * document), renewed while the tab is controlled and removed when it is released. A call waits in each
- * document's world for Stop; a person's press answers it, and is announced as ControlStopRequestedEvent,
- * which the entry answers with the emergency stop.
+ * The in-page indicator on every controlled tab: a border and a badge with its own Stop
+ * (src/dom/in-page/indicator.ts), in tabpilot's one world of the tab's top frame, shown at the start of
+ * every new document and in the one open at attach, renewed while the tab is controlled and removed when
+ * it is released. A call waits in each document's world for Stop; a person's press answers it, and is
+ * announced as ControlStopRequestedEvent, which the entry answers with the emergency stop.
  */
 export const controlIndicatorWatchdog = defineWatchdog({
   name: 'control-indicator',
@@ -67,18 +44,14 @@ export const controlIndicatorWatchdog = defineWatchdog({
       waiting.set(targetId, contextId);
       const wait = async (): Promise<void> => {
         try {
-          const { result } = await session.call(
-            'Runtime.evaluate',
-            {
-              expression: `globalThis.${INDICATOR_GLOBAL}.stopPressed()`,
-              contextId,
-              awaitPromise: true,
-              returnByValue: true,
-            },
-            // Pending for as long as nobody presses Stop.
-            { ...UPKEEP, timeoutMs: STOP_WAIT_MS + 10_000, signal: ctx.signal },
+          // Pending for as long as nobody presses Stop.
+          const answer = await INDICATOR.with({ timeoutMs: STOP_WAIT_MS + 10_000, signal: ctx.signal }).callInContext(
+            session,
+            contextId,
+            'indicatorStopPressed',
+            STOP_WAIT_MS,
           );
-          if (result.value === 'stop' && !ctx.signal.aborted) {
+          if (answer === 'stop' && !ctx.signal.aborted) {
             ctx.log.info('Stop pressed on the in-page indicator', { target: targetId });
             await ctx.emit(ControlStopRequestedEvent, { target_id: targetId }).result();
           }
@@ -93,8 +66,7 @@ export const controlIndicatorWatchdog = defineWatchdog({
     };
 
     const renew = async (session: CdpSession, targetId: string): Promise<void> => {
-      const contextId = await indicatorContext(session, targetId);
-      await callIndicator(session, contextId, 'renew');
+      const { contextId } = await INDICATOR.callInFrameWorld(session, 'indicatorRenew', LEASE_MS);
       waitForStop(session, targetId, contextId);
     };
 
@@ -102,10 +74,7 @@ export const controlIndicatorWatchdog = defineWatchdog({
       if (target.type !== 'page') {
         return;
       }
-      const { identifier } = await session.send('Page.addScriptToEvaluateOnNewDocument', {
-        source: indicatorSource(LEASE_MS),
-        worldName: INDICATOR_WORLD,
-      });
+      const identifier = await INDICATOR.atDocumentStart(session, 'top', 'indicatorRenew', LEASE_MS);
       scripts.set(target.targetId, { session, identifier });
       await renew(session, target.targetId);
     });
@@ -117,8 +86,8 @@ export const controlIndicatorWatchdog = defineWatchdog({
         }
       }
     }, RENEW_MS);
-    const remove = async (session: CdpSession, targetId: string): Promise<void> => {
-      await callIndicator(session, await indicatorContext(session, targetId), 'remove');
+    const remove = async (session: CdpSession): Promise<void> => {
+      await INDICATOR.callInFrame(session, 'indicatorRemove');
     };
 
     ctx.signal.addEventListener(
@@ -127,13 +96,13 @@ export const controlIndicatorWatchdog = defineWatchdog({
         clearInterval(timer);
         disposeSetup();
         // Turned off in the config: take it down in every tab and install it in no new document.
-        for (const [targetId, { session, identifier }] of scripts) {
+        for (const { session, identifier } of scripts.values()) {
           void bestEffort(
             session.send('Page.removeScriptToEvaluateOnNewDocument', { identifier }),
             ctx.log,
             'forgetting the indicator script',
           );
-          void bestEffort(remove(session, targetId), ctx.log, 'removing the in-page indicator');
+          void bestEffort(remove(session), ctx.log, 'removing the in-page indicator');
         }
         scripts.clear();
       },
@@ -150,7 +119,7 @@ export const controlIndicatorWatchdog = defineWatchdog({
             const session = targets.sessionFor(targetId);
             scripts.delete(targetId);
             if (session !== undefined) {
-              await bestEffort(remove(session, targetId), ctx.log, 'removing the in-page indicator');
+              await bestEffort(remove(session), ctx.log, 'removing the in-page indicator');
             }
           }),
         );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { CdpConnection } from '../../cdp/connection';
 import { SessionManager } from '../../cdp/session-manager';
+import { WORLD_NAME } from '../../dom/page-bridge';
 import type { SavedDatabase } from '../actions/in-page-api';
 import { silentLogger } from '../../shared/logger';
 import { pollUntil, sleep } from '../../shared/time';
@@ -45,6 +46,9 @@ describe('IndexedDbRestorer', () => {
       timeoutMs: 1000,
       onTimeout: () => new Error('no restore script was added'),
     });
+    // In the page bridge's world: one tabpilot world per frame.
+    const added = browser.sent.find((message) => message.method === ADD);
+    expect(added?.params).toMatchObject({ worldName: WORLD_NAME });
     navigated('http://other.test/');
     expect(removed(browser)).toEqual([]);
     navigated(`${ORIGIN}/page.html`);

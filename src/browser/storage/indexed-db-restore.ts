@@ -1,13 +1,9 @@
 import type { CdpSession } from '../../cdp/session';
 import type { SessionManager } from '../../cdp/session-manager';
-import { PAGE_GLOBAL, PAGE_SOURCE } from '../../dom/generated/page-source';
 import { TabpilotError } from '../../shared/errors';
 import { bestEffort, type Logger } from '../../shared/logger';
 import type { IndexedDbOutcome, SavedDatabase } from '../actions/in-page-api';
-import { callInFrame } from '../actions/in-page-call';
-
-/** The world the start-of-document restore runs in: tabpilot's, apart from the page bridge's. */
-const WORLD = '__tabpilot_storage';
+import { atDocumentStart, callInFrame } from '../actions/in-page-call';
 
 function originOf(url: string): string | null {
   const origin = URL.canParse(url) ? new URL(url).origin : 'null';
@@ -68,13 +64,13 @@ export class IndexedDbRestorer {
       return 'now';
     }
     this.#listen();
-    const source = `${PAGE_SOURCE};globalThis.${PAGE_GLOBAL}.restoreIndexedDbAtStart(${JSON.stringify(origin)}, ${JSON.stringify(databases)});`;
     const scripts: AddedScript[] = [];
     const dispose = this.#targets.addSessionSetup(async (session, record) => {
       if (record.type === 'page') {
-        const added = session
-          .send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD })
-          .then(({ identifier }) => ({ session, identifier }));
+        // In the page bridge's world, like every call tabpilot makes in a page.
+        const added = atDocumentStart(session, 'top', 'restoreIndexedDbAtStart', origin, databases).then(
+          (identifier) => ({ session, identifier }),
+        );
         scripts.push(added);
         await added;
       }

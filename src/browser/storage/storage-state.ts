@@ -122,30 +122,3 @@ export function cookieToCdp(cookie: StorageCookie): Protocol.Network.CookieParam
     ...(cookie.expires > 0 ? { expires: cookie.expires } : {}),
   };
 }
-
-/**
- * The script that puts an origin's saved localStorage into a page of that origin: at once in an open
- * page, and as an init script for documents that open later. A per-tab sessionStorage mark makes it run
- * once per tab, so the page's own later writes are not overwritten on every navigation.
- */
-export function localStorageScript(
-  origin: string,
-  items: ReadonlyArray<{ name: string; value: string }>,
-  mark: string,
-): string {
-  return `(() => {
-  if (location.origin !== ${JSON.stringify(origin)}) return false;
-  const mark = ${JSON.stringify(`tabpilot.storage_state.${mark}`)};
-  try { if (sessionStorage.getItem(mark) !== null) return false; sessionStorage.setItem(mark, '1'); } catch (e) { return false; }
-  for (const [name, value] of ${JSON.stringify(items.map((item) => [item.name, item.value]))}) localStorage.setItem(name, value);
-  return true;
-})()`;
-}
-
-/** Reads an open page's origin and localStorage (none for opaque origins: about:blank, data:). */
-export const READ_LOCAL_STORAGE = `(() => {
-  if (location.origin === 'null') return null;
-  const items = [];
-  for (let i = 0; i < localStorage.length; i += 1) { const name = localStorage.key(i); items.push({ name, value: localStorage.getItem(name) }); }
-  return { origin: location.origin, localStorage: items };
-})()`;

@@ -27,6 +27,16 @@ function memoryFiles(): ArtifactFiles & { written: Map<string, string> } {
   };
 }
 
+const STORAGE_CALLS = new Set(['readLocalStorage', 'restoreLocalStorage']);
+
+/** The in-page function a bridge call names (its first argument; none for the bundle's install). */
+function calledName(params: object | undefined): string {
+  const args: unknown = params !== undefined && 'arguments' in params ? params.arguments : undefined;
+  const first: unknown = Array.isArray(args) ? args[0] : undefined;
+  const value: unknown = typeof first === 'object' && first !== null && 'value' in first ? first.value : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
 const stuck: TabCondition = {
   kind: 'unresponsive',
   status: 'unresponsive',
@@ -67,21 +77,33 @@ async function twoTabs() {
       },
     ],
   }));
-  browser.responders.set('Runtime.evaluate', (_params, sessionId) => ({
-    result: {
-      type: 'object',
-      value: browser.sessionsOf(healthy.targetId).includes(sessionId ?? '')
-        ? { origin: 'https://a.test', localStorage: [{ name: 'k', value: 'v' }] }
-        : { origin: 'https://b.test', localStorage: [{ name: 'k', value: 'hung' }] },
-    },
-  }));
+  // The page bridge's world, where the storage state's in-page functions run.
+  browser.responders.set('Page.createIsolatedWorld', () => ({ executionContextId: 7 }));
+  browser.responders.set('Runtime.callFunctionOn', (params, sessionId) => {
+    const name = calledName(params);
+    if (name === 'readLocalStorage') {
+      return {
+        result: {
+          type: 'object',
+          value: browser.sessionsOf(healthy.targetId).includes(sessionId ?? '')
+            ? { origin: 'https://a.test', localStorage: [{ name: 'k', value: 'v' }] }
+            : { origin: 'https://b.test', localStorage: [{ name: 'k', value: 'hung' }] },
+        },
+      };
+    }
+    // Installing the bundle, or restoreLocalStorage: done.
+    return { result: { type: 'boolean', value: true } };
+  });
   browser.responders.set('Network.setCookies', () => ({}));
   browser.responders.set('Page.addScriptToEvaluateOnNewDocument', () => ({ identifier: '1' }));
   session.conditions.set(hung.targetId, stuck);
+  /** Calls of the storage state's in-page functions in a tab (installing the bundle is none). */
   const evaluatedOn = (targetId: string): number =>
     browser.sent.filter(
       (message) =>
-        message.method === 'Runtime.evaluate' && browser.sessionsOf(targetId).includes(message.sessionId ?? ''),
+        message.method === 'Runtime.callFunctionOn' &&
+        STORAGE_CALLS.has(calledName(message.params)) &&
+        browser.sessionsOf(targetId).includes(message.sessionId ?? ''),
     ).length;
   return { browser, session, files, healthy, hung, evaluatedOn };
 }

@@ -13,10 +13,8 @@ import { BrowserConnectedEvent } from '../../protocol/events/lifecycle.events';
 import { requireArtifacts } from '../host';
 import type { BrowserSessionView } from '../session-view';
 import {
-  READ_LOCAL_STORAGE,
   cookieFromCdp,
   cookieToCdp,
-  localStorageScript,
   parseStorageState,
   parseStorageStateBytes,
   type StorageOrigin,
@@ -28,7 +26,7 @@ import { CookiesEvent, WebStorageEvent } from '../../protocol/actions/content.ac
 import { tabWebStorage } from './tab-web-storage';
 import { IndexedDbRestorer } from './indexed-db-restore';
 import type { SavedDatabase } from '../actions/in-page-api';
-import { callInFrame } from '../actions/in-page-call';
+import { atDocumentStart, callInFrame } from '../actions/in-page-call';
 
 const CONFIG_FIELD = 'storage_state';
 
@@ -122,11 +120,7 @@ export const storageStateWatchdog = defineWatchdog({
         if (session === undefined) {
           continue;
         }
-        const { result } = await session.send('Runtime.evaluate', {
-          expression: READ_LOCAL_STORAGE,
-          returnByValue: true,
-        });
-        const origin = result.value as StorageOrigin | null;
+        const origin: StorageOrigin | null = await callInFrame(session, 'readLocalStorage');
         if (origin === null || origins.has(origin.origin)) {
           continue;
         }
@@ -158,12 +152,12 @@ export const storageStateWatchdog = defineWatchdog({
         if (origin.localStorage.length === 0) {
           continue;
         }
-        const script = localStorageScript(origin.origin, origin.localStorage, mark);
-        // Documents opening later (every page session, now and after), and the pages already there.
+        const saved = { origin: origin.origin, localStorage: origin.localStorage };
+        // Documents opening later (every frame of every page session, now and after), and the pages already there.
         disposers.push(
           ctx.session.targets.addSessionSetup(async (session, target) => {
             if (target.type === 'page' || target.type === 'iframe') {
-              await session.send('Page.addScriptToEvaluateOnNewDocument', { source: script });
+              await atDocumentStart(session, 'all', 'restoreLocalStorage', saved, mark);
             }
           }),
         );
@@ -171,7 +165,7 @@ export const storageStateWatchdog = defineWatchdog({
           const session = ctx.session.targets.sessionFor(targetId);
           if (session !== undefined) {
             await bestEffort(
-              session.send('Runtime.evaluate', { expression: script }),
+              callInFrame(session, 'restoreLocalStorage', saved, mark),
               ctx.log,
               'applying localStorage',
             );

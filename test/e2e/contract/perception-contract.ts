@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil } from '../../../src/shared/time';
+import { pollUntil, sleep } from '../../../src/shared/time';
 import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { Driver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
@@ -119,6 +119,26 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(cross).toBeDefined();
       // The cross-origin frame sits to the right of the first one: its button's x is in page coordinates.
       expect(cross?.box.x ?? 0).toBeGreaterThan((same?.box.x ?? 0) + 300);
+    });
+
+    it("runs tabpilot's code in one isolated world per frame, the control indicator's included", async () => {
+      const contexts = await driver.followContexts();
+      try {
+        await stateOf(server.url('/p/frames.html'));
+        // The indicator showed at the document's start and renews every 2 s: let it renew once here.
+        await sleep(2_500);
+        const worlds = new Map<string, string[]>();
+        for (const { frame_id, name } of await contexts.live()) {
+          if (/tabpilot/i.test(name)) {
+            worlds.set(frame_id, [...(worlds.get(frame_id) ?? []), name]);
+          }
+        }
+        // The top frame, the same-origin frame and the cross-origin one (its own session), each looked into.
+        expect(worlds.size).toBe(3);
+        expect([...worlds.values()]).toEqual([['__tabpilot'], ['__tabpilot'], ['__tabpilot']]);
+      } finally {
+        await contexts.stop();
+      }
     });
 
     it('shows open and closed shadow roots, nested ones included', async () => {

@@ -9,6 +9,7 @@ import { TabpilotError } from '../../../src/shared/errors';
 import { pollUntil } from '../../../src/shared/time';
 import type { ClientConnection } from '../../../src/tools/command-server';
 import { BrowserClient, EXTENSION_ID, evaluate, launchTestBrowser, PANEL_URL, TEST_FLAGS } from './browser';
+import { FOLLOW_CONTEXTS_IN_WORKER, followContexts, type ContextFollower } from './contexts';
 
 /**
  * One face for the contract suite over both transports: send protocol commands, read subscribed events,
@@ -44,6 +45,8 @@ export interface Driver {
    * refuses (URL_BLOCKED) every URL containing `urlPart`. Returns what removes it.
    */
   refuseNavigations(urlPart: string): Promise<() => Promise<void>>;
+  /** Follows the execution contexts tabpilot's own sessions report from now on (see ./contexts.ts). */
+  followContexts(): Promise<ContextFollower>;
   close(): Promise<void>;
 }
 
@@ -203,6 +206,10 @@ export class NodeDriver implements Driver {
     };
   }
 
+  async followContexts(): Promise<ContextFollower> {
+    return followContexts(this.session.targets);
+  }
+
   async close(): Promise<void> {
     this.#client.close();
     await this.session.stop();
@@ -335,6 +342,16 @@ export class ExtensionDriver implements Driver {
       if (response.exceptionDetails) throw new Error(response.exceptionDetails.text);
       return response.result.value;
     })()`);
+  }
+
+  async followContexts(): Promise<ContextFollower> {
+    await this.inWorker(FOLLOW_CONTEXTS_IN_WORKER);
+    return {
+      live: () => this.inWorker('globalThis.__e2eContexts.live()'),
+      stop: async () => {
+        await this.inWorker('globalThis.__e2eContexts.stop()');
+      },
+    };
   }
 
   async setConfig(fields: Record<string, unknown>): Promise<void> {

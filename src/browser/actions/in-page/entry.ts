@@ -7,10 +7,11 @@ import type { InPageHandleFunctions, InPageValueFunctions } from '../in-page-api
 import { ariaOption, dropdownInfo, selectNative } from './dropdown';
 import { activeOption, dropdownSettled, dropdownShows, selectNativeExact } from './dropdown-state';
 import { clearFiles, fileInputNear, filesOf, setFiles } from './files';
+import { fetchBase64 } from './fetch-bytes';
 import { findText } from './find-text';
 import { collectIndexedDb, restoreIndexedDb, restoreIndexedDbAtStart } from './indexed-db';
 import { guardPeek, guardVerdict, isHovered, renderedFrame } from './guard';
-import { elementInfo, focusInfo, platform, querySelectorAll } from './info';
+import { elementInfo, focusInfo, focusedFormAction, platform, querySelectorAll } from './info';
 import {
   frameHit,
   hitAt,
@@ -23,6 +24,7 @@ import {
 import { releaseArrivals } from './pointer-arrival';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
+import { readLocalStorage, restoreLocalStorage } from './saved-local-storage';
 import { webStorage } from './web-storage';
 
 type ValueApi = {
@@ -61,6 +63,8 @@ export const api: ValueApi & HandleApi = {
   restoreIndexedDb,
   restoreIndexedDbAtStart,
   webStorage,
+  readLocalStorage,
+  restoreLocalStorage,
   hitAt,
   focusInfo,
   frameHit,
@@ -69,6 +73,8 @@ export const api: ValueApi & HandleApi = {
   isHovered,
   renderedFrame,
   platform,
+  focusedFormAction,
+  fetchBase64,
   elementInfo,
   ariaOption,
   fileInputNear,

@@ -177,7 +177,7 @@ export async function restoreIndexedDb(databases: SavedDatabase[]): Promise<Inde
 }
 
 /**
- * The restore a new document of `origin` runs at its start (an init script in a world of tabpilot's),
+ * The restore a new document of `origin` runs at its start (a start-of-document call in tabpilot's world),
  * before the page's own scripts open their databases. The core takes the script away once a document of
  * the origin committed, so later documents keep what the page writes. Only a top-level document: an
  * iframe of the origin inside another site has storage of its own (partitioned by the top site).

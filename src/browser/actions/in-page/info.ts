@@ -36,3 +36,17 @@ export function focusInfo(): FocusInfo {
     element: active === null || active === document.body ? null : describeElement(active),
   };
 }
+
+/**
+ * Where the form of the focused field sends (its `action`, resolved; the document's URL when it names
+ * none), or null when the focused element is in no form. Descends into open shadow roots, where
+ * activeElement is the host.
+ */
+export function focusedFormAction(): string | null {
+  const active = deepActiveElement(document);
+  const form = active !== null && 'form' in active ? active.form : null;
+  if (!(form instanceof HTMLFormElement)) {
+    return null;
+  }
+  return form.action !== '' ? form.action : document.URL;
+}
