@@ -1,4 +1,6 @@
 import type { CdpSession } from '../../cdp/session';
+import type { WaitForTextEvent } from '../../protocol/actions/navigation.actions';
+import type { PayloadOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
 import { sleep } from '../../shared/time';
 import { bestEffort } from '../../shared/logger';
@@ -41,22 +43,21 @@ const LOOK_EVERY_MS = 100;
  */
 export async function waitForText(
   ctx: RoutineContext,
-  targetId: string,
-  wanted: { text: string; gone: boolean; timeoutMs: number },
-): Promise<number> {
+  { target_id, text, gone, timeout }: PayloadOf<typeof WaitForTextEvent>,
+): Promise<{ target_id: string; waited_ms: number }> {
+  const timeoutMs = timeout * 1000;
   const started = Date.now();
   for (;;) {
-    const shown = await isTextShown(ctx, targetId, wanted.text);
+    const shown = await isTextShown(ctx, target_id, text);
     const waited = Date.now() - started;
-    if (shown !== wanted.gone) {
-      return waited;
+    if (shown !== gone) {
+      return { target_id, waited_ms: waited };
     }
-    if (waited >= wanted.timeoutMs) {
-      const seconds = Math.round(wanted.timeoutMs / 100) / 10;
-      const still = wanted.gone ? 'was still shown' : 'was not shown';
-      throw new TabpilotError('TIMEOUT', `"${wanted.text}" ${still} after ${seconds} s: take a state to see the page`);
+    if (waited >= timeoutMs) {
+      const still = gone ? 'was still shown' : 'was not shown';
+      throw new TabpilotError('TIMEOUT', `"${text}" ${still} after ${timeout} s: take a state to see the page`);
     }
-    await sleep(Math.min(LOOK_EVERY_MS, wanted.timeoutMs - waited), ctx.signal);
+    await sleep(Math.min(LOOK_EVERY_MS, timeoutMs - waited), ctx.signal);
   }
 }
 

@@ -6,18 +6,16 @@ import type {
   ScrollEvent,
   ScrollToTextEvent,
 } from '../../protocol/events/actions.events';
-import type { WaitForTextEvent } from '../../protocol/actions/navigation.actions';
 import type { ActionScope } from './action-scope';
 import { clickCoordinate, clickElement, clickFirstLook } from './click';
 import { dragAndDrop, type DropTarget } from './drag';
 import { listOptions } from './form-actions';
-import { scrollToText, waitForText } from './find-text';
+import { scrollToText } from './find-text';
 import { hoverElement } from './hover';
 import { scrollElement, scrollPage } from './scroll';
 
 /**
- * The actions that point at, move over or scroll a page (click, hover, drag, scroll, scroll to or wait
- * for a text), each from its event's payload to its CDP routine and its result.
+ * The actions that point at, move over or scroll a page (click, hover, drag, scroll, scroll to a text), each from its event's payload to its CDP routine and its result.
  */
 export class PointerActions {
   readonly #scope: ActionScope;
@@ -105,12 +103,6 @@ export class PointerActions {
       ...found,
       message: found.found ? `Scrolled to "${text}"` : `"${text}" is not on the page`,
     };
-  }
-
-  async waitForText(payload: PayloadOf<typeof WaitForTextEvent>, signal: AbortSignal) {
-    const { target_id, text, gone, timeout } = payload;
-    const waited = await waitForText(this.#scope.routine(signal), target_id, { text, gone, timeoutMs: timeout * 1000 });
-    return { target_id, waited_ms: waited };
   }
 
   async hover(payload: PayloadOf<typeof HoverElementEvent>, signal: AbortSignal) {

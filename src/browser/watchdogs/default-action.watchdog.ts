@@ -1,4 +1,5 @@
 import { ActionScope } from '../actions/action-scope';
+import { waitForText } from '../actions/find-text';
 import { FormActions } from '../actions/form-actions';
 import { PointerActions } from '../actions/pointer-actions';
 import { defineWatchdog } from '../define-watchdog';
@@ -52,7 +53,7 @@ export const defaultActionWatchdog = defineWatchdog({
       GetDropdownOptionsEvent: (event, hctx) => form.dropdownOptions(event.payload, hctx.signal),
       SelectDropdownOptionEvent: (event, hctx) => form.selectDropdown(event.payload, hctx.signal),
       ScrollToTextEvent: (event, hctx) => pointer.scrollToText(event.payload, hctx.signal),
-      WaitForTextEvent: (event, hctx) => pointer.waitForText(event.payload, hctx.signal),
+      WaitForTextEvent: (event, hctx) => waitForText(scope.routine(hctx.signal), event.payload),
       HoverElementEvent: (event, hctx) => pointer.hover(event.payload, hctx.signal),
       DragAndDropEvent: (event, hctx) => pointer.drag(event.payload, hctx.signal),
     };
