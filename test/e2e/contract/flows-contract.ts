@@ -192,5 +192,72 @@ export function defineFlowsContract(name: string, start: () => Promise<Driver>, 
       expect(replayed).toMatchObject({ completed: 6, stopped_at: null, reason: null });
       expect((await driver.ok<{ total: number }>('search_page', { pattern: 'Welcome, Ada' })).total).toBe(1);
     });
+
+    it("records a person's listing filter and two-page checkout from trusted input; each replays green, and the checkout stops at a renamed button", async () => {
+      const waitForPath = async (tab: string, path: string): Promise<void> => {
+        await pollUntil(
+          async () =>
+            (await driver.evaluateInTab<string>(tab, 'location.pathname + location.search')) === path
+              ? true
+              : undefined,
+          { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error(`the tab never reached ${path}`) },
+        );
+      };
+      const listTab = await driver.openTab(server.url('/flows/list.html'));
+      await driver.ok('record_start', { tab_id: listTab, name: 'Recorded listing' });
+      await driver.clickInTab(listTab, '#q');
+      await driver.ok('send_keys', { tab_id: listTab, keys: 'table' });
+      await driver.clickInTab(listTab, '#apply');
+      await waitForPath(listTab, '/flows/list.html?category=&q=table');
+      const listing = (await driver.ok<{ flow: { steps: unknown[] } }>('record_stop', {})).flow;
+      expect(listing.steps).toEqual([
+        { action: 'navigate', url: server.url('/flows/list.html'), expect: { path: '/flows/list.html' } },
+        {
+          action: 'fill',
+          locator: { role: 'searchbox', name: 'Search products' },
+          input: { value: 'table' },
+          expect: { path: '/flows/list.html' },
+        },
+        // An expectation is the path (the query the page pushed is not part of it).
+        { action: 'click', locator: { role: 'button', name: 'Apply' }, expect: { path: '/flows/list.html' } },
+      ]);
+      expect(await replay(listing)).toMatchObject({ completed: 3, stopped_at: null, reason: null });
+      expect((await driver.ok<{ total: number }>('search_page', { pattern: '2 results' })).total).toBe(1);
+
+      const cartTab = await driver.openTab(server.url('/flows/cart.html'));
+      await driver.ok('record_start', { tab_id: cartTab, name: 'Recorded checkout' });
+      await driver.clickInTab(cartTab, 'a[href="/flows/checkout.html"]');
+      await waitForPath(cartTab, '/flows/checkout.html');
+      await driver.clickInTab(cartTab, '#address');
+      await driver.ok('send_keys', { tab_id: cartTab, keys: '7 Person Street' });
+      await driver.clickInTab(cartTab, 'button[type=submit]');
+      await waitForPath(cartTab, '/flows/done.html?address=7+Person+Street');
+      const checkout = (await driver.ok<{ flow: { steps: unknown[] } }>('record_stop', {})).flow;
+      expect(checkout.steps).toEqual([
+        { action: 'navigate', url: server.url('/flows/cart.html'), expect: { path: '/flows/cart.html' } },
+        { action: 'click', locator: { role: 'link', name: 'Checkout' }, expect: { path: '/flows/checkout.html' } },
+        {
+          action: 'fill',
+          locator: { role: 'textbox', name: 'Address' },
+          input: { value: '7 Person Street' },
+          expect: { path: '/flows/checkout.html' },
+        },
+        { action: 'click', locator: { role: 'button', name: 'Place order' }, expect: { path: '/flows/done.html' } },
+      ]);
+      expect(await replay(checkout)).toMatchObject({ completed: 4, stopped_at: null, reason: null });
+      expect(
+        (await driver.ok<{ total: number }>('search_page', { pattern: 'Shipping to 7 Person Street' })).total,
+      ).toBe(1);
+      control.placeOrderLabel = 'Submit order';
+      try {
+        const stopped = await replay(checkout);
+        expect(stopped).toMatchObject({ completed: 3, stopped_at: 4 });
+        expect(stopped.reason).toBe(
+          'step 4 (click button "Place order"): no element on the page is button "Place order"',
+        );
+      } finally {
+        control.placeOrderLabel = 'Place order';
+      }
+    });
   });
 }
