@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlow } from '../../../src/protocol/flow';
 import { pollUntil } from '../../../src/shared/time';
 import type { ReplayResult } from '../../../src/tools/flows/replay-action';
-import { ExtensionDriver } from '../harness/drivers';
+import { ExtensionDriver, NodeDriver } from '../harness/drivers';
 import { FixtureServer } from '../harness/fixture-server';
 import { addFlowPages } from '../harness/flow-pages';
 import { PanelPage } from '../harness/panel';
@@ -18,7 +18,8 @@ const PATH = '/flows/signup.html';
  * Headed Chromium under Xvfb with the extension: the person records the sign-up page with the real X
  * pointer and keyboard (xdotool), stops, and gets a flow whose steps name each element by its locator,
  * keep the typed secret as its sensitive_data name and no password anywhere (the flow, its file, the
- * bus's history); replayed, it signs up again. A program is refused the recording.
+ * bus's history); replayed, it signs up again, and its file in a fresh profile over the Node transport. A
+ * program is refused the recording.
  */
 describe('headed: recording a person’s sign-up as a flow, and replaying it', () => {
   const server = new FixtureServer();
@@ -177,6 +178,22 @@ describe('headed: recording a person’s sign-up as a flow, and replaying it', (
       pattern: `ada@example.test on Pro, password of ${SECRET.length} characters, terms accepted`,
     });
     expect(detail.total).toBe(1);
+
+    // The file replays in a fresh profile on the other transport: a browser tabpilot launches itself,
+    // given only the flow file and the secret's value under its name.
+    const fresh = await NodeDriver.start({
+      config: { sensitive_data: { [new URL(server.url('/')).hostname]: { password: SECRET } } },
+    });
+    try {
+      const again = await fresh.ok<ReplayResult>('replay', { flow: JSON.parse(file) });
+      expect(again).toMatchObject({ steps: 8, completed: 8, stopped_at: null, reason: null });
+      const signedUp = await fresh.ok<{ total: number }>('search_page', {
+        pattern: `ada@example.test on Pro, password of ${SECRET.length} characters, terms accepted`,
+      });
+      expect(signedUp.total).toBe(1);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('saves under the name asked for, and answers record_stop without a recording as ELEMENT_NOT_FOUND', async () => {
