@@ -18,8 +18,10 @@ interface FrameOwner {
   objectId: string;
 }
 
-/** Who embeds each OOPIF session (found once; the owner element lives as long as the frame). */
-const owners = new WeakMap<CdpSession, FrameOwner>();
+/** Who embeds an OOPIF session, kept by that session (found once; the owner element lives as long as the frame). */
+class KnownOwner {
+  value: FrameOwner | undefined;
+}
 
 async function findOwner(ctx: RoutineContext, handle: ElementHandle, child: CdpSession): Promise<FrameOwner> {
   const candidates = [
@@ -39,7 +41,7 @@ async function findOwner(ctx: RoutineContext, handle: ElementHandle, child: CdpS
       continue;
     }
     const owner = { parent, objectId: await objectInWorld(parent, backendNodeId) };
-    owners.set(child, owner);
+    child.own(KnownOwner).value = owner;
     return owner;
   }
   throw new TabpilotError('ELEMENT_NOT_FOUND', `The frame of ${handle.label} is gone (take a new state)`);
@@ -52,7 +54,7 @@ async function hitThroughOwner(
   x: number,
   y: number,
 ): Promise<{ owner: FrameOwner; hit: { cover: string | null; x: number; y: number } }> {
-  const known = owners.get(child);
+  const known = child.own(KnownOwner).value;
   if (known !== undefined && !known.parent.detached) {
     try {
       return { owner: known, hit: await callOn(known.parent, known.objectId, 'frameHit', x, y) };
@@ -61,7 +63,7 @@ async function hitThroughOwner(
         throw error;
       }
       // The embedding document navigated since: find the owner again.
-      owners.delete(child);
+      child.own(KnownOwner).value = undefined;
     }
   }
   const owner = await findOwner(ctx, handle, child);

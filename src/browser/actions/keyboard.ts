@@ -18,17 +18,16 @@ import { modifierMask } from './mouse';
  * frame (OOPIFs included). The events of one call are pipelined; the browser keeps their order.
  */
 
-const platforms = new WeakMap<CdpSession, BrowserPlatform>();
+/** The platform a tab's browser said it runs on, kept by the tab's session (asked once per tab). */
+class KnownPlatform {
+  value: BrowserPlatform | undefined;
+}
 
 /** The platform of the browser the page runs in (navigator.platform), asked once per tab. */
 export async function browserPlatform(pageSession: CdpSession): Promise<BrowserPlatform> {
-  const known = platforms.get(pageSession);
-  if (known !== undefined) {
-    return known;
-  }
-  const platform = platformOf(await callInFrame(pageSession, 'platform'));
-  platforms.set(pageSession, platform);
-  return platform;
+  const known = pageSession.own(KnownPlatform);
+  known.value ??= platformOf(await callInFrame(pageSession, 'platform'));
+  return known.value;
 }
 
 type KeyEvent = Protocol.Input.DispatchKeyEventRequest;
