@@ -178,6 +178,14 @@ export class SessionManager {
     return this.targets().filter((target) => target.pageTargetId === pageTargetId);
   }
 
+  /** The ready sessions of one page's out-of-process frames (a frame still attaching has none yet). */
+  frameSessionsOf(pageTargetId: string): CdpSession[] {
+    return this.childrenOf(pageTargetId)
+      .filter((child) => child.type === 'iframe')
+      .map((child) => this.sessionFor(child.targetId))
+      .filter((session): session is CdpSession => session !== undefined);
+  }
+
   /**
    * Waits (at most `timeoutMs`) until every out-of-process frame known in a page has a ready session. A
    * frame target is known before it runs (auto-attach holds it), but its session is ready only once the

@@ -140,23 +140,15 @@ async function locateAll(
     frame: match.frame,
   }));
   let total = main.value.total;
-  for (const child of outOfProcessFrames(deps.targets, targetId)) {
+  for (const child of deps.targets.frameSessionsOf(targetId)) {
     const inFrame = await searchFrame(deps, targetId, page, child, inPage, viewport);
     if (inFrame !== null) {
       located.push(...inFrame.located);
       total += inFrame.total;
     }
   }
-  releaseObjects(deps, [page, ...outOfProcessFrames(deps.targets, targetId)]);
+  releaseObjects(deps, [page, ...deps.targets.frameSessionsOf(targetId)]);
   return { located: located.slice(0, options.maxResults), total, mainContextId: main.contextId };
-}
-
-function outOfProcessFrames(targets: SessionManager, targetId: string): CdpSession[] {
-  return targets
-    .childrenOf(targetId)
-    .filter((child) => child.type === 'iframe')
-    .map((child) => targets.sessionFor(child.targetId))
-    .filter((session): session is CdpSession => session !== undefined);
 }
 
 /** One out-of-process frame's matches, with their boxes moved into the tab's viewport. */
@@ -217,7 +209,7 @@ async function ownerOf(
   page: CdpSession,
   child: CdpSession,
 ): Promise<{ parent: CdpSession; objectId: string }> {
-  for (const parent of [page, ...outOfProcessFrames(deps.targets, targetId)]) {
+  for (const parent of [page, ...deps.targets.frameSessionsOf(targetId)]) {
     if (parent === child) {
       continue;
     }

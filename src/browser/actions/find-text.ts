@@ -1,4 +1,3 @@
-import type { CdpSession } from '../../cdp/session';
 import type { WaitForTextEvent } from '../../protocol/actions/navigation.actions';
 import type { PayloadOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
@@ -20,7 +19,7 @@ export interface FindTextOutcome {
  */
 export async function scrollToText(ctx: RoutineContext, targetId: string, text: string): Promise<FindTextOutcome> {
   const pageSession = ctx.targets.requireSession(targetId);
-  for (const session of [pageSession, ...frameSessions(ctx, targetId)]) {
+  for (const session of [pageSession, ...ctx.targets.frameSessionsOf(targetId)]) {
     const found = await handleInFrame(session, 'findText', text);
     if (found !== null) {
       await session.send('DOM.scrollIntoViewIfNeeded', { objectId: found });
@@ -62,7 +61,7 @@ export async function waitForText(
 }
 
 async function isTextShown(ctx: RoutineContext, targetId: string, text: string): Promise<boolean> {
-  for (const session of [ctx.targets.requireSession(targetId), ...frameSessions(ctx, targetId)]) {
+  for (const session of [ctx.targets.requireSession(targetId), ...ctx.targets.frameSessionsOf(targetId)]) {
     const found = await handleInFrame(session, 'findText', text);
     if (found !== null) {
       void bestEffort(session.send('Runtime.releaseObject', { objectId: found }), ctx.log, 'releasing a found text');
@@ -70,13 +69,4 @@ async function isTextShown(ctx: RoutineContext, targetId: string, text: string):
     }
   }
   return false;
-}
-
-/** The sessions of the tab's out-of-process frames (same-origin frames are searched with their document). */
-function frameSessions(ctx: RoutineContext, targetId: string): CdpSession[] {
-  return ctx.targets
-    .childrenOf(targetId)
-    .filter((child) => child.type === 'iframe')
-    .map((child) => ctx.targets.sessionFor(child.targetId))
-    .filter((session): session is CdpSession => session !== undefined);
 }

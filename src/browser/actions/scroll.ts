@@ -35,12 +35,7 @@ export async function scrollElement(
 
 /** The session of the out-of-process frame an iframe element shows. */
 async function frameSessionOf(ctx: RoutineContext, handle: ElementHandle, backendNodeId: number): Promise<CdpSession> {
-  const frames = ctx.targets
-    .childrenOf(handle.targetId)
-    .filter((child) => child.type === 'iframe')
-    .map((child) => ctx.targets.sessionFor(child.targetId))
-    .filter((session): session is CdpSession => session !== undefined);
-  for (const session of frames) {
+  for (const session of ctx.targets.frameSessionsOf(handle.targetId)) {
     try {
       const owner = await handle.session.send('DOM.getFrameOwner', { frameId: session.targetId });
       if (owner.backendNodeId === backendNodeId) {
