@@ -10,7 +10,9 @@ import type { ElementLocator } from '../dom/payload';
 import { declarationOf } from '../protocol/actions';
 import type { ActionOutcome } from '../protocol/outcome';
 import {
+  FieldParams,
   FLOW_FORMAT,
+  FLOW_LIMITS,
   FLOW_VERSION,
   parseFlow,
   type Flow,
@@ -39,13 +41,6 @@ export interface ActedAction {
   readonly url: string;
 }
 
-/** The flow schema's bounds. */
-const MAX_STEPS = 500;
-const MAX_NAME = 200;
-const MAX_EXPECT_TEXT = 200;
-const MAX_KEYS = 60;
-const MAX_SCROLL_PAGES = 100;
-const MAX_SCROLL_PX = 100_000;
 /** Where the outcome's text was cut short: a cut text is not what the page shows. */
 const CUT_MARK = '…';
 const PLACEHOLDER = /^<secret>([^<]+)<\/secret>$/;
@@ -57,8 +52,8 @@ class RunFlowBuilder {
   readonly defaults: Record<string, string> = {};
   readonly #secrets: readonly Secret[];
   readonly #sensitiveData: SensitiveData;
-  /** Parameter names given to password and file fields, by the field's locator. */
-  readonly #params = new Map<string, string>();
+  /** Parameter names given to password and file fields. */
+  readonly #params = new FieldParams();
 
   constructor(sensitiveData: SensitiveData) {
     this.#sensitiveData = sensitiveData;
@@ -72,7 +67,7 @@ class RunFlowBuilder {
 
   add(acted: ActedAction): void {
     const step = this.#stepOf(acted);
-    if (step === undefined || this.steps.length >= MAX_STEPS) {
+    if (step === undefined || this.steps.length >= FLOW_LIMITS.steps) {
       return;
     }
     const last = this.steps.at(-1);
@@ -120,7 +115,7 @@ class RunFlowBuilder {
         const keys = stringParam(acted.params, 'keys');
         return keys === undefined ||
           keys === '' ||
-          keys.length > MAX_KEYS ||
+          keys.length > FLOW_LIMITS.key ||
           this.clean(keys) === undefined ||
           PLACEHOLDER.test(keys)
           ? undefined
@@ -159,7 +154,7 @@ class RunFlowBuilder {
       return { secret };
     }
     if (acted.element?.password === true) {
-      return { param: this.#paramFor(locator, 'password') };
+      return { param: this.#params.nameFor(locator, 'password') };
     }
     // A secret inside a longer text becomes its placeholder there, which replay's typing fills in again.
     return { value: redactString(text, this.#secrets) };
@@ -173,7 +168,7 @@ class RunFlowBuilder {
     if (file === undefined || file === '' || this.clean(file) === undefined) {
       return undefined;
     }
-    const param = this.#paramFor(locator, 'file');
+    const param = this.#params.nameFor(locator, 'file');
     // The path it was read from is the default; a file given as bytes needs its path at replay.
     if (path !== undefined && this.clean(path) !== undefined) {
       this.defaults[param] = path;
@@ -202,9 +197,9 @@ class RunFlowBuilder {
       direction,
       // Within the flow schema's bounds, as the scroll action's own are.
       ...(typeof amount === 'number' && amount > 0
-        ? { amount: Math.min(MAX_SCROLL_PX, Math.max(1, Math.round(amount))) }
+        ? { amount: Math.min(FLOW_LIMITS.scrollPx, Math.max(1, Math.round(amount))) }
         : typeof pages === 'number' && pages > 0
-          ? { pages: Math.min(MAX_SCROLL_PAGES, pages) }
+          ? { pages: Math.min(FLOW_LIMITS.scrollPages, pages) }
           : {}),
       ...(inElement && locator !== undefined ? { locator } : {}),
       ...common,
@@ -220,7 +215,7 @@ class RunFlowBuilder {
     const text = (outcome.texts_appeared ?? []).find(
       (candidate) =>
         candidate.trim() !== '' &&
-        candidate.length <= MAX_EXPECT_TEXT &&
+        candidate.length <= FLOW_LIMITS.expectText &&
         !candidate.includes(CUT_MARK) &&
         !candidate.includes('<secret>') &&
         this.clean(candidate) !== undefined,
@@ -249,26 +244,11 @@ class RunFlowBuilder {
     return this.clean(url);
   }
 
-  #paramFor(locator: FlowLocator, base: string): string {
-    const key = JSON.stringify(locator);
-    const known = this.#params.get(key);
-    if (known !== undefined) {
-      return known;
-    }
-    const taken = new Set(this.#params.values());
-    let name = base;
-    for (let n = 2; taken.has(name); n++) {
-      name = `${base}_${n}`;
-    }
-    this.#params.set(key, name);
-    return name;
-  }
-
   /** The page the run's first step acted on, when it did not open one itself: where a replay starts. */
   startAt(first: ActedAction | undefined): void {
     const start = first === undefined ? undefined : this.#url(first.url);
     const opens = this.steps[0]?.action === 'navigate';
-    if (start !== undefined && !opens && this.steps.length < MAX_STEPS) {
+    if (start !== undefined && !opens && this.steps.length < FLOW_LIMITS.steps) {
       this.steps.unshift({ action: 'navigate', url: start });
     }
   }
@@ -293,7 +273,7 @@ export function runFlow(task: string, acted: readonly ActedAction[], sensitiveDa
   }
   builder.startAt(acted.find((action) => action.success));
   const name =
-    redactString(task.replace(/\s+/g, ' ').trim(), secretsOf(sensitiveData)).slice(0, MAX_NAME) || 'agent run';
+    redactString(task.replace(/\s+/g, ' ').trim(), secretsOf(sensitiveData)).slice(0, FLOW_LIMITS.name) || 'agent run';
   return parseFlow({
     format: FLOW_FORMAT,
     version: FLOW_VERSION,

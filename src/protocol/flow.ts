@@ -11,6 +11,16 @@ import { zodMessage } from '../shared/zod-issues';
 export const FLOW_FORMAT = 'tabpilot-flow';
 export const FLOW_VERSION = 1;
 
+/** The file's bounds: the schema holds every flow to them, and the recorders keep what they make within. */
+export const FLOW_LIMITS = {
+  steps: 500,
+  name: 200,
+  expectText: 200,
+  key: 60,
+  scrollPages: 100,
+  scrollPx: 100_000,
+} as const;
+
 const Text = z.string().min(1);
 /** A parameter's or secret's name: what `--param name=value` and sensitive_data name it by. */
 export const PlaceholderName = z
@@ -30,7 +40,7 @@ export type FlowLocator = z.output<typeof FlowLocator>;
 export const FlowExpectation = z
   .strictObject({
     path: z.string().startsWith('/').optional(),
-    text: Text.max(200).optional(),
+    text: Text.max(FLOW_LIMITS.expectText).optional(),
   })
   .refine((expect) => expect.path !== undefined || expect.text !== undefined, {
     message: 'name at least one of path and text',
@@ -56,7 +66,7 @@ export const FlowStep = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('click'), locator: FlowLocator, ...Common }),
   z.strictObject({ action: z.literal('fill'), locator: FlowLocator, input: Value, ...Common }),
   z.strictObject({ action: z.literal('select'), locator: FlowLocator, input: Value, ...Common }),
-  z.strictObject({ action: z.literal('press'), key: Text.max(60), ...Common }),
+  z.strictObject({ action: z.literal('press'), key: Text.max(FLOW_LIMITS.key), ...Common }),
   // A file is kept by its name; the path it is read from at replay is the parameter's value.
   z.strictObject({ action: z.literal('upload'), locator: FlowLocator, file: Text, param: PlaceholderName, ...Common }),
   z.strictObject({ action: z.literal('switch_tab'), url_includes: Text, ...Common }),
@@ -64,8 +74,8 @@ export const FlowStep = z.discriminatedUnion('action', [
   z.strictObject({
     action: z.literal('scroll_by'),
     direction: z.enum(['up', 'down', 'left', 'right']),
-    pages: z.number().positive().max(100).optional(),
-    amount: z.number().int().positive().max(100_000).optional(),
+    pages: z.number().positive().max(FLOW_LIMITS.scrollPages).optional(),
+    amount: z.number().int().positive().max(FLOW_LIMITS.scrollPx).optional(),
     locator: FlowLocator.optional(),
     ...Common,
   }),
@@ -76,8 +86,8 @@ export const Flow = z
   .strictObject({
     format: z.literal(FLOW_FORMAT),
     version: z.literal(FLOW_VERSION),
-    name: z.string().min(1).max(200),
-    steps: z.array(FlowStep).min(1).max(500),
+    name: z.string().min(1).max(FLOW_LIMITS.name),
+    steps: z.array(FlowStep).min(1).max(FLOW_LIMITS.steps),
     /** A parameter's value when replay is given none. */
     defaults: z.record(PlaceholderName, z.string()).default({}),
   })
@@ -142,4 +152,32 @@ export function parseFlow(value: unknown, field = 'flow'): Flow {
     });
   }
   return parsed.data;
+}
+
+/**
+ * Parameter names for the fields a flow fills without keeping what was typed (a password, a file's path):
+ * one per field, the same for the same field, `password`, then `password_2`, ...
+ */
+export class FieldParams {
+  readonly #byField = new Map<string, string>();
+
+  nameFor(locator: FlowLocator, base: string): string {
+    const key = JSON.stringify(locator);
+    const known = this.#byField.get(key);
+    if (known !== undefined) {
+      return known;
+    }
+    const taken = new Set(this.#byField.values());
+    let name = base;
+    for (let n = 2; taken.has(name); n++) {
+      name = `${base}_${n}`;
+    }
+    this.#byField.set(key, name);
+    return name;
+  }
+
+  /** The field's value turned out to be a secret: it takes no parameter after all. */
+  forget(locator: FlowLocator): void {
+    this.#byField.delete(JSON.stringify(locator));
+  }
 }

@@ -1,9 +1,16 @@
-import { FLOW_FORMAT, FLOW_VERSION, parseFlow, type Flow, type FlowLocator, type FlowStep } from '../../protocol/flow';
+import {
+  FieldParams,
+  FLOW_FORMAT,
+  FLOW_LIMITS,
+  FLOW_VERSION,
+  parseFlow,
+  type Flow,
+  type FlowLocator,
+  type FlowStep,
+} from '../../protocol/flow';
 import type { RecordedInput } from '../../dom/payload';
 import { matchUrlWithDomainPattern, type SensitiveData } from '../secrets';
 
-/** The flow schema's limit; input past it is not kept (the person is told by the count in the answer). */
-const MAX_STEPS = 500;
 /** A navigation this soon after a step is that step's doing (a link, a submit): no step of its own. */
 const CAUSED_NAVIGATION_MS = 2_000;
 
@@ -40,8 +47,8 @@ function sameLocator(a: FlowLocator, b: FlowLocator): boolean {
 export class FlowRecording {
   readonly #name: string;
   readonly #steps: FlowStep[] = [];
-  /** Parameter names given to password and file fields, by the field's locator. */
-  readonly #params = new Map<string, string>();
+  /** Parameter names given to password and file fields. */
+  readonly #params = new FieldParams();
   #lastStepAt = -Infinity;
   #dropped = 0;
 
@@ -77,7 +84,7 @@ export class FlowRecording {
             action: 'upload',
             locator: input.locator,
             file: input.files[0] ?? '',
-            param: this.#paramFor(input.locator, 'file'),
+            param: this.#params.nameFor(input.locator, 'file'),
           },
           now,
         );
@@ -86,13 +93,13 @@ export class FlowRecording {
         const secret = secretNameOf(input.value, url, sensitiveData);
         if (secret !== undefined) {
           // A password typed so far took a parameter's name; its whole value is a secret after all.
-          this.#params.delete(JSON.stringify(input.locator));
+          this.#params.forget(input.locator);
         }
         const value =
           secret !== undefined
             ? { secret }
             : input.password
-              ? { param: this.#paramFor(input.locator, 'password') }
+              ? { param: this.#params.nameFor(input.locator, 'password') }
               : { value: input.value };
         const last = this.#steps.at(-1);
         if (last?.action === 'fill' && sameLocator(last.locator, input.locator)) {
@@ -130,27 +137,12 @@ export class FlowRecording {
   }
 
   #push(step: FlowStep, now: number): void {
-    if (this.#steps.length >= MAX_STEPS) {
+    // Input past the schema's limit is not kept (the person is told by the count in the answer).
+    if (this.#steps.length >= FLOW_LIMITS.steps) {
       this.#dropped++;
       return;
     }
     this.#steps.push(step);
     this.#lastStepAt = now;
-  }
-
-  /** A parameter name for a field, the same for the same field: `password`, then `password_2`, ... */
-  #paramFor(locator: FlowLocator, base: string): string {
-    const key = JSON.stringify(locator);
-    const known = this.#params.get(key);
-    if (known !== undefined) {
-      return known;
-    }
-    const taken = new Set(this.#params.values());
-    let name = base;
-    for (let n = 2; taken.has(name); n++) {
-      name = `${base}_${n}`;
-    }
-    this.#params.set(key, name);
-    return name;
   }
 }
