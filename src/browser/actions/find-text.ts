@@ -1,7 +1,8 @@
+import type { CdpSession } from '../../cdp/session';
 import type { WaitForTextEvent } from '../../protocol/actions/navigation.actions';
 import type { PayloadOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
-import { sleep } from '../../shared/time';
+import { pollUntil } from '../../shared/time';
 import { bestEffort } from '../../shared/logger';
 import type { RoutineContext } from './element';
 import { handleInFrame } from './in-page-call';
@@ -12,22 +13,42 @@ export interface FindTextOutcome {
   frame: 'page' | 'child' | null;
 }
 
+/** The first visible occurrence of a text: the tab's document first, then each out-of-process frame. */
+async function firstShown(
+  ctx: RoutineContext,
+  targetId: string,
+  text: string,
+): Promise<{ session: CdpSession; objectId: string } | null> {
+  for (const session of [ctx.targets.requireSession(targetId), ...ctx.targets.frameSessionsOf(targetId)]) {
+    const objectId = await handleInFrame(session, 'findText', text);
+    if (objectId !== null) {
+      return { session, objectId };
+    }
+  }
+  return null;
+}
+
+function release(ctx: RoutineContext, found: { session: CdpSession; objectId: string }): void {
+  void bestEffort(
+    found.session.send('Runtime.releaseObject', { objectId: found.objectId }),
+    ctx.log,
+    'releasing a found text',
+  );
+}
+
 /**
  * Scrolls the first visible occurrence of a text into view: the tab's document (with its open shadow
  * roots and same-origin frames) first, then each out-of-process frame. The text is passed to the page as
  * data; it is never built into a query (browser-use interpolates it into XPath and JavaScript).
  */
 export async function scrollToText(ctx: RoutineContext, targetId: string, text: string): Promise<FindTextOutcome> {
-  const pageSession = ctx.targets.requireSession(targetId);
-  for (const session of [pageSession, ...ctx.targets.frameSessionsOf(targetId)]) {
-    const found = await handleInFrame(session, 'findText', text);
-    if (found !== null) {
-      await session.send('DOM.scrollIntoViewIfNeeded', { objectId: found });
-      void bestEffort(session.send('Runtime.releaseObject', { objectId: found }), ctx.log, 'releasing a found element');
-      return { found: true, frame: session === pageSession ? 'page' : 'child' };
-    }
+  const found = await firstShown(ctx, targetId, text);
+  if (found === null) {
+    return { found: false, frame: null };
   }
-  return { found: false, frame: null };
+  await found.session.send('DOM.scrollIntoViewIfNeeded', { objectId: found.objectId });
+  release(ctx, found);
+  return { found: true, frame: found.session.targetId === targetId ? 'page' : 'child' };
 }
 
 /** How often wait_for_text looks: a text a page shows is seen within a tenth of a second. */
@@ -44,29 +65,25 @@ export async function waitForText(
   ctx: RoutineContext,
   { target_id, text, gone, timeout }: PayloadOf<typeof WaitForTextEvent>,
 ): Promise<{ target_id: string; waited_ms: number }> {
-  const timeoutMs = timeout * 1000;
   const started = Date.now();
-  for (;;) {
-    const shown = await isTextShown(ctx, target_id, text);
-    const waited = Date.now() - started;
-    if (shown !== gone) {
-      return { target_id, waited_ms: waited };
-    }
-    if (waited >= timeoutMs) {
-      const still = gone ? 'was still shown' : 'was not shown';
-      throw new TabpilotError('TIMEOUT', `"${text}" ${still} after ${timeout} s: take a state to see the page`);
-    }
-    await sleep(Math.min(LOOK_EVERY_MS, timeoutMs - waited), ctx.signal);
-  }
-}
-
-async function isTextShown(ctx: RoutineContext, targetId: string, text: string): Promise<boolean> {
-  for (const session of [ctx.targets.requireSession(targetId), ...ctx.targets.frameSessionsOf(targetId)]) {
-    const found = await handleInFrame(session, 'findText', text);
-    if (found !== null) {
-      void bestEffort(session.send('Runtime.releaseObject', { objectId: found }), ctx.log, 'releasing a found text');
-      return true;
-    }
-  }
-  return false;
+  await pollUntil(
+    async () => {
+      const found = await firstShown(ctx, target_id, text);
+      if (found !== null) {
+        release(ctx, found);
+      }
+      return (found !== null) !== gone ? true : undefined;
+    },
+    {
+      timeoutMs: timeout * 1000,
+      intervalMs: LOOK_EVERY_MS,
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      onTimeout: () =>
+        new TabpilotError(
+          'TIMEOUT',
+          `"${text}" ${gone ? 'was still shown' : 'was not shown'} after ${timeout} s: take a state to see the page`,
+        ),
+    },
+  );
+  return { target_id, waited_ms: Date.now() - started };
 }
