@@ -24,7 +24,8 @@ export function bundleInPage() {
     write: false,
     format: 'iife',
     target: 'chrome125',
-    minify: true,
+    // INPAGE_READABLE=1 keeps names, for a CPU profile of the page that says which function is slow.
+    minify: process.env.INPAGE_READABLE !== '1',
     legalComments: 'none',
   });
   const bundle = result.outputFiles[0].text;

@@ -65,6 +65,8 @@ interface ElementScope {
   readonly style: CSSStyleDeclaration;
   readonly overflow: Overflow;
   painted: Painted | null;
+  /** Why this element's own text is hidden (ownTextHidden); undefined until its first text is printed. */
+  ownText: HiddenReason | null | undefined;
 }
 
 function luminance([r, g, b]: readonly [number, number, number]): number {
@@ -156,11 +158,11 @@ function empty(clip: Clip): boolean {
 const ZERO_CLIP_PATH = /^inset\(\s*(50|100)%|^circle\(\s*0(px)?\s*[ a]|^polygon\(\s*0(px)?\s+0(px)?\s*\)$/;
 
 /**
- * Why the text of a shown element would not be seen, given what its ancestors paint, and what its own
- * descendants are painted within. One computed style per element (already resolved for the collector's
- * other reads), its overflow read by the walk already.
+ * What an element's box does to the text below it, given what its ancestors paint: clipped away (clip,
+ * clip-path, an overflow box of no size), placed where no scrolling reaches, and the colour it paints
+ * behind. These are not inherited, so every element on the path from the document counts.
  */
-function hiddenTextOf(
+function boxPaintOf(
   element: Element,
   rect: DOMRect,
   outer: Paint,
@@ -216,17 +218,9 @@ function hiddenTextOf(
       reason ??= 'clipped';
     }
   }
-  if (parseFloat(style.fontSize) < 1) {
-    reason ??= 'zero font size';
-  }
-  if (facts !== null) {
-    // Scrolling never goes left of the page's start (right of it, in a right-to-left page) or above its top.
-    if (rect.bottom + facts.scrollY <= 0 || (!facts.rtl && rect.right + facts.scrollX <= 0)) {
-      reason ??= 'off-screen';
-    }
-    if (parseFloat(style.textIndent) <= -Math.max(rect.width, 100)) {
-      reason ??= 'off-screen';
-    }
+  // Scrolling never goes left of the page's start (right of it, in a right-to-left page) or above its top.
+  if (facts !== null && (rect.bottom + facts.scrollY <= 0 || (!facts.rtl && rect.right + facts.scrollX <= 0))) {
+    reason ??= 'off-screen';
   }
   let background = outer.background;
   if (style.backgroundImage !== 'none') {
@@ -239,17 +233,36 @@ function hiddenTextOf(
       background = null;
     }
   }
-  const color = rgba(style.color);
-  if (color !== null) {
-    if (color.alpha === 0) {
-      reason ??= 'transparent';
-    } else if (color.alpha >= 1 && background !== null && contrast(color, background) < MIN_CONTRAST) {
-      reason ??= 'same colour as background';
-    }
-  }
   // Most elements neither clip nor paint a background: their descendants share the paint object.
   const paint = clip === outer.clip && background === outer.background ? outer : { clip, background };
   return { hidden: reason, paint };
+}
+
+/**
+ * What the element's own text looks like where its box leaves it shown: a zero font size, an indent that
+ * moves it out of its box, no colour, or the colour of what lies behind. These properties are inherited,
+ * so the computed value of the element that holds the text is the whole answer: an ancestor's `font-size:
+ * 0` (the usual way to close the gaps between inline blocks) hides nothing a child sizes again. Read only
+ * for elements whose text is printed, not for every element above it.
+ */
+function ownTextHidden(scope: ElementScope, background: Colour | null): HiddenReason | null {
+  const { style, rect } = scope;
+  if (parseFloat(style.fontSize) < 1) {
+    return 'zero font size';
+  }
+  if (scope.canvas.facts !== null && parseFloat(style.textIndent) <= -Math.max(rect.width, 100)) {
+    return 'off-screen';
+  }
+  const color = rgba(style.color);
+  if (color === null) {
+    return null;
+  }
+  if (color.alpha === 0) {
+    return 'transparent';
+  }
+  return color.alpha >= 1 && background !== null && contrast(color, background) < MIN_CONTRAST
+    ? 'same colour as background'
+    : null;
 }
 
 /** The scope of a frame's document (or the walk's start), under the scope of its frame element (if any). */
@@ -271,7 +284,7 @@ export function elementScope(
   overflow: Overflow,
 ): PaintScope {
   const canvas = parent.kind === 'canvas' ? parent : parent.canvas;
-  return { kind: 'element', parent, canvas, element, rect, style, overflow, painted: null };
+  return { kind: 'element', parent, canvas, element, rect, style, overflow, painted: null, ownText: undefined };
 }
 
 function paintedAt(scope: PaintScope): Painted {
@@ -283,11 +296,11 @@ function paintedAt(scope: PaintScope): Painted {
     painted = { hidden: scope.parent === null ? null : paintedAt(scope.parent).hidden, paint: CANVAS };
   } else {
     const outer = paintedAt(scope.parent);
-    // Below hidden text everything stays hidden (and how it is painted no longer matters).
+    // Below a box that hides its contents everything stays hidden (and how it is painted no longer matters).
     painted =
       outer.hidden !== null
         ? outer
-        : hiddenTextOf(scope.element, scope.rect, outer.paint, scope.style, scope.overflow, scope.canvas.facts);
+        : boxPaintOf(scope.element, scope.rect, outer.paint, scope.style, scope.overflow, scope.canvas.facts);
   }
   scope.painted = painted;
   return painted;
@@ -295,5 +308,12 @@ function paintedAt(scope: PaintScope): Painted {
 
 /** Why a person cannot see text printed at this scope, or null; worked out on the first text there. */
 export function hiddenAt(scope: PaintScope): HiddenReason | null {
-  return paintedAt(scope).hidden;
+  const painted = paintedAt(scope);
+  if (painted.hidden !== null || scope.kind === 'canvas') {
+    return painted.hidden;
+  }
+  if (scope.ownText === undefined) {
+    scope.ownText = ownTextHidden(scope, painted.paint.background);
+  }
+  return scope.ownText;
 }

@@ -219,9 +219,13 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
         'Inside a zero box',
         'White on white',
         'Navy on navy',
+        'Transparent text',
+        'Indented logo text',
       ];
       const state = await driver.ok<BrowserStateSummary>('state', { viewport_expansion: -1 });
-      for (const text of ['Plain visible text', 'First line in a box', 'Scrolled inside the box', 'Below the fold']) {
+      // An ancestor's font-size 0 or transparent colour hides nothing a child sizes or colours again.
+      const shown = ['Plain visible text', 'First line in a box', 'Scrolled inside the box', 'Below the fold'];
+      for (const text of [...shown, 'Sized again in a gapless row', 'Coloured again inside']) {
         expect(state.text, text).toContain(text);
       }
       expect(state.text).toMatch(/\[\d+\]<button \/> Close dialog/);
@@ -236,6 +240,9 @@ export function defineGuardsContract(name: string, start: () => Promise<Driver>,
       expect(marked.text).toContain('[hidden: clipped] Inside a zero box');
       expect(marked.text).toContain('[hidden: same colour as background] White on white');
       expect(marked.text).toContain('[hidden: same colour as background] Navy on navy');
+      expect(marked.text).toContain('[hidden: transparent] Transparent text');
+      expect(marked.text).toContain('[hidden: off-screen] Indented logo text');
+      expect(marked.text).not.toMatch(/\[hidden: [^\]]+\] (Sized again|Coloured again)/);
       expect(marked.text).toContain('Plain visible text');
       await driver.setConfig({ state: defaultConfig().state });
     });

@@ -49,6 +49,10 @@ export function addGuardPages(server: FixtureServer): void {
 <div style="height:0;overflow:hidden"><p>Inside a zero box</p></div>
 <p style="color:#fff;background:#fff">White on white</p>
 <div style="background:#123456"><p style="color:#123457">Navy on navy</p></div>
+<p style="color:transparent">Transparent text</p>
+<h2 style="text-indent:-9999px"><span>Indented logo text</span></h2>
+<div style="font-size:0"><span style="font-size:16px">Sized again in a gapless row</span></div>
+<div style="color:transparent"><span style="color:#222">Coloured again inside</span></div>
 <button id="close"><svg width="16" height="16" aria-hidden="true"></svg><span class="sr-only">Close dialog</span></button>
 <div style="height:60px;overflow:auto"><p>First line in a box</p><p style="margin-top:200px">Scrolled inside the box</p></div>
 <p style="margin-top:3000px">Below the fold</p>`,
