@@ -35,3 +35,16 @@ describe('publicResult', () => {
     expect(publicResult([1, { target_id: 'EEEE5555' }], tabIdOf)).toEqual([1, { tab_id: '5555' }]);
   });
 });
+
+describe('publicResult without tab keys', () => {
+  it('answers the same objects rather than copies, and leaves the input unchanged when it maps', () => {
+    const elements = [{ index: 1, box: { x: 1 } }];
+    const result = { text: 't', elements };
+    expect(publicResult(result, tabIdOf)).toBe(result);
+    const mixed = { elements, tab: { target_id: 'FFFF6666' } };
+    const mapped = publicResult(mixed, tabIdOf) as { elements: unknown; tab: unknown };
+    expect(mapped).toEqual({ elements, tab: { tab_id: '6666' } });
+    expect(mapped.elements).toBe(elements);
+    expect(mixed.tab).toEqual({ target_id: 'FFFF6666' });
+  });
+});

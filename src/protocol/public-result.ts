@@ -2,28 +2,51 @@
  * The protocol never shows CDP target ids: a tab is named by its short `tab_id`. Handlers speak target
  * ids (`target_id`, `opened_target_id`, `released_target_ids`, ...); this turns every such key of a
  * result into its tab form (`tab_id`, `opened_tab_id`, `released_tab_ids`) with the value mapped,
- * at any depth. Nothing else changes.
+ * at any depth. Nothing else changes: a part with no such key is the same object, not a copy (a
+ * whole-page state holds tens of thousands of elements, and copying them was a tenth of its time in
+ * Node). Results are not changed in place: the bus may still hold the one a handler returned.
  */
 export function publicResult(value: unknown, tabIdOf: (targetId: string) => string): unknown {
   if (Array.isArray(value)) {
-    return value.map((item) => publicResult(item, tabIdOf));
+    let changed = false;
+    const items = value.map((item: unknown) => {
+      const mapped = publicResult(item, tabIdOf);
+      changed ||= mapped !== item;
+      return mapped;
+    });
+    return changed ? items : value;
   }
   if (typeof value !== 'object' || value === null) {
     return value;
   }
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if (key === 'target_id' || key.endsWith('_target_id')) {
-      out[`${key.slice(0, -'target_id'.length)}tab_id`] = typeof item === 'string' ? tabIdOf(item) : item;
-    } else if (key === 'target_ids' || key.endsWith('_target_ids')) {
-      out[`${key.slice(0, -'target_ids'.length)}tab_ids`] = Array.isArray(item)
-        ? item.map((targetId: unknown) => (typeof targetId === 'string' ? tabIdOf(targetId) : targetId))
-        : item;
-    } else {
-      out[key] = publicResult(item, tabIdOf);
+  let out: Record<string, unknown> | undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [position, [key, item]] of entries.entries()) {
+    const renamed = publicEntry(key, item, tabIdOf);
+    if (out === undefined && (renamed[0] !== key || renamed[1] !== item)) {
+      // The first change: the entries before it are copied as they are.
+      out = Object.fromEntries(entries.slice(0, position));
+    }
+    if (out !== undefined) {
+      out[renamed[0]] = renamed[1];
     }
   }
-  return out;
+  return out ?? value;
+}
+
+function publicEntry(key: string, item: unknown, tabIdOf: (targetId: string) => string): [string, unknown] {
+  if (key === 'target_id' || key.endsWith('_target_id')) {
+    return [`${key.slice(0, -'target_id'.length)}tab_id`, typeof item === 'string' ? tabIdOf(item) : item];
+  }
+  if (key === 'target_ids' || key.endsWith('_target_ids')) {
+    return [
+      `${key.slice(0, -'target_ids'.length)}tab_ids`,
+      Array.isArray(item)
+        ? item.map((targetId: unknown) => (typeof targetId === 'string' ? tabIdOf(targetId) : targetId))
+        : item,
+    ];
+  }
+  return [key, publicResult(item, tabIdOf)];
 }
 
 type PublicKey<K extends string> = K extends 'target_id'
