@@ -19,34 +19,47 @@ export function publicResult(value: unknown, tabIdOf: (targetId: string) => stri
   if (typeof value !== 'object' || value === null) {
     return value;
   }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
   let out: Record<string, unknown> | undefined;
-  const entries = Object.entries(value as Record<string, unknown>);
-  for (const [position, [key, item]] of entries.entries()) {
-    const renamed = publicEntry(key, item, tabIdOf);
-    if (out === undefined && (renamed[0] !== key || renamed[1] !== item)) {
+  for (let position = 0; position < keys.length; position++) {
+    const key = keys[position] ?? '';
+    const item = record[key];
+    const tabKey = tabKeyOf(key);
+    const mapped = tabKey === null ? publicResult(item, tabIdOf) : tabValueOf(item, tabIdOf);
+    if (out === undefined && (tabKey !== null || mapped !== item)) {
       // The first change: the entries before it are copied as they are.
-      out = Object.fromEntries(entries.slice(0, position));
+      out = {};
+      for (const earlier of keys.slice(0, position)) {
+        out[earlier] = record[earlier];
+      }
     }
     if (out !== undefined) {
-      out[renamed[0]] = renamed[1];
+      out[tabKey ?? key] = mapped;
     }
   }
   return out ?? value;
 }
 
-function publicEntry(key: string, item: unknown, tabIdOf: (targetId: string) => string): [string, unknown] {
+/** `target_id` → `tab_id`, `opened_target_id` → `opened_tab_id`, `…_target_ids` → `…_tab_ids`; else null. */
+function tabKeyOf(key: string): string | null {
   if (key === 'target_id' || key.endsWith('_target_id')) {
-    return [`${key.slice(0, -'target_id'.length)}tab_id`, typeof item === 'string' ? tabIdOf(item) : item];
+    return `${key.slice(0, -'target_id'.length)}tab_id`;
   }
   if (key === 'target_ids' || key.endsWith('_target_ids')) {
-    return [
-      `${key.slice(0, -'target_ids'.length)}tab_ids`,
-      Array.isArray(item)
-        ? item.map((targetId: unknown) => (typeof targetId === 'string' ? tabIdOf(targetId) : targetId))
-        : item,
-    ];
+    return `${key.slice(0, -'target_ids'.length)}tab_ids`;
   }
-  return [key, publicResult(item, tabIdOf)];
+  return null;
+}
+
+/** A target id, or a list of them, as tab ids (anything else as it is). */
+function tabValueOf(item: unknown, tabIdOf: (targetId: string) => string): unknown {
+  if (typeof item === 'string') {
+    return tabIdOf(item);
+  }
+  return Array.isArray(item)
+    ? item.map((targetId: unknown) => (typeof targetId === 'string' ? tabIdOf(targetId) : targetId))
+    : item;
 }
 
 type PublicKey<K extends string> = K extends 'target_id'

@@ -7,8 +7,28 @@ import { changesBetween, changesText, snapshotOf, type StateSnapshot } from './s
  * changed for this client (another client's states in between change nothing here). Lives as long as
  * the client's connection; a released tab is forgotten.
  */
+/**
+ * A state the client received, with its snapshot once one is needed: only a `changes_only` request
+ * compares, and a whole-page state's snapshot costs milliseconds a client that never asks should not pay.
+ */
+class Received {
+  readonly #state: StateSummary;
+  #snapshot: StateSnapshot | null | undefined;
+
+  constructor(state: StateSummary) {
+    this.#state = state;
+  }
+
+  get snapshot(): StateSnapshot | null {
+    if (this.#snapshot === undefined) {
+      this.#snapshot = snapshotOf(this.#state);
+    }
+    return this.#snapshot;
+  }
+}
+
 export class ClientStates {
-  readonly #last = new Map<string, StateSnapshot>();
+  readonly #last = new Map<string, Received>();
 
   /** What the client receives of an action's result: a state as it asked (see answer); a release forgets. */
   received(action: string, params: unknown, result: unknown): unknown {
@@ -28,17 +48,14 @@ export class ClientStates {
    * nothing to compare with).
    */
   answer(state: StateSummary, changesOnly: boolean): StateSummary {
-    const now = snapshotOf(state);
+    const received = new Received(state);
     const before = this.#last.get(state.tab_id);
-    if (now === null) {
-      this.#last.delete(state.tab_id);
-    } else {
-      this.#last.set(state.tab_id, now);
-    }
+    this.#last.set(state.tab_id, received);
     if (!changesOnly) {
       return state;
     }
-    const changes = changesBetween(before, now);
+    const now = received.snapshot;
+    const changes = changesBetween(before?.snapshot ?? undefined, now);
     if (changes.full || now === null) {
       return { ...state, changes };
     }
