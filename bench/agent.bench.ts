@@ -1,7 +1,7 @@
 import { Agent, type AgentHost } from '../src/agent/agent';
 import { agentConnection } from '../src/agent/agent-connection';
 import type { AgentModel, ModelPrompt } from '../src/agent/model';
-import { parseConfig } from '../src/browser/config';
+import { parseConfig } from '../src/agent/tabpilot-config';
 import { createDefaultRegistry } from '../src/tools/actions';
 import type { PageServer } from './page-server';
 import { openSides, SETTLE } from './sides';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { defaultConfig } from '../src/browser/config';
+import { defaultConfig } from '../src/agent/tabpilot-config';
 import { composeNodeSession } from '../src/entries/node/compose';
 import { BrowserClient, evaluate, launchTestBrowser } from '../test/e2e/harness/browser';
 import type { PageServer } from './page-server';

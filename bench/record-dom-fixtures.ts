@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultConfig } from '../src/browser/config';
+import { defaultConfig } from '../src/agent/tabpilot-config';
 import { capturePage } from '../src/dom/capture';
 import { composeNodeSession } from '../src/entries/node/compose';
 import { PageServer } from './page-server';

@@ -1,4 +1,4 @@
-import { defaultConfig } from '../src/browser/config';
+import { defaultConfig } from '../src/agent/tabpilot-config';
 import { UrlPolicy, type PolicyConfig } from '../src/browser/security/url-policy';
 import { CdpConnection } from '../src/cdp/connection';
 import { CdpSession } from '../src/cdp/session';

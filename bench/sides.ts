@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { defaultConfig } from '../src/browser/config';
+import { defaultConfig } from '../src/agent/tabpilot-config';
 import type { BrowserSession } from '../src/browser/session';
 import { composeNodeSession } from '../src/entries/node/compose';
 import type { ClientConnection, CommandServer } from '../src/tools/command-server';

@@ -1,6 +1,6 @@
 import type { ActionOutcome } from '../protocol/outcome';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../browser/config';
+import { parseConfig } from './tabpilot-config';
 import type { StateSummary } from '../tools/actions';
 import { createDefaultRegistry } from '../tools/actions';
 import { Agent, type AgentHost, type AgentStepReport } from './agent';

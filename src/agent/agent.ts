@@ -1,4 +1,4 @@
-import type { AgentConfig } from '../browser/config/agent.config';
+import type { AgentConfig } from './agent.config';
 import type { AgentActionOutcome, AgentRunFinishReason, AgentStepScreenshot } from '../protocol/events/agent.events';
 import { leavesPageSettled } from '../protocol/actions';
 import type { StateSummary } from '../tools/actions';

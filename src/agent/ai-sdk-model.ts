@@ -10,7 +10,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from 'ai';
-import type { AgentConfig } from '../browser/config/agent.config';
+import type { AgentConfig } from './agent.config';
 import { MalformedOutputError, parseTextDecision } from './json-output';
 import { ModelError, type AgentModel, type ModelAction, type ModelDecision, type ModelPrompt } from './model';
 import { RetriesExhaustedError, retryAfterMs, withRetries, type AttemptFailure } from './retry';

@@ -1,4 +1,4 @@
-import type { AgentConfig } from '../browser/config/agent.config';
+import type { AgentConfig } from './agent.config';
 import { AiSdkModel } from './ai-sdk-model';
 
 /** The model a config's `agent` settings name, with the key from wherever the entry keeps it. */

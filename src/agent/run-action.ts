@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentConfig } from '../browser/config/agent.config';
+import type { AgentConfig } from './agent.config';
 import type { CommandServer } from '../tools/command-server';
 import { leasesTabs } from '../tools/client-gate';
 import type { ServerAction, ServerActionSpec } from '../tools/server-action';
@@ -36,6 +36,11 @@ const RunParams = z.strictObject({
 });
 
 export interface RunActionOptions {
+  /**
+   * The agent's part of the config in force, read at each run. The composition gives it from where it keeps
+   * the whole config: the server's session is typed by the browser's part alone, which the layers below know.
+   */
+  config: () => AgentConfig;
   /** The API key for the configured provider (the environment in Node, the panel's settings in the extension). */
   apiKey: (provider: AgentConfig['provider']) => Promise<string | null>;
   /** Makes the model (tests give a scripted one); by default the configured provider's. */
@@ -94,7 +99,7 @@ export function runAction(
   return {
     ...RUN_ACTION,
     run: async (params, caller): Promise<AgentRunResult> => {
-      const settings = server.session.config.agent;
+      const settings = options.config();
       if (settings.model === null) {
         throw new TabpilotError('INVALID_PARAMS', 'agent.model: set the model the agent uses in the settings', {
           details: { field: 'agent.model' },

@@ -3,12 +3,13 @@ import { startedFakeSession } from '../../test/fakes/fake-session';
 import { createDefaultRegistry } from '../tools/actions';
 import { CommandServer } from '../tools/command-server';
 import { serverHost } from './server-host';
+import { SERVED_CONFIG } from './tabpilot-config';
 
 const SECRET = 'hunter2-pass';
 
 async function hostOverServer() {
   const { session } = await startedFakeSession({ config: { sensitive_data: { '*': { password: SECRET } } } });
-  const server = new CommandServer(session, createDefaultRegistry());
+  const server = new CommandServer(session, createDefaultRegistry(), SERVED_CONFIG);
   return { server, host: serverHost(server, 'run-9') };
 }
 

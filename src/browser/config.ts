@@ -3,21 +3,15 @@ import { TabpilotError } from '../shared/errors';
 import { PERMISSIONS_CONFIG } from './permissions/permissions.config';
 import { SECURITY_CONFIG } from './security/security.config';
 import { firstProblem } from '../shared/zod-issues';
-import { NATIVE_CONFIG_SHAPE } from './config/native.config';
+import { NATIVE_CONFIG_SHAPE } from './native-clients.config';
 import { EVENT_NAMES } from '../protocol/events/index';
 import { ArtifactsConfigShape } from './artifacts/artifacts.config';
 import { connectConfigShape } from './session/connect.config';
 import { HistoryConfigShape } from '../bus/history.config';
 import { GUARDS_CONFIG } from './guards/guards.config';
 import { VIDEO_CONFIG_SHAPE } from './recording/video.config';
-import { AGENT_CONFIG } from './config/agent.config';
 import { INDICATOR_CONFIG } from './indicator/indicator.config';
 
-/**
- * The one configuration object, snake_case like browser-use's profile. Every level is
- * strict: an unknown or invalid field is refused with its path named. Later parts add their fields here;
- * the panel and `describe` render it from its JSON Schema.
- */
 const Timeouts = z
   .record(z.string(), z.number().int().min(1).max(3_600_000))
   .superRefine((value, ctx) => {
@@ -110,7 +104,14 @@ const Dialogs = z
   .describe('How JavaScript dialogs in controlled tabs are answered; the messages appear in the next state');
 const Viewport = z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() });
 
-export const TabpilotConfig = z.strictObject({
+/**
+ * The browser's part of the one configuration object, snake_case like browser-use's profile. Every level
+ * is strict: an unknown or invalid field is refused with its path named. The browser's parts add their
+ * fields here; the agent's are added above this layer (src/agent/tabpilot-config.ts composes the whole,
+ * which the panel and `describe` render from its JSON Schema). The session, its watchdogs and the actions
+ * read only this part.
+ */
+export const BrowserConfig = z.strictObject({
   timeouts: Timeouts.default({}),
   cdp_timeout_ms: z.number().int().positive().default(30_000).describe('Per CDP command'),
   ...connectConfigShape,
@@ -170,20 +171,25 @@ export const TabpilotConfig = z.strictObject({
   ...HistoryConfigShape,
   ...GUARDS_CONFIG,
   ...VIDEO_CONFIG_SHAPE,
-  ...AGENT_CONFIG,
   ...INDICATOR_CONFIG,
 });
 
-export type TabpilotConfig = z.output<typeof TabpilotConfig>;
-export type TabpilotConfigInput = z.input<typeof TabpilotConfig>;
+export type BrowserConfig = z.output<typeof BrowserConfig>;
+export type BrowserConfigInput = z.input<typeof BrowserConfig>;
 
-export function defaultConfig(): TabpilotConfig {
-  return TabpilotConfig.parse({});
+/** The browser's part with every default: what a session runs on when nothing else is given (tests, benches). */
+export function defaultBrowserConfig(): BrowserConfig {
+  return BrowserConfig.parse({});
 }
 
-/** Parses a config, throwing INVALID_PARAMS with the offending field's path. */
-export function parseConfig(input: unknown): TabpilotConfig {
-  const parsed = TabpilotConfig.safeParse(input ?? {});
+/** Parses the browser's part alone, throwing INVALID_PARAMS with the offending field's path. */
+export function parseBrowserConfig(input: unknown): BrowserConfig {
+  return parseConfigOf(BrowserConfig, input);
+}
+
+/** Parses a config by its schema (the browser's part, or the whole), throwing ConfigError naming the field. */
+export function parseConfigOf<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
     throw configError(parsed.error);
   }
@@ -204,6 +210,7 @@ function configError(error: z.ZodError): ConfigError {
   return new ConfigError(field, message);
 }
 
-export function configJsonSchema(): unknown {
-  return z.toJSONSchema(TabpilotConfig, { io: 'input', unrepresentable: 'any' });
+/** A config's JSON Schema as clients read it: the input side (defaults, optional fields). */
+export function configJsonSchemaOf(schema: z.ZodType): unknown {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 }

@@ -1,7 +1,7 @@
 import type { AnyEventDefinition, BusEvent, PayloadInputOf, ResultOf } from '../protocol/define-event';
 import type { EventBus, EventHandle, HandlerContext } from '../bus/event-bus';
 import type { Logger } from '../shared/logger';
-import type { TabpilotConfig } from './config';
+import type { BrowserConfig } from './config';
 import type { BrowserSessionView } from './session-view';
 
 type Emitter<E extends readonly AnyEventDefinition[]> = <D extends E[number]>(
@@ -44,7 +44,7 @@ export interface Watchdog<L extends readonly AnyEventDefinition[], E extends rea
   readonly listensTo: L;
   readonly emits: E;
   /** Attached only while this says so; the session re-checks it whenever the config changes. Default: always. */
-  readonly enabled?: (config: TabpilotConfig) => boolean;
+  readonly enabled?: (config: BrowserConfig) => boolean;
   setup(ctx: WatchdogContext<E>): HandlersFor<L, E>;
 }
 
@@ -58,7 +58,7 @@ export function defineWatchdog<
   name: string;
   listensTo: L;
   emits: E;
-  enabled?: (config: TabpilotConfig) => boolean;
+  enabled?: (config: BrowserConfig) => boolean;
   // NoInfer: L and E come from the two tuples alone, so setup's handlers are contextually typed.
   setup: (ctx: WatchdogContext<NoInfer<E>>) => HandlersFor<NoInfer<L>, NoInfer<E>>;
 }): Watchdog<L, E> {

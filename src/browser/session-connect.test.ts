@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../test/fakes/fake-browser';
 import { EndpointBusyError } from '../cdp/endpoint-errors';
 import type { CdpTransport } from '../cdp/transport';
-import { defaultConfig, parseConfig, type TabpilotConfigInput } from './config';
+import { defaultBrowserConfig, parseBrowserConfig, type BrowserConfigInput } from './config';
 import { BrowserReplacedEvent } from '../protocol/events/connection.events';
 import { BrowserErrorEvent, BrowserReconnectedEvent, BrowserStartEvent } from '../protocol/events/lifecycle.events';
 import { NavigateToUrlEvent } from '../protocol/events/navigation.events';
@@ -29,11 +29,11 @@ function namedBrowser(browserId: string, capabilities: { reconnect?: boolean } =
 /** A session whose endpoint hands out the given transports, one per connect, in order. */
 function sessionOver(
   transports: Array<() => CdpTransport | Promise<CdpTransport>>,
-  config: TabpilotConfigInput = {},
+  config: BrowserConfigInput = {},
 ): { session: BrowserSession; opens: () => number } {
   let opened = 0;
   const session = new BrowserSession({
-    config: parseConfig({
+    config: parseBrowserConfig({
       connect: { timeout_ms: 5000, backoff_ms: [1] },
       reconnect: { max_attempts: 3, backoff_ms: [5], attempt_timeout_ms: 2000, wait_ms: 5000 },
       ...config,
@@ -201,7 +201,7 @@ describe('BrowserSession: which browser is on the other end', () => {
   it('gives BrowserStartEvent room for the whole connect budget', async () => {
     const { session } = sessionOver([], { connect: { timeout_ms: 120_000, backoff_ms: [1] } });
     expect(session.bus.timeoutFor(BrowserStartEvent)).toBeGreaterThan(120_000);
-    await session.applyConfig(parseConfig({ timeouts: { BrowserStartEvent: 7000 } }));
+    await session.applyConfig(parseBrowserConfig({ timeouts: { BrowserStartEvent: 7000 } }));
     expect(session.bus.timeoutFor(BrowserStartEvent)).toBe(7000);
   });
 
@@ -209,7 +209,7 @@ describe('BrowserSession: which browser is on the other end', () => {
     const extension = new FakeBrowser({ browserDomain: false, reconnect: false, ownsBrowser: false });
     extension.addPage('http://a.test/');
     const session = new BrowserSession({
-      config: defaultConfig(),
+      config: defaultBrowserConfig(),
       openTransport: async () => extension.transport,
       endpoint: 'chrome.debugger',
       host: { tabControl: undefined },

@@ -11,7 +11,7 @@ import type { Logger } from '../shared/logger';
 import { redactUrl } from '../shared/redact-url';
 import { abortReason } from '../shared/time';
 import { refuseNonBrowserEndpoint, replacementOf } from './browser-change';
-import type { TabpilotConfig } from './config';
+import type { BrowserConfig } from './config';
 import { BrowserReplacedEvent } from '../protocol/events/connection.events';
 import { BrowserReconnectedEvent, BrowserReconnectingEvent } from '../protocol/events/lifecycle.events';
 import type { ConnectionState } from './session-view';
@@ -28,7 +28,7 @@ export interface SessionConnectionHost {
   readonly bus: EventBus;
   readonly targets: SessionManager;
   readonly log: Logger;
-  config(): TabpilotConfig;
+  config(): BrowserConfig;
   /** Records an error that has no awaiting caller. */
   reportError(errorType: string, error: unknown, details?: Record<string, unknown>): void;
 }

@@ -3,7 +3,7 @@ import type { EventRecordView } from '../bus/event-record';
 import type { SessionManager } from '../cdp/session-manager';
 import type { DomService } from '../dom/dom-service';
 import type { DownloadedFiles } from './artifacts/downloaded-files';
-import type { TabpilotConfig } from './config';
+import type { BrowserConfig } from './config';
 import type { TabConditions } from './guards/tab-conditions';
 import type { BrowserHost } from './host';
 import type { NavigationGuard } from './security/navigation-guard';
@@ -25,7 +25,7 @@ export interface BrowserSessionView {
   readonly downloads: DownloadedFiles;
   /** What is wrong with each tab (crashed, stuck, a challenge); each kind is set by its guard watchdog. */
   readonly conditions: TabConditions;
-  readonly config: TabpilotConfig;
+  readonly config: BrowserConfig;
   /** The URL policy in force; its block log has one writer, the security watchdog. */
   readonly guard: NavigationGuard;
   /**

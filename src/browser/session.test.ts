@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser, type FakeTransport } from '../../test/fakes/fake-browser';
 import { pollUntil } from '../shared/time';
-import { defaultConfig } from './config';
+import { defaultBrowserConfig } from './config';
 import { BrowserSession } from './session';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { defineWatchdog, attachWatchdog } from './define-watchdog';
@@ -190,7 +190,7 @@ describe('BrowserSession', () => {
     let reopened: FakeTransport | undefined;
     const session = new BrowserSession({
       config: {
-        ...defaultConfig(),
+        ...defaultBrowserConfig(),
         reconnect: { max_attempts: 3, backoff_ms: [1], attempt_timeout_ms: 5000, wait_ms: 2000 },
       },
       endpoint: 'ws://fake/devtools/browser',

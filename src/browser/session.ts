@@ -8,7 +8,7 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { DownloadedFiles } from './artifacts/downloaded-files';
 import { circuitBreaker } from './circuit-breaker';
-import type { TabpilotConfig } from './config';
+import type { BrowserConfig } from './config';
 import { announceConfigChange } from './config-change';
 import { historyLimits } from '../bus/history.config';
 import { SaveStorageStateEvent } from '../protocol/events/artifacts.events';
@@ -33,8 +33,12 @@ import { TabIds } from './tab-ids';
 
 export type { OpenTransportOptions } from './session-connection';
 
-export interface BrowserSessionOptions {
-  config: TabpilotConfig;
+export interface BrowserSessionOptions<C extends BrowserConfig = BrowserConfig> {
+  /**
+   * The config it runs on: the browser's part, or the whole one (the agent's fields too) when the
+   * composition keeps it here; the session and its watchdogs read only the browser's fields.
+   */
+  config: C;
   /** Opens a transport to the browser at `endpoint` (a ws:// URL in Node; ignored by the extension). */
   openTransport: OpenTransport;
   /** Where the browser is. Undefined: BrowserStartEvent launches one through BrowserLaunchEvent. */
@@ -52,7 +56,7 @@ export interface BrowserSessionOptions {
  * notifications into bus events (TabCreated, TabClosed, AgentFocusChanged, TargetCrashed), so tabs
  * opened by the page itself are announced too.
  */
-export class BrowserSession implements BrowserSessionView {
+export class BrowserSession<C extends BrowserConfig = BrowserConfig> implements BrowserSessionView {
   readonly bus: EventBus;
   readonly targets: SessionManager;
   readonly dom: DomService;
@@ -68,11 +72,11 @@ export class BrowserSession implements BrowserSessionView {
   readonly #connection: SessionConnection;
   readonly #watchdogs: readonly AnyWatchdog[];
   readonly #attached = new Map<AnyWatchdog, () => void>();
-  #config: TabpilotConfig;
+  #config: C;
   #announcedFocus: string | undefined;
   #focusCheckQueued = false;
 
-  constructor(options: BrowserSessionOptions) {
+  constructor(options: BrowserSessionOptions<C>) {
     this.#config = options.config;
     this.host = options.host;
     this.log = options.logger ?? silentLogger;
@@ -129,7 +133,7 @@ export class BrowserSession implements BrowserSessionView {
 
   // ---- the view watchdogs see -----------------------------------------------------------------
 
-  get config(): TabpilotConfig {
+  get config(): C {
     return this.#config;
   }
 
@@ -227,7 +231,7 @@ export class BrowserSession implements BrowserSessionView {
    * announces it (ConfigChangedEvent), so it resolves once every watchdog has acted on it (the URL
    * policy holds in every controlled tab, permissions are granted).
    */
-  async applyConfig(config: TabpilotConfig): Promise<void> {
+  async applyConfig(config: C): Promise<void> {
     const previous = this.#config;
     this.#config = config;
     this.bus.setTimeouts(withStartDeadline(config.timeouts, config.connect.timeout_ms));

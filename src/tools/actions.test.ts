@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from './actions';
 import type { ActionContext } from './registry';
+import { servedConfig } from '../../test/fakes/served-config';
 
 const registry = createDefaultRegistry();
 const notReached = (): never => {
@@ -28,7 +29,7 @@ const INTERACTIONS = [
 
 async function codeOf(action: string, params: unknown): Promise<string> {
   try {
-    await registry.run(action, params, noSession);
+    await registry.run(action, params, noSession, servedConfig.fields);
     return 'ran';
   } catch (error) {
     return (error as { code?: string }).code ?? 'untyped';

@@ -5,6 +5,7 @@ import { ClientGate, type TabGrouper } from './client-gate';
 import { ClientLeases } from './client-leases';
 import { CommandServer } from './command-server';
 import { createDefaultRegistry } from './actions';
+import { servedConfig } from '../../test/fakes/served-config';
 
 interface TabsResult {
   tabs: Array<{ tab_id: string; owner: string | null; focused: boolean }>;
@@ -24,7 +25,7 @@ async function setup(options: { withTabControl?: boolean; hold?: () => string | 
       : undefined;
   const { session, browser } = await startedFakeSession(host === undefined ? {} : { host });
   const registry = createDefaultRegistry();
-  const server = new CommandServer(session, registry);
+  const server = new CommandServer(session, registry, servedConfig);
   const leases = new ClientLeases();
   const grouped: Array<[string, string]> = [];
   const grouper: TabGrouper = {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { CommandServer } from './command-server';
 import { createDefaultRegistry } from './actions';
+import { servedConfig } from '../../test/fakes/served-config';
 
 async function client() {
   const { session } = await startedFakeSession();
-  const server = new CommandServer(session, createDefaultRegistry());
+  const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
   const connection = server.connect({ id: 't1', kind: 'test' }, { send: () => undefined });
   const other = server.connect({ id: 't2', kind: 'test' }, { send: () => undefined });
   const started = (type: string) =>

@@ -3,10 +3,11 @@ import { startedFakeSession } from '../../test/fakes/fake-session';
 import type { ServerMessage } from '../protocol/commands';
 import { CommandServer } from './command-server';
 import { createDefaultRegistry } from './actions';
+import { servedConfig } from '../../test/fakes/served-config';
 
 async function client() {
   const { session, browser } = await startedFakeSession();
-  const server = new CommandServer(session, createDefaultRegistry());
+  const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
   const out: ServerMessage[] = [];
   const connection = server.connect({ id: 't1', kind: 'test' }, { send: (m) => out.push(m) });
   return { session, browser, server, connection, out };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { EventRecord } from '../bus/event-record';
-import { configJsonSchema } from '../browser/config';
 import { EVENT_NAMES } from '../protocol/events/index';
 import type { BrowserSession } from '../browser/session';
 import {
@@ -16,6 +15,7 @@ import type { Logger } from '../shared/logger';
 import { silentLogger } from '../shared/logger';
 import { redact, secretsOf, type Secret } from '../shared/redact';
 import type { ActionContext, ActionDescription, ActionRegistry, ClientInfo } from './registry';
+import type { ServedConfig } from './served-config';
 import { eventReaches } from './event-scope';
 import { ownServerActions } from './own-server-actions';
 import { toCommandError } from './command-error';
@@ -88,6 +88,8 @@ export function describeClientActions(): Array<{ name: string; description: stri
 export class CommandServer {
   readonly session: BrowserSession;
   readonly registry: ActionRegistry;
+  /** The whole config, given by the composition: describe's config_schema, the fields params may not name. */
+  readonly #config: ServedConfig;
   readonly #log: Logger;
   /** Bumped by a preempting action (the emergency stop): requests queued before it are answered CANCELLED. */
   #epoch = 0;
@@ -96,9 +98,10 @@ export class CommandServer {
   #secrets: { source: unknown; secrets: Secret[] } = { source: undefined, secrets: [] };
   readonly #serverActions = new Map<string, ServerAction>();
 
-  constructor(session: BrowserSession, registry: ActionRegistry, logger: Logger = silentLogger) {
+  constructor(session: BrowserSession, registry: ActionRegistry, config: ServedConfig, logger: Logger = silentLogger) {
     this.session = session;
     this.registry = registry;
+    this.#config = config;
     this.#log = logger;
     ownServerActions((name) => registry.get(name) !== undefined).forEach((action) => this.addServerAction(action));
   }
@@ -179,14 +182,14 @@ export class CommandServer {
   runAction(action: string, params: unknown, ctx: ActionContext): Promise<unknown> {
     const gate = this.#gate;
     return gate === undefined
-      ? this.registry.run(action, params, ctx)
-      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx));
+      ? this.registry.run(action, params, ctx, this.#config.fields)
+      : gate.run(action, params, ctx, (gated) => this.registry.run(action, gated, ctx, this.#config.fields));
   }
 
   describe(): unknown {
     return {
       actions: [...this.registry.describe(), ...this.describeServerActions(), ...describeClientActions()],
-      config_schema: configJsonSchema(),
+      config_schema: this.#config.jsonSchema(),
       events: EVENT_NAMES,
       error_codes: ERROR_CODES,
     };

@@ -1,20 +1,22 @@
 import type { z } from 'zod';
-import { TabpilotConfig } from '../browser/config';
 import { TabpilotError } from '../shared/errors';
-
-const CONFIG_FIELDS: ReadonlySet<string> = new Set(Object.keys(TabpilotConfig.shape));
 
 /**
  * A protocol client that names a config field in an action's params (`navigate {url, allowed_domains: []}`)
- * is trying to change what only the person sets: that is FORBIDDEN, not a typo. Undefined when the
- * params' problem is something else.
+ * is trying to change what only the person sets: that is FORBIDDEN, not a typo. `configFields` are the
+ * whole config's (ServedConfig.fields, the agent's included). Undefined when the params' problem is
+ * something else.
  */
-export function configFieldRefusal(action: string, error: z.ZodError): TabpilotError | undefined {
+export function configFieldRefusal(
+  action: string,
+  error: z.ZodError,
+  configFields: ReadonlySet<string>,
+): TabpilotError | undefined {
   for (const issue of error.issues) {
     if (issue.code !== 'unrecognized_keys' || issue.path.length > 0) {
       continue;
     }
-    const named = issue.keys.filter((key) => CONFIG_FIELDS.has(key));
+    const named = issue.keys.filter((key) => configFields.has(key));
     if (named.length > 0) {
       return new TabpilotError(
         'FORBIDDEN',

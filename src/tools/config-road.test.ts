@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startedFakeSession } from '../../test/fakes/fake-session';
 import { CommandServer } from './command-server';
 import { createDefaultRegistry } from './actions';
+import { servedConfig } from '../../test/fakes/served-config';
 
 /** The fields only the person (the panel's settings) or the Node config file may set. */
 const POLICY_FIELDS = [
@@ -20,7 +21,7 @@ const POLICY_FIELDS = [
 describe('who may change the policy', () => {
   it('offers protocol clients no action that sets config: the panel settings and the config file are the only roads', async () => {
     const { session } = await startedFakeSession();
-    const described = new CommandServer(session, createDefaultRegistry()).describe() as {
+    const described = new CommandServer(session, createDefaultRegistry(), servedConfig).describe() as {
       actions: Array<{ name: string; params_schema: { properties?: Record<string, unknown> } }>;
     };
     for (const action of described.actions) {
@@ -35,7 +36,7 @@ describe('who may change the policy', () => {
 
   it('refuses a client that names a config field in an action with FORBIDDEN, and changes nothing', async () => {
     const { session } = await startedFakeSession();
-    const connection = new CommandServer(session, createDefaultRegistry()).connect(
+    const connection = new CommandServer(session, createDefaultRegistry(), servedConfig).connect(
       { id: 'agent', kind: 'test' },
       { send: () => undefined },
     );
@@ -56,5 +57,20 @@ describe('who may change the policy', () => {
       ok: false,
       error: { code: 'INVALID_PARAMS' },
     });
+  });
+
+  it("refuses the agent's section as any other config field, and describes it in the config schema", async () => {
+    const { session } = await startedFakeSession();
+    const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
+    const connection = server.connect({ id: 'agent', kind: 'test' }, { send: () => undefined });
+    expect(
+      await connection.handle({
+        id: 1,
+        action: 'navigate',
+        params: { url: 'http://a.test/', agent: { max_steps: 1 } },
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', details: { action: 'navigate', fields: ['agent'] } } });
+    const described = server.describe() as { config_schema: { properties: Record<string, unknown> } };
+    expect(Object.keys(described.config_schema.properties)).toContain('agent');
   });
 });

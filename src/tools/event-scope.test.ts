@@ -5,11 +5,12 @@ import { createDefaultRegistry } from './actions';
 import { ClientGate } from './client-gate';
 import { ClientLeases } from './client-leases';
 import { CommandServer } from './command-server';
+import { servedConfig } from '../../test/fakes/served-config';
 
 async function setup() {
   const { session } = await startedFakeSession();
   const registry = createDefaultRegistry();
-  const server = new CommandServer(session, registry);
+  const server = new CommandServer(session, registry, servedConfig);
   const gate = new ClientGate(session, registry, { leases: new ClientLeases() });
   gate.install();
   server.useGate(gate);

@@ -6,11 +6,12 @@ import { ClientGate } from './client-gate';
 import { ClientLeases } from './client-leases';
 import { CommandServer } from './command-server';
 import type { PersonQuestionText } from './person-powers';
+import { servedConfig } from '../../test/fakes/served-config';
 
 async function setup(answer: 'allow' | 'refuse') {
   const { session } = await startedFakeSession({});
   const registry = createDefaultRegistry();
-  const server = new CommandServer(session, registry);
+  const server = new CommandServer(session, registry, servedConfig);
   const asked: PersonQuestionText[] = [];
   const gate = new ClientGate(session, registry, {
     leases: new ClientLeases(),

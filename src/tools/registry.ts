@@ -91,12 +91,13 @@ export class ActionRegistry {
   /**
    * Runs an action: validates the params (INVALID_PARAMS naming the field), resolves the tab, emits the
    * event as the client, and answers the event's result in protocol form (tab ids, not target ids).
+   * Params naming a field of the whole config (`configFields`, ServedConfig.fields) are FORBIDDEN.
    */
-  async run(name: string, rawParams: unknown, ctx: ActionContext): Promise<unknown> {
+  async run(name: string, rawParams: unknown, ctx: ActionContext, configFields: ReadonlySet<string>): Promise<unknown> {
     const action = this.require(name);
     const parsed = action.params.safeParse(rawParams ?? {});
     if (!parsed.success) {
-      const forbidden = configFieldRefusal(name, parsed.error);
+      const forbidden = configFieldRefusal(name, parsed.error, configFields);
       if (forbidden !== undefined) {
         throw forbidden;
       }
@@ -130,8 +131,8 @@ export class ActionRegistry {
   }
 
   /** Runs an action for an agent: the outcome as an ActionResult, failures included, never thrown. */
-  act(name: string, rawParams: unknown, ctx: ActionContext): Promise<ActionResult> {
-    return toActionResult(name, () => this.run(name, rawParams, ctx));
+  act(name: string, rawParams: unknown, ctx: ActionContext, configFields: ReadonlySet<string>): Promise<ActionResult> {
+    return toActionResult(name, () => this.run(name, rawParams, ctx, configFields));
   }
 
   describe(): ActionDescription[] {

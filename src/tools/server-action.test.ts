@@ -5,6 +5,7 @@ import { startedFakeSession } from '../../test/fakes/fake-session';
 import { createDefaultRegistry } from './actions';
 import { CommandServer } from './command-server';
 import type { ServerAction } from './server-action';
+import { servedConfig } from '../../test/fakes/served-config';
 
 const Params = z.strictObject({ word: z.string().min(1).describe('A word') });
 
@@ -26,7 +27,7 @@ function echo(calls: Array<{ word: string; client: string }>): ServerAction<type
 describe('server actions', () => {
   it('serves one beside the registry: params checked first, described with the rest', async () => {
     const { session } = await startedFakeSession();
-    const server = new CommandServer(session, createDefaultRegistry());
+    const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
     const calls: Array<{ word: string; client: string }> = [];
     server.addServerAction(echo(calls));
     const connection = server.connect({ id: 'c1', kind: 'test' }, { send: () => undefined });
@@ -49,7 +50,7 @@ describe('server actions', () => {
 
   it('refuses a name that is served already', async () => {
     const { session } = await startedFakeSession();
-    const server = new CommandServer(session, createDefaultRegistry());
+    const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
     server.addServerAction(echo([]));
     expect(() => server.addServerAction(echo([]))).toThrow(/echo is served already/);
     expect(() => server.addServerAction({ ...echo([]), name: 'click' })).toThrow(/click is served already/);
@@ -57,7 +58,7 @@ describe('server actions', () => {
 
   it("an immediate one runs beside the same client's request in flight; another waits its turn", async () => {
     const { session } = await startedFakeSession();
-    const server = new CommandServer(session, createDefaultRegistry());
+    const server = new CommandServer(session, createDefaultRegistry(), servedConfig);
     const release = createDeferred<void>();
     const order: string[] = [];
     server.addServerAction({

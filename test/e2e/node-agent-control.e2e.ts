@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
+import { defaultConfig, type TabpilotConfig } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, CommandResponse, ServerMessage } from '../../src/protocol/commands';
@@ -21,7 +21,7 @@ import { FixtureServer, html, page } from './harness/fixture-server';
  */
 const pages = new FixtureServer();
 const model = new FakeModelServer(() => ({ kind: 'hang' }));
-let session: BrowserSession;
+let session: BrowserSession<TabpilotConfig>;
 let server: CommandServer;
 let panel: ClientConnection;
 /** Another client, for work on the browser while the panel's run is going (a client's requests run in turn). */

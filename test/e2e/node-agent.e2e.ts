@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, type AgentRunResult } from '../../src/agent/agent';
 import { AiSdkModel } from '../../src/agent/ai-sdk-model';
 import { serverHost } from '../../src/agent/server-host';
-import { defaultConfig, parseConfig, type TabpilotConfig } from '../../src/browser/config';
+import { defaultConfig, parseConfig, type TabpilotConfig } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, ServerMessage } from '../../src/protocol/commands';
@@ -31,7 +31,7 @@ import { FixtureServer } from './harness/fixture-server';
  */
 const pages = new FixtureServer();
 const model = new FakeModelServer(() => ({ kind: 'hang' }));
-let session: BrowserSession;
+let session: BrowserSession<TabpilotConfig>;
 let server: CommandServer;
 let person: ClientConnection;
 let runs = 0;

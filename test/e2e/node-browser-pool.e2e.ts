@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, type TabpilotConfigInput } from '../../src/browser/config';
+import { parseConfig, type TabpilotConfigInput } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { CommandResponse } from '../../src/protocol/commands';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/browser/config';
+import { defaultConfig } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { CommandResponse } from '../../src/protocol/commands';

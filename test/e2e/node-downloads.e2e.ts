@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { parseConfig } from '../../src/browser/config';
+import { parseConfig } from '../../src/agent/tabpilot-config';
 import { defineDownloadsContract } from './contract/downloads-contract';
 import { NodeDriver } from './harness/drivers';
 

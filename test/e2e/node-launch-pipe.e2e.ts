@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
+import { defaultConfig, type TabpilotConfig } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { CommandServer } from '../../src/tools/command-server';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
+import { defaultConfig, type TabpilotConfig } from '../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../src/browser/session';
 import { composeNodeSession } from '../../src/entries/node/compose';
 import type { CommandResponse, EventMessage } from '../../src/protocol/commands';

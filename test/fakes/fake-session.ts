@@ -1,5 +1,5 @@
 import { BrowserSession } from '../../src/browser/session';
-import { defaultConfig, type TabpilotConfig } from '../../src/browser/config';
+import { defaultBrowserConfig, type BrowserConfig } from '../../src/browser/config';
 import type { AnyWatchdog } from '../../src/browser/define-watchdog';
 import type { BrowserHost } from '../../src/browser/host';
 import { navigationWatchdog } from '../../src/browser/watchdogs/navigation.watchdog';
@@ -13,7 +13,7 @@ import { FakeBrowser } from './fake-browser';
 export async function startedFakeSession(
   options: {
     browser?: FakeBrowser;
-    config?: Partial<TabpilotConfig>;
+    config?: Partial<BrowserConfig>;
     watchdogs?: AnyWatchdog[];
     host?: BrowserHost;
   } = {},
@@ -21,7 +21,7 @@ export async function startedFakeSession(
   const browser = options.browser ?? new FakeBrowser();
   let first = true;
   const session = new BrowserSession({
-    config: { ...defaultConfig(), ...options.config },
+    config: { ...defaultBrowserConfig(), ...options.config },
     endpoint: 'ws://fake/devtools/browser',
     openTransport: async () => {
       if (first) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ACTIONS } from '../../src/agent/agent-actions';
 import { systemPrompt, toolsFrom } from '../../src/agent/prompt';
-import { parseConfig } from '../../src/browser/config';
+import { parseConfig } from '../../src/agent/tabpilot-config';
 import { personAlone } from '../../src/protocol/actions';
 import { createDefaultRegistry } from '../../src/tools/actions';
 import { BATCH_ACTION } from '../../src/tools/batch-action';

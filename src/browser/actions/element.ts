@@ -2,7 +2,7 @@ import type { SessionManager } from '../../cdp/session-manager';
 import type { ElementHandle } from '../../dom/element-handle';
 import type { Logger } from '../../shared/logger';
 import type { DownloadedFiles } from '../artifacts/downloaded-files';
-import type { TabpilotConfig } from '../config';
+import type { BrowserConfig } from '../config';
 
 export type { ElementHandle };
 
@@ -13,7 +13,7 @@ export type { ElementHandle };
 export interface RoutineContext {
   readonly targets: SessionManager;
   readonly log: Logger;
-  readonly config: TabpilotConfig;
+  readonly config: BrowserConfig;
   readonly signal?: AbortSignal | undefined;
   /**
    * The session's downloads: a click that starts one says so, and a file downloaded here may be

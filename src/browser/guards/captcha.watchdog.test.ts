@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pollUntil, sleep } from '../../shared/time';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { defineWatchdog } from '../define-watchdog';
 import {
   CaptchaClearedEvent,
@@ -58,7 +58,7 @@ describe('captcha watchdog', () => {
     });
     const { session } = await startedFakeSession({
       browser,
-      config: { captcha: { ...defaultConfig().captcha, poll_ms: 50 } },
+      config: { captcha: { ...defaultBrowserConfig().captcha, poll_ms: 50 } },
       watchdogs: [
         captchaWatchdog,
         solver(() => {
@@ -96,7 +96,7 @@ describe('captcha watchdog, when a look at the page fails or comes too early', (
   async function watched(browser: FakeBrowser) {
     const { session } = await startedFakeSession({
       browser,
-      config: { captcha: { ...defaultConfig().captcha, poll_ms: 50 } },
+      config: { captcha: { ...defaultBrowserConfig().captcha, poll_ms: 50 } },
       watchdogs: [captchaWatchdog],
     });
     const detected: string[] = [];

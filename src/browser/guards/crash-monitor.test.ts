@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logger';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { CrashMonitor, type BrowserError } from './crash-monitor';
 
-async function monitorOfOnePage(crash: Partial<ReturnType<typeof defaultConfig>['crash']> = {}) {
+async function monitorOfOnePage(crash: Partial<ReturnType<typeof defaultBrowserConfig>['crash']> = {}) {
   const browser = new FakeBrowser();
   const page = browser.addPage('https://example.test/');
   const { session } = await startedFakeSession({
     browser,
     watchdogs: [],
-    config: { crash: { ...defaultConfig().crash, ...crash } },
+    config: { crash: { ...defaultBrowserConfig().crash, ...crash } },
   });
   const reported: BrowserError[] = [];
   const monitor = new CrashMonitor(session, silentLogger, (error) => reported.push(error));

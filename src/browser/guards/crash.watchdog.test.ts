@@ -6,20 +6,20 @@ import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { ScrollEvent } from '../../protocol/events/actions.events';
 import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import { RefreshEvent } from '../../protocol/events/navigation.events';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { crashWatchdog } from './crash.watchdog';
 import { navigationWatchdog } from '../watchdogs/navigation.watchdog';
 
 const until = <T>(check: () => T | undefined): Promise<T> =>
   pollUntil(check, { timeoutMs: 5000, intervalMs: 10, onTimeout: () => new Error('condition never held') });
 
-async function crashSetup(crash: Partial<ReturnType<typeof defaultConfig>['crash']> = {}) {
+async function crashSetup(crash: Partial<ReturnType<typeof defaultBrowserConfig>['crash']> = {}) {
   const browser = new FakeBrowser();
   const page = browser.addPage('https://example.test/');
   const { session } = await startedFakeSession({
     browser,
     watchdogs: [crashWatchdog, navigationWatchdog],
-    config: { crash: { ...defaultConfig().crash, ...crash } },
+    config: { crash: { ...defaultBrowserConfig().crash, ...crash } },
   });
   const errors: string[] = [];
   session.bus.observe(({ phase, record }) => {
@@ -117,7 +117,7 @@ describe('crash watchdog', () => {
     const { session } = await startedFakeSession({
       browser,
       watchdogs: [crashWatchdog, navigationWatchdog],
-      config: { crash: { ...defaultConfig().crash, enabled: false } },
+      config: { crash: { ...defaultBrowserConfig().crash, enabled: false } },
     });
     browser.emitOn(page, 'Inspector.targetCrashed', {});
     expect(session.conditions.status(page.targetId).status).toBe('ok');

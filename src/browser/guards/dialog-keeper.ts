@@ -3,7 +3,7 @@ import type { CdpSession } from '../../cdp/session';
 import { errorMessageOf, TabpilotError } from '../../shared/errors';
 import { bestEffort } from '../../shared/logger';
 import { answerDialog } from '../actions/dialog';
-import type { TabpilotConfig } from '../config';
+import type { BrowserConfig } from '../config';
 import type { WatchdogContext } from '../define-watchdog';
 import { DialogOpenedEvent, type HandleDialogEvent } from '../../protocol/events/dialogs.events';
 import type { PayloadOf } from '../../protocol/define-event';
@@ -13,7 +13,7 @@ import type { OpenDialog } from './tab-conditions';
 /** The events the popups watchdog emits. */
 export const DIALOG_EVENTS = [DialogOpenedEvent] as const;
 
-function shouldAccept(type: Protocol.Page.DialogType, policy: TabpilotConfig['dialogs']): boolean {
+function shouldAccept(type: Protocol.Page.DialogType, policy: BrowserConfig['dialogs']): boolean {
   switch (type) {
     case 'alert':
     case 'beforeunload':

@@ -1,6 +1,6 @@
 import { tabOf, type SessionManager } from '../../cdp/session-manager';
 import { disposeOnAbort } from '../../shared/dispose';
-import type { TabpilotConfig } from '../config';
+import type { BrowserConfig } from '../config';
 import type { CrashMonitor } from './crash-monitor';
 
 /** How often open requests are checked against their bound. */
@@ -13,7 +13,7 @@ const REQUEST_SWEEP_MS = 250;
 export function followCrashes(
   targets: SessionManager,
   monitor: CrashMonitor,
-  config: () => TabpilotConfig['crash'],
+  config: () => BrowserConfig['crash'],
   signal: AbortSignal,
 ): void {
   const onTab = (targetId: string | undefined, act: (targetId: string) => void): void => {

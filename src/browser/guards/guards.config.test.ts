@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultConfig, parseConfig } from '../config';
+import { ConfigError, defaultBrowserConfig, parseBrowserConfig } from '../config';
 
 describe('guard config', () => {
   it('defaults: both guards on, browser-use bounds', () => {
-    const config = defaultConfig();
+    const config = defaultBrowserConfig();
     expect(config.crash).toMatchObject({ enabled: true, unresponsive_after_ms: 30_000, network_timeout_ms: 30_000 });
     expect(config.captcha).toMatchObject({ enabled: true, wait_timeout_ms: 120_000 });
     expect(config.state.hidden_text).toBe('omit');
@@ -17,7 +17,7 @@ describe('guard config', () => {
     ['captcha.poll_ms', { captcha: { poll_ms: -1 } }],
     ['state.hidden_text', { state: { hidden_text: 'show' } }],
   ])('refuses a bad %s at start, naming the field', (field, input) => {
-    expect(() => parseConfig(input)).toThrow(ConfigError);
-    expect(() => parseConfig(input)).toThrow(`config field ${field}:`);
+    expect(() => parseBrowserConfig(input)).toThrow(ConfigError);
+    expect(() => parseBrowserConfig(input)).toThrow(`config field ${field}:`);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { ScrollEvent } from '../../protocol/events/actions.events';
 import { DialogOpenedEvent, HandleDialogEvent } from '../../protocol/events/dialogs.events';
 import { popupsWatchdog } from './popups.watchdog';
@@ -20,7 +20,7 @@ async function dialogSetup(auto_answer: boolean) {
   const { session } = await startedFakeSession({
     browser,
     watchdogs: [popupsWatchdog],
-    config: { dialogs: { ...defaultConfig().dialogs, auto_answer } },
+    config: { dialogs: { ...defaultBrowserConfig().dialogs, auto_answer } },
   });
   const answers: string[] = [];
   session.bus.observe(({ phase, record }) => {

@@ -3,7 +3,7 @@ import { base64ToBytes, sha1Hex } from '../../shared/bytes';
 import { errorMessageOf } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ArtifactFiles, RandomAccessFile } from '../artifacts/artifact-files';
-import type { TabpilotConfig } from '../config';
+import type { BrowserConfig } from '../config';
 import type { BrowserSessionView } from '../session-view';
 import { extensionFor } from './har-entry';
 import { HarFileLayout, type FileWrite } from './har-layout';
@@ -23,7 +23,7 @@ export interface HarSettings {
 }
 
 /** The recording the config's record_har_* fields ask for. */
-export function harSettingsOf(config: TabpilotConfig): HarSettings {
+export function harSettingsOf(config: BrowserConfig): HarSettings {
   return {
     path: config.record_har_path ?? '',
     field: 'record_har_path',

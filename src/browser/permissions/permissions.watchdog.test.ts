@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
-import { parseConfig } from '../config';
+import { parseBrowserConfig } from '../config';
 import { BrowserReplacedEvent } from '../../protocol/events/connection.events';
 import { BrowserErrorEvent } from '../../protocol/events/lifecycle.events';
 import { BrowserSession } from '../session';
@@ -72,9 +72,9 @@ describe('PermissionsWatchdog', () => {
       watchdogs: [permissionsWatchdog],
       host: { tabControl: undefined, permissions: cdpPermissionGranter },
     });
-    await session.applyConfig(parseConfig({ ...session.config, permissions: ['geolocation'] }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, permissions: ['geolocation'] }));
     expect(grants(browser)).toEqual([['notifications'], ['geolocation']]);
-    await session.applyConfig(parseConfig({ ...session.config, permissions: [] }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, permissions: [] }));
     expect(browser.sentMethods().filter((method) => method === 'Browser.resetPermissions')).toHaveLength(3);
     expect(grants(browser)).toHaveLength(2);
 
@@ -85,7 +85,7 @@ describe('PermissionsWatchdog', () => {
     });
     await expect(
       other.session.applyConfig(
-        parseConfig({ ...other.session.config, permissions: ['midi', 'notifications', 'nfc'] }),
+        parseBrowserConfig({ ...other.session.config, permissions: ['midi', 'notifications', 'nfc'] }),
       ),
     ).rejects.toMatchObject({
       code: 'UNSUPPORTED',
@@ -108,7 +108,7 @@ describe('PermissionsWatchdog', () => {
     const second = named('browser-B');
     const transports = [first.transport, second.transport];
     const session = new BrowserSession({
-      config: parseConfig({
+      config: parseBrowserConfig({
         permissions: ['geolocation'],
         reconnect: { max_attempts: 3, backoff_ms: [5], attempt_timeout_ms: 2000, wait_ms: 5000 },
       }),

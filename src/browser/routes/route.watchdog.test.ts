@@ -7,14 +7,14 @@ import { TabLeaseEndedEvent } from '../../protocol/events/tabs.events';
 import { MAX_ROUTES_PER_TAB } from '../../protocol/routes';
 import { isRecord } from '../../shared/narrow';
 import { pollUntil } from '../../shared/time';
-import { parseConfig, type TabpilotConfig } from '../config';
+import { parseBrowserConfig, type BrowserConfig } from '../config';
 import { routeWatchdog } from './route.watchdog';
 import { securityWatchdog } from '../security/security.watchdog';
 
-const PROHIBIT = { prohibited_domains: ['evil.test'] } satisfies Partial<TabpilotConfig>;
+const PROHIBIT = { prohibited_domains: ['evil.test'] } satisfies Partial<BrowserConfig>;
 const RECONNECTS = { max_attempts: 3, backoff_ms: [10], attempt_timeout_ms: 1000, wait_ms: 5000 };
 
-async function started(config: Partial<TabpilotConfig> = {}) {
+async function started(config: Partial<BrowserConfig> = {}) {
   const browser = new FakeBrowser();
   const page = browser.addPage('http://start.test/');
   const other = browser.addPage('http://other.test/');
@@ -147,14 +147,14 @@ describe('RouteWatchdog and the one Fetch owner', () => {
   it('keeps the routes when the policy changes: enabled with the new hold patterns and the routes together', async () => {
     const { browser, session, page, route } = await started();
     await route({ op: 'add', url_pattern: '*/api/*', block: true });
-    await session.applyConfig(parseConfig({ ...session.config, ...PROHIBIT }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, ...PROHIBIT }));
     expect(sentOn(browser, 'Fetch.enable', page.targetId).at(-1)).toEqual({
       patterns: [
         { urlPattern: '*evil.test*', requestStage: 'Request' },
         { urlPattern: '*/api/*', requestStage: 'Request' },
       ],
     });
-    await session.applyConfig(parseConfig({ ...session.config, prohibited_domains: [] }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, prohibited_domains: [] }));
     expect(sentOn(browser, 'Fetch.enable', page.targetId).at(-1)).toEqual({
       patterns: [{ urlPattern: '*/api/*', requestStage: 'Request' }],
     });

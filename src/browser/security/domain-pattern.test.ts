@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config';
+import { parseBrowserConfig } from '../config';
 import { DomainList, parseDomainPattern, type DomainPattern } from './domain-pattern';
 
 function pattern(source: string): DomainPattern {
@@ -81,28 +81,28 @@ describe('domain patterns', () => {
 
 describe('the security config', () => {
   it('refuses a malformed pattern at start, naming the field and the entry', () => {
-    expect(() => parseConfig({ allowed_domains: ['ok.example', 'bad.example/path'] })).toThrow(
+    expect(() => parseBrowserConfig({ allowed_domains: ['ok.example', 'bad.example/path'] })).toThrow(
       /field allowed_domains\.1: malformed domain pattern/,
     );
-    expect(() => parseConfig({ prohibited_domains: ['exa mple.com'] })).toThrow(/field prohibited_domains\.0/);
+    expect(() => parseBrowserConfig({ prohibited_domains: ['exa mple.com'] })).toThrow(/field prohibited_domains\.0/);
   });
 
   it('refuses javascript in allowed_schemes and takes schemes with or without their colon', () => {
-    expect(() => parseConfig({ allowed_schemes: ['javascript'] })).toThrow(/allowed_schemes\.0: javascript/);
-    expect(() => parseConfig({ allowed_schemes: ['JavaScript:'] })).toThrow(/allowed_schemes\.0/);
-    expect(() => parseConfig({ allowed_schemes: ['not a scheme'] })).toThrow(/allowed_schemes\.0/);
-    expect(parseConfig({ allowed_schemes: ['File:', 'chrome'] }).allowed_schemes).toEqual(['file', 'chrome']);
+    expect(() => parseBrowserConfig({ allowed_schemes: ['javascript'] })).toThrow(/allowed_schemes\.0: javascript/);
+    expect(() => parseBrowserConfig({ allowed_schemes: ['JavaScript:'] })).toThrow(/allowed_schemes\.0/);
+    expect(() => parseBrowserConfig({ allowed_schemes: ['not a scheme'] })).toThrow(/allowed_schemes\.0/);
+    expect(parseBrowserConfig({ allowed_schemes: ['File:', 'chrome'] }).allowed_schemes).toEqual(['file', 'chrome']);
   });
 
   it('refuses an unknown permission, naming the field and the known ones', () => {
-    expect(() => parseConfig({ permissions: ['clipboardReadWrite', 'clipboard'] })).toThrow(
+    expect(() => parseBrowserConfig({ permissions: ['clipboardReadWrite', 'clipboard'] })).toThrow(
       /field permissions\.1: unknown permission "clipboard" \(known: ar, audioCapture/,
     );
-    expect(parseConfig({ permissions: ['geolocation'] }).permissions).toEqual(['geolocation']);
+    expect(parseBrowserConfig({ permissions: ['geolocation'] }).permissions).toEqual(['geolocation']);
   });
 
   it('refuses a wrong type, naming the field', () => {
-    expect(() => parseConfig({ block_ip_addresses: 'yes' })).toThrow(/field block_ip_addresses/);
-    expect(() => parseConfig({ allowed_domains: 'example.com' })).toThrow(/field allowed_domains/);
+    expect(() => parseBrowserConfig({ block_ip_addresses: 'yes' })).toThrow(/field block_ip_addresses/);
+    expect(() => parseBrowserConfig({ allowed_domains: 'example.com' })).toThrow(/field allowed_domains/);
   });
 });

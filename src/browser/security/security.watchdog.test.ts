@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { pollUntil } from '../../shared/time';
-import { parseConfig, type TabpilotConfig } from '../config';
+import { parseBrowserConfig, type BrowserConfig } from '../config';
 import { BrowserReconnectedEvent } from '../../protocol/events/lifecycle.events';
 import { NavigateToUrlEvent } from '../../protocol/events/navigation.events';
 import { NavigationBlockedEvent } from '../../protocol/events/security.events';
@@ -11,9 +11,9 @@ import { navigationWatchdog } from '../watchdogs/navigation.watchdog';
 import { securityWatchdog } from './security.watchdog';
 import { tabsWatchdog } from '../watchdogs/tabs.watchdog';
 
-const PROHIBIT = { prohibited_domains: ['evil.test', '*.tracker.test'] } satisfies Partial<TabpilotConfig>;
+const PROHIBIT = { prohibited_domains: ['evil.test', '*.tracker.test'] } satisfies Partial<BrowserConfig>;
 
-async function started(config: Partial<TabpilotConfig> = {}, browser = new FakeBrowser()) {
+async function started(config: Partial<BrowserConfig> = {}, browser = new FakeBrowser()) {
   const { session } = await startedFakeSession({
     browser,
     config,
@@ -301,7 +301,7 @@ describe('SecurityWatchdog', () => {
     const { session } = await started({}, browser);
     expect(browser.sentMethods()).not.toContain('Fetch.enable');
     await session.bus.waitUntilIdle();
-    await session.applyConfig(parseConfig({ ...session.config, ...PROHIBIT }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, ...PROHIBIT }));
     expect(sentOn(browser, 'Fetch.enable', first.targetId)).toHaveLength(1);
     expect(sentOn(browser, 'Fetch.enable', second.targetId)).toHaveLength(1);
     expect(sentOn(browser, 'Page.navigate', second.targetId)).toEqual([{ url: 'about:blank' }]);
@@ -309,7 +309,7 @@ describe('SecurityWatchdog', () => {
     expect(await blocks(session)).toEqual([
       expect.objectContaining({ target_id: second.targetId, stage: 'policy', rule: 'prohibited_domains' }),
     ]);
-    await session.applyConfig(parseConfig({ ...session.config, prohibited_domains: [] }));
+    await session.applyConfig(parseBrowserConfig({ ...session.config, prohibited_domains: [] }));
     expect(sentOn(browser, 'Fetch.disable', first.targetId)).toHaveLength(1);
   });
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { URL_CORPUS, expectedRule, fillCorpusConfig, fillCorpusUrl } from '../../../test/fixtures/security/url-corpus';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { UrlPolicy, type PolicyConfig } from './url-policy';
 
 const PORTS = { port: 8123, tls: 8443 };
 
 function policyOf(config: Partial<PolicyConfig>): UrlPolicy {
-  return new UrlPolicy({ ...defaultConfig(), ...fillCorpusConfig(config, PORTS) });
+  return new UrlPolicy({ ...defaultBrowserConfig(), ...fillCorpusConfig(config, PORTS) });
 }
 
 describe('the URL policy corpus', () => {

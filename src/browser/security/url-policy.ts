@@ -1,5 +1,5 @@
 import { isBrowserPage } from '../../shared/browser-pages';
-import type { TabpilotConfig } from '../config';
+import type { BrowserConfig } from '../config';
 import { DomainList, parseDomainPattern, type DomainPattern } from './domain-pattern';
 import { isIpLiteral, matchableHost } from './host-name';
 import { isLoopbackName, isPrivateAddress } from './private-address';
@@ -18,7 +18,7 @@ export const POLICY_FIELDS = [
   'allowed_schemes',
 ] as const;
 
-export type PolicyConfig = Pick<TabpilotConfig, (typeof POLICY_FIELDS)[number]>;
+export type PolicyConfig = Pick<BrowserConfig, (typeof POLICY_FIELDS)[number]>;
 
 /** Whether a config change touched the URL policy. */
 export function changesPolicy(changed: readonly string[]): boolean {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, defaultConfig, parseConfig } from '../config';
+import { BrowserConfig, configJsonSchemaOf, defaultBrowserConfig, parseBrowserConfig } from '../config';
 
 describe('connect config', () => {
   it("waits long enough for a pool's queue by default", () => {
-    expect(defaultConfig().connect.timeout_ms).toBeGreaterThanOrEqual(60_000);
-    expect(defaultConfig().connect.backoff_ms.length).toBeGreaterThan(0);
+    expect(defaultBrowserConfig().connect.timeout_ms).toBeGreaterThanOrEqual(60_000);
+    expect(defaultBrowserConfig().connect.backoff_ms.length).toBeGreaterThan(0);
   });
 
   it('is described in the JSON Schema describe returns, each field with its default', () => {
-    const schema = configJsonSchema() as {
+    const schema = configJsonSchemaOf(BrowserConfig) as {
       properties: {
         connect: { description: string; properties: Record<string, { description?: string; default?: unknown }> };
       };
@@ -22,7 +22,7 @@ describe('connect config', () => {
   });
 
   it('refuses a bad budget, naming the field', () => {
-    expect(() => parseConfig({ connect: { timeout_ms: 10 } })).toThrow(/connect\.timeout_ms/);
-    expect(() => parseConfig({ connect: { backoff_ms: [] } })).toThrow(/connect\.backoff_ms/);
+    expect(() => parseBrowserConfig({ connect: { timeout_ms: 10 } })).toThrow(/connect\.timeout_ms/);
+    expect(() => parseBrowserConfig({ connect: { backoff_ms: [] } })).toThrow(/connect\.backoff_ms/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { createLogger, type LogRecord } from '../../shared/logger';
-import { defaultConfig } from '../config';
+import { defaultBrowserConfig } from '../config';
 import { SendKeysEvent, TypeTextEvent } from '../../protocol/events/actions.events';
 import { BrowserSession } from '../session';
 import { defaultActionWatchdog } from './default-action.watchdog';
@@ -38,7 +38,7 @@ async function sessionOnPage(pageUrl: { current: string }): Promise<{
   });
   const logs: LogRecord[] = [];
   const session = new BrowserSession({
-    config: { ...defaultConfig(), sensitive_data: { '*.bank.test': { password: SECRET } } },
+    config: { ...defaultBrowserConfig(), sensitive_data: { '*.bank.test': { password: SECRET } } },
     endpoint: 'ws://fake/devtools/browser',
     openTransport: async () => browser.transport,
     host: { tabControl: undefined },

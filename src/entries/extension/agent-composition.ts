@@ -1,6 +1,6 @@
 import { modelFromConfig } from '../../agent/model-from-config';
 import { installAgentActions } from '../../agent/agent-actions';
-import type { AgentConfig } from '../../browser/config/agent.config';
+import type { AgentConfig } from '../../agent/agent.config';
 import type { AgentKeyStore } from '../../platform/extension/agent/agent-keys';
 import { localShotArea } from '../../platform/extension/agent/local-shot-area';
 import { StorageRunStore } from '../../platform/extension/agent/storage-run-store';
@@ -24,10 +24,17 @@ export function browserHeaders(provider: AgentConfig['provider']): Record<string
  * (AgentKeyStore); the model's requests leave from this worker with its fetch; finished runs, and each
  * step's picture as it is taken, are kept in chrome.storage.local, so they outlive the worker and the browser.
  */
-export function composeAgent(options: { server: CommandServer; keys: AgentKeyStore; log: Logger }): void {
-  const { keys, server } = options;
+export function composeAgent(options: {
+  server: CommandServer;
+  /** The agent's part of the config in force (the worker's session holds the whole, as the settings apply it). */
+  config: () => AgentConfig;
+  keys: AgentKeyStore;
+  log: Logger;
+}): void {
+  const { config, keys, server } = options;
   installAgentActions(server, {
-    store: new StorageRunStore(storageArea('local'), () => server.session.config.agent.max_kept_runs),
+    config,
+    store: new StorageRunStore(storageArea('local'), () => config().max_kept_runs),
     shots: new StorageStepShots(localShotArea()),
     apiKey: (provider) => Promise.resolve(keys.key(provider)),
     model: (settings, key) => modelFromConfig(settings, key, undefined, browserHeaders(settings.provider)),

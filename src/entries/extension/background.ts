@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
 import { watchdogsFor } from '../../browser/watchdogs/index';
-import { defaultConfig } from '../../browser/config';
+import { defaultConfig, SERVED_CONFIG } from '../../agent/tabpilot-config';
 import { ungrantable, ungrantableError } from '../../browser/permissions/permission-granter';
 import { AgentFocusChangedEvent } from '../../protocol/events/tabs.events';
 import { BrowserStoppedEvent } from '../../protocol/events/lifecycle.events';
@@ -117,7 +117,7 @@ const secrets = (): Secret[] => [...secretsOf(settings.config.sensitive_data), .
 logSecrets = secrets;
 const timeline = new TimelineRecorder({ store: storageArea('session'), secrets, log: log.child('timeline') });
 session.bus.observe(timeline.observer);
-const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
+const server = new CommandServer(session, createDefaultRegistry(), SERVED_CONFIG, log.child('commands'));
 const stops = new StopMemory();
 const hub = new PanelHub(
   // The status leaves the session as every answer does, secrets masked: the tab URLs it shows are then
@@ -160,7 +160,7 @@ const questions = new PersonQuestions({
 });
 // Native clients: the tab leases in front of the CommandServer, the port to the native host.
 const native = composeNativeSide({ session, server, router, settings, timeline, hub, secrets, questions, log });
-composeAgent({ server, keys: agentKeys, log: log.child('agent') });
+composeAgent({ server, config: () => session.config.agent, keys: agentKeys, log: log.child('agent') });
 
 const saveSession = createSessionSaver(
   chromeApi,

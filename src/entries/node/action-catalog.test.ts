@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../browser/config';
+import { defaultConfig } from '../../agent/tabpilot-config';
 import { actionCatalog } from './action-catalog';
 import { composeNodeSession } from './compose';
 

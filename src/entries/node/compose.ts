@@ -1,7 +1,8 @@
 import { installAgentActions } from '../../agent/agent-actions';
+import type { AgentConfig } from '../../agent/agent.config';
 import { MemoryRunStore } from '../../agent/run-store';
 import { MemoryStepShots } from '../../agent/step-shots';
-import type { TabpilotConfig } from '../../browser/config';
+import { SERVED_CONFIG, type TabpilotConfig } from '../../agent/tabpilot-config';
 import { BrowserSession } from '../../browser/session';
 import { watchdogsFor } from '../../browser/watchdogs/index';
 import { ChromiumLauncher } from '../../platform/node/chromium-launcher';
@@ -43,12 +44,15 @@ export function browserMayBeThePersons(cdpUrl: string | undefined, config: Tabpi
  * builds an independent session (its own bus, connection and browser), so one process can drive several
  * browsers at once: call it once per cdp_url, or several times with one pool's URL (one browser each).
  */
-export function composeNodeSession(options: NodeSessionOptions): { session: BrowserSession; server: CommandServer } {
+export function composeNodeSession(options: NodeSessionOptions): {
+  session: BrowserSession<TabpilotConfig>;
+  server: CommandServer;
+} {
   const log = options.logger ?? silentLogger;
   const launcher = options.cdpUrl === undefined ? new ChromiumLauncher(log.child('launcher')) : undefined;
   const watchdogs = watchdogsFor('node', launcher === undefined ? {} : { launcher });
   // The host reads the output folder from the running config, which settings changes replace.
-  const running: { session?: BrowserSession } = {};
+  const running: { session?: BrowserSession<TabpilotConfig> } = {};
   const session = new BrowserSession({
     config: options.config,
     ...(options.cdpUrl === undefined ? {} : { endpoint: options.cdpUrl }),
@@ -63,7 +67,7 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
     name: options.name ?? 'node',
   });
   running.session = session;
-  const server = new CommandServer(session, createDefaultRegistry(), log.child('commands'));
+  const server = new CommandServer(session, createDefaultRegistry(), SERVED_CONFIG, log.child('commands'));
   // Several clients of one session (native or MCP ones) each keep their own tabs, as in the extension.
   // A client's tab in a window of its own: a background tab beside another client's would be hidden.
   const gate = new ClientGate(session, server.registry, {
@@ -73,8 +77,11 @@ export function composeNodeSession(options: NodeSessionOptions): { session: Brow
   });
   gate.install();
   server.useGate(gate);
+  // The session holds the whole config (a test may replace it, the agent's part included): the agent reads its part there.
+  const agentConfig = (): AgentConfig => session.config.agent;
   installAgentActions(server, {
-    store: new MemoryRunStore(() => session.config.agent.max_kept_runs),
+    config: agentConfig,
+    store: new MemoryRunStore(() => agentConfig().max_kept_runs),
     shots: new MemoryStepShots(),
     apiKey: (provider) => {
       const key = process.env[provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];

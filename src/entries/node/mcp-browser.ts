@@ -1,4 +1,4 @@
-import type { TabpilotConfig } from '../../browser/config';
+import type { TabpilotConfig } from '../../agent/tabpilot-config';
 import type { Logger } from '../../shared/logger';
 import { errorMessageOf } from '../../shared/errors';
 import type { CommandChannel } from '../../tools/mcp/command-channel';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { TabpilotConfig } from '../../browser/config';
+import type { TabpilotConfig } from '../../agent/tabpilot-config';
 import { loadConfig } from '../../platform/node/config-file';
 import { nativeClientName, openNativeChannel } from '../../platform/node/mcp/native-channel';
 import { stateDir } from '../../platform/node/native/state-dir';

@@ -5,7 +5,7 @@ import { approvalGate, approvalInForce } from '../../agent/approval-gate';
 import { serverPageLook } from '../../agent/page-look';
 import { serverHost } from '../../agent/server-host';
 import { stepLines } from '../../agent/step-lines';
-import type { TabpilotConfig } from '../../browser/config';
+import type { TabpilotConfig } from '../../agent/tabpilot-config';
 import { loadConfig } from '../../platform/node/config-file';
 import { stateDir } from '../../platform/node/native/state-dir';
 import { stderrSink } from '../../platform/node/stderr-sink';

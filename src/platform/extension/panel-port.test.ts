@@ -15,6 +15,7 @@ import { PANEL_PORT_NAME, servePanelPorts, type PortRuntime } from './panel-port
 import { secretsOf } from '../../shared/redact';
 import { SettingsStore } from './settings-store';
 import { TimelineRecorder } from './timeline-recorder';
+import { SERVED_CONFIG } from '../../agent/tabpilot-config';
 
 const ORIGIN = 'chrome-extension://ourextensionid/';
 
@@ -50,7 +51,7 @@ async function serve(
   extra: { agentKeys?: AgentKeyStore; prepare?: (server: CommandServer) => void } = {},
 ): Promise<{ connect: (port: FakePort) => void; timeline: TimelineRecorder }> {
   const { session } = await startedFakeSession();
-  const server = new CommandServer(session, createDefaultRegistry());
+  const server = new CommandServer(session, createDefaultRegistry(), SERVED_CONFIG);
   extra.prepare?.(server);
   const settings = new SettingsStore(memoryStore(), (config) => session.applyConfig(config));
   const secrets = (): ReturnType<typeof secretsOf> => secretsOf(settings.config.sensitive_data);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../../test/fakes/memory-store';
-import type { TabpilotConfig } from '../../browser/config';
+import type { TabpilotConfig } from '../../agent/tabpilot-config';
 import { TabpilotError } from '../../shared/errors';
 import { SettingsStore } from './settings-store';
 

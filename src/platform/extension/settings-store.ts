@@ -1,4 +1,5 @@
-import { ConfigError, defaultConfig, parseConfig, type TabpilotConfig } from '../../browser/config';
+import { ConfigError } from '../../browser/config';
+import { defaultConfig, parseConfig, type TabpilotConfig } from '../../agent/tabpilot-config';
 import { TabpilotError, errorMessageOf } from '../../shared/errors';
 import type { SettingsError } from '../../protocol/panel-messages';
 import type { KeyValueStore } from './timeline-recorder';

@@ -1,6 +1,7 @@
 import { errorMessageOf } from '../../shared/errors';
 import { readFileSync } from 'node:fs';
-import { ConfigError, parseConfig, type TabpilotConfig } from '../../browser/config';
+import { ConfigError } from '../../browser/config';
+import { parseConfig, type TabpilotConfig } from '../../agent/tabpilot-config';
 import { EVENT_NAMES } from '../../protocol/events/index';
 import type { Logger } from '../../shared/logger';
 import { isRecord, withFields } from '../../shared/narrow';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../../src/browser/config';
+import { defaultConfig } from '../../../src/agent/tabpilot-config';
 import type { StateSummary as BrowserStateSummary } from '../../../src/tools/actions';
 import type { CommandResponse, EventMessage } from '../../../src/protocol/commands';
 import { pollUntil } from '../../../src/shared/time';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../../src/browser/config';
+import { defaultConfig } from '../../../src/agent/tabpilot-config';
 import { UrlPolicy } from '../../../src/browser/security/url-policy';
 import { pollUntil } from '../../../src/shared/time';
 import {

@@ -1,4 +1,4 @@
-import { defaultConfig, parseConfig, type TabpilotConfig } from '../../../src/browser/config';
+import { defaultConfig, parseConfig, type TabpilotConfig } from '../../../src/agent/tabpilot-config';
 import type { BrowserSession } from '../../../src/browser/session';
 import type { LaunchedBrowser } from '../../../src/browser/launcher';
 import type { CdpSession } from '../../../src/cdp/session';

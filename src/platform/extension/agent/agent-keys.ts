@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentConfig } from '../../../browser/config/agent.config';
+import type { AgentConfig } from '../../../agent/agent.config';
 import type { Secret } from '../../../shared/redact';
 import type { KeyValueStore } from '../timeline-recorder';
 

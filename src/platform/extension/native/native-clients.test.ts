@@ -12,6 +12,7 @@ import { ClientApprovals } from './client-approvals';
 import { hashClientKey } from './client-key';
 import { HELD_REQUEST_LIMIT, NativeClients } from './native-clients';
 import { NativeLink, type NativePortLike, type NativeRuntime } from './native-link';
+import { SERVED_CONFIG } from '../../../agent/tabpilot-config';
 
 class FakePort implements NativePortLike {
   readonly posted: unknown[] = [];
@@ -46,7 +47,7 @@ class FakePort implements NativePortLike {
 async function setup(options: { approve?: boolean } = {}) {
   const { session } = await startedFakeSession();
   const registry = createDefaultRegistry();
-  const server = new CommandServer(session, registry);
+  const server = new CommandServer(session, registry, SERVED_CONFIG);
   const gate = new ClientGate(session, registry, { leases: new ClientLeases() });
   gate.install();
   server.useGate(gate);

@@ -1,4 +1,4 @@
-import { configJsonSchema } from '../../../browser/config';
+import { configJsonSchema } from '../../../agent/tabpilot-config';
 import { GENERATED_NOTE } from './protocol-reference';
 import { code, schemaRows } from './schema-rows';
 
@@ -14,7 +14,7 @@ export function renderConfigReference(): string {
   const sections = [
     '# Configuration reference',
     GENERATED_NOTE,
-    'Every field of the one configuration object (`src/browser/config.ts` and `src/browser/config/*.config.ts`), with its type, its default and its description. [configuration.md](../configuration.md) explains how the fields work together; `describe` returns the same schema as JSON Schema, and the side panel builds its settings form from it.',
+    'Every field of the one configuration object (the browser part in `src/browser/config.ts`, the agent part in `src/agent/agent.config.ts`, composed in `src/agent/tabpilot-config.ts`), with its type, its default and its description. [configuration.md](../configuration.md) explains how the fields work together; `describe` returns the same schema as JSON Schema, and the side panel builds its settings form from it.',
     'In Node the config is a JSON file given with `--config FILE`; in the extension it is the side panel\'s Settings. Every level is strict: an unknown or invalid field is refused at start, naming it. A nested field is written as its path (`reconnect.max_attempts` is `{"reconnect": {"max_attempts": 3}}`).',
     body.join('\n'),
   ];

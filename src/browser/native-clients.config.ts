@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Extension: programs on this computer that drive the browser through the native-messaging host. Kept in
- * config/ rather than beside the host: the host is platform code, a layer the browser's config may not import.
+ * Extension: programs on this computer that drive the browser through the native-messaging host. Kept beside
+ * the browser's config rather than beside the host: the host is platform code, a layer the browser's config
+ * may not import.
  */
 export const NATIVE_CONFIG_SHAPE = {
   native_clients: z

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ACTIONS } from '../../protocol/actions';
-import { AgentRisk } from '../../protocol/events/agent.events';
+import { ACTIONS } from '../protocol/actions';
+import { AgentRisk } from '../protocol/events/agent.events';
 
 /*
- * The agent's fields live in config/ rather than in src/agent/: the one config is parsed in this layer, and
- * the browser layer may not import the agent's (DESIGN §1 layer order).
+ * The agent's fields of the one config. The browser layer knows only its own part (src/browser/config.ts);
+ * tabpilot-config.ts composes the whole here, in the agent's layer, above the browser's (DESIGN §1 layer order).
  */
 
 /** Actions the agent is not offered by default: the person's controls and what it gets every step anyway. */
