@@ -59,7 +59,10 @@ const ELEMENT_NODE = 1;
 
 interface Walk {
   readonly options: CollectOptions;
-  /** In viewport mode, what a scroll container shows: content scrolled out of it is out of view. */
+  /**
+   * What the scroll containers around this point show: in viewport mode, content scrolled out of one is out
+   * of view; in both modes, a control's hit test looks where it shows.
+   */
   clip: Clip | null;
   readonly lines: PackedLine[];
   readonly state: WorldState;
@@ -253,7 +256,9 @@ function visitElementIn(
   // browser-use's paint-order filter does), so the model is not shown an element it cannot use. A
   // disabled one prints its tag, marked disabled and without an index: the model learns the form's
   // Submit exists but waits for something (and does not go looking for it).
-  const reached = control && (isFileInput || reachable(element, rect));
+  // The scroll containers' clip is in the top document's coordinates: it serves the hit test in its frame only.
+  const clip = offset[0] === 0 && offset[1] === 0 ? walk.clip : null;
+  const reached = control && (isFileInput || reachable(element, rect, clip));
   const indexed = reached && !disabled;
   const greyed = reached && disabled;
   if (reached || named || scroll !== null || (isFrame && shown && near)) {
@@ -301,7 +306,8 @@ function visitElementIn(
     return;
   }
   const outerClip = walk.clip;
-  if (scroll !== null && walk.options.viewportExpansion >= 0) {
+  if (scroll !== null) {
+    // What a scroll container shows: in view for the viewport's state, and where a hit test can find its controls.
     walk.clip = intersect(outerClip, rect, offset[1]);
   }
   if (openRoot !== null) {

@@ -107,6 +107,17 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text).not.toContain('Inner line 30');
     });
 
+    it('indexes in a whole-page state the controls a scroll box shows, and one placed outside it, not those scrolled out', async () => {
+      const state = await stateOf(server.url('/p/scroll-controls.html'), { viewport_expansion: -1 });
+      const indexed = (name: string): boolean => state.elements.some((entry) => entry.name === name);
+      expect(indexed('Row button 1')).toBe(true);
+      // Fixed inside the box, drawn outside it: a click there reaches it.
+      expect(indexed('Escaped menu item')).toBe(true);
+      // Scrolled out of the box, where a click lands on the page below: shown as text, without an index.
+      expect(indexed('Row button 20')).toBe(false);
+      expect(state.text).toContain('Row button 20');
+    });
+
     it('stitches same-origin and cross-origin iframes into one state, with page coordinates', async () => {
       const state = await stateOf(server.url('/p/frames.html'));
       expect(state.text).toContain('|IFRAME|<iframe id=same');

@@ -70,6 +70,18 @@ export function addPerceptionPages(server: FixtureServer): void {
 <div id="wide" style="width:300px;overflow-x:auto;white-space:nowrap;border:1px solid"><span style="display:inline-block;width:1500px">A very wide row</span></div>`,
         ),
       ),
+    '/p/scroll-controls.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Controls in a scroll box',
+          `<div id="rows" style="height:120px;overflow:auto;border:1px solid">
+  ${Array.from({ length: 20 }, (_, i) => `<button style="display:block;height:30px">Row button ${i + 1}</button>`).join('')}
+  <button style="position:fixed;top:320px;left:20px">Escaped menu item</button>
+</div>
+<p style="height:600px">Below the box</p>`,
+        ),
+      ),
     '/p/frames.html': (_req, res) =>
       send(
         res,
