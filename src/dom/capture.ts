@@ -132,7 +132,12 @@ async function expand(
   offset: [number, number],
 ): Promise<Captured> {
   const pending: Array<{ at: number; lines: Promise<Captured> }> = [];
-  for (const [index, line] of lines.entries()) {
+  // Index loops, not entries(): a whole page has tens of thousands of lines, and a pair per line is garbage.
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (line === undefined) {
+      continue;
+    }
     if (isElementLine(line)) {
       line[8] += offset[0];
       line[9] += offset[1];
@@ -146,11 +151,16 @@ async function expand(
       pending.push({ at: index, lines: captureClosedRoots(ctx, session, frame, line[2], line[1], offset) });
     }
   }
+  if (pending.length === 0) {
+    // Nothing lives elsewhere (no other process, no closed root): the frame's lines are the capture.
+    return { lines, frameOf: new Array<number>(lines.length).fill(frame) };
+  }
   const inserts = new Map<number, Captured>();
   await Promise.all(pending.map(async ({ at, lines: promise }) => inserts.set(at, await promise)));
   const out: Captured = { lines: [], frameOf: [] };
-  for (const [index, line] of lines.entries()) {
-    if (line[0] !== 2) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (line !== undefined && line[0] !== 2) {
       out.lines.push(line);
       out.frameOf.push(frame);
     }

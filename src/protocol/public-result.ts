@@ -8,37 +8,52 @@
  */
 export function publicResult(value: unknown, tabIdOf: (targetId: string) => string): unknown {
   if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item: unknown) => {
+    let out: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       const mapped = publicResult(item, tabIdOf);
-      changed ||= mapped !== item;
-      return mapped;
-    });
-    return changed ? items : value;
+      if (out === undefined && mapped !== item) {
+        out = value.slice(0, index);
+      }
+      out?.push(mapped);
+    }
+    return out ?? value;
   }
   if (typeof value !== 'object' || value === null) {
     return value;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
   let out: Record<string, unknown> | undefined;
-  for (let position = 0; position < keys.length; position++) {
-    const key = keys[position] ?? '';
+  // for...in rather than Object.keys: no array of keys per object (results are plain JSON-like objects).
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) {
+      continue;
+    }
     const item = record[key];
     const tabKey = tabKeyOf(key);
     const mapped = tabKey === null ? publicResult(item, tabIdOf) : tabValueOf(item, tabIdOf);
     if (out === undefined && (tabKey !== null || mapped !== item)) {
-      // The first change: the entries before it are copied as they are.
-      out = {};
-      for (const earlier of keys.slice(0, position)) {
-        out[earlier] = record[earlier];
-      }
+      out = copiedBefore(record, key);
     }
     if (out !== undefined) {
       out[tabKey ?? key] = mapped;
     }
   }
   return out ?? value;
+}
+
+/** The first change: the entries before `stop` are copied as they are. */
+function copiedBefore(record: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in record) {
+    if (key === stop) {
+      break;
+    }
+    if (Object.hasOwn(record, key)) {
+      out[key] = record[key];
+    }
+  }
+  return out;
 }
 
 /** `target_id` → `tab_id`, `opened_target_id` → `opened_tab_id`, `…_target_ids` → `…_tab_ids`; else null. */
