@@ -46,11 +46,10 @@ export function reachable(element: Element, rect: DOMRect, clip: Clip | null): b
     // Not in this frame's viewport: nothing to test against.
     return true;
   }
-  const shown = clip === null ? inView : overlap(inView, clip);
-  if (shown === null) {
+  const { left, right, top, bottom } = clipWithin(clip, inView);
+  if (right <= left || bottom <= top) {
     return reaches(element, root, (inView.left + inView.right) / 2, (inView.top + inView.bottom) / 2);
   }
-  const { left, right, top, bottom } = shown;
   const xs = [(left + right) / 2, left + (right - left) * 0.2, left + (right - left) * 0.8];
   const ys = [(top + bottom) / 2, top + (bottom - top) * 0.2, top + (bottom - top) * 0.8];
   for (const [x, y] of [
@@ -65,15 +64,6 @@ export function reachable(element: Element, rect: DOMRect, clip: Clip | null): b
     }
   }
   return false;
-}
-
-/** The part of `box` inside `clip`, or null when none is. */
-function overlap(box: Clip, clip: Clip): Clip | null {
-  const left = Math.max(box.left, clip.left);
-  const right = Math.min(box.right, clip.right);
-  const top = Math.max(box.top, clip.top);
-  const bottom = Math.min(box.bottom, clip.bottom);
-  return right > left && bottom > top ? { left, right, top, bottom } : null;
 }
 
 /** Whether a click at (x, y) lands on the element (or inside it, its label, or where its slot renders it). */
@@ -136,15 +126,24 @@ export function frameOrigin(frame: HTMLIFrameElement, rect: DOMRect): [number, n
   ];
 }
 
-export function intersect(clip: Clip | null, rect: DOMRect, offsetY: number): Clip {
-  const own = { top: rect.top + offsetY, bottom: rect.bottom + offsetY, left: rect.left, right: rect.right };
-  if (clip === null) {
-    return own;
+/** What both clips show (null: nothing clips); it may be empty (right <= left or bottom <= top). */
+export function clipWithin(outer: Clip | null, inner: Clip): Clip {
+  if (outer === null) {
+    return inner;
   }
   return {
-    top: Math.max(clip.top, own.top),
-    bottom: Math.min(clip.bottom, own.bottom),
-    left: Math.max(clip.left, own.left),
-    right: Math.min(clip.right, own.right),
+    top: Math.max(outer.top, inner.top),
+    bottom: Math.min(outer.bottom, inner.bottom),
+    left: Math.max(outer.left, inner.left),
+    right: Math.min(outer.right, inner.right),
   };
+}
+
+export function intersect(clip: Clip | null, rect: DOMRect, offsetY: number): Clip {
+  return clipWithin(clip, {
+    top: rect.top + offsetY,
+    bottom: rect.bottom + offsetY,
+    left: rect.left,
+    right: rect.right,
+  });
 }

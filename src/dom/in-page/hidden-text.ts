@@ -6,7 +6,7 @@
  * reveals is not hidden (content below the fold, inside a scroll container), and screen-reader text
  * (the sr-only clip or off-screen patterns) is kept where it names a control.
  */
-import type { Clip, Overflow } from './geometry';
+import { clipWithin, type Clip, type Overflow } from './geometry';
 
 export type HiddenReason = 'zero font size' | 'off-screen' | 'clipped' | 'transparent' | 'same colour as background';
 
@@ -138,18 +138,6 @@ function contrast(a: Colour, b: Colour): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-function intersect(outer: Clip | null, inner: Clip): Clip {
-  if (outer === null) {
-    return inner;
-  }
-  return {
-    top: Math.max(outer.top, inner.top),
-    bottom: Math.min(outer.bottom, inner.bottom),
-    left: Math.max(outer.left, inner.left),
-    right: Math.min(outer.right, inner.right),
-  };
-}
-
 /** Less than about a pixel either way: the sr-only box, or a box clipped away. */
 function empty(clip: Clip): boolean {
   return clip.right - clip.left < 1.5 || clip.bottom - clip.top < 1.5;
@@ -213,7 +201,7 @@ function boxPaintOf(
           ? Infinity
           : rect.bottom,
     };
-    clip = intersect(clip, own);
+    clip = clipWithin(clip, own);
     if (empty(clip)) {
       reason ??= 'clipped';
     }
