@@ -5,7 +5,7 @@ import type { ElementSummary } from '../protocol/events/state.events';
 import { searchUrl } from '../browser/search-url';
 import { declarationOf } from '../protocol/actions';
 import type { ModelAction } from './model';
-import { fieldOf, isOneOf } from '../shared/narrow';
+import { fieldOf, isOneOf, stringFieldOf } from '../shared/narrow';
 
 /** Why an action waits for the person: its class and a sentence naming what it touches. */
 export interface RiskFinding {
@@ -128,11 +128,6 @@ function numberParam(params: unknown, key: string): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-function stringParam(params: unknown, key: string): string | null {
-  const value = fieldOf(params, key);
-  return typeof value === 'string' ? value : null;
-}
-
 /** The risks of going to `url` (a navigation, a new tab, a link followed), most specific first. */
 function addressRisks(url: string, facts: RiskFacts, how: string): RiskFinding[] {
   const found: RiskFinding[] = [];
@@ -181,10 +176,16 @@ export function pressesEnter(keys: string): boolean {
 }
 
 function enterRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
-  const keys = stringParam(params, 'keys');
+  const keys = stringFieldOf(params, 'keys');
   const pageOrigin = originOf(facts.pageUrl);
   const formOrigin = originOf(facts.focusedFormTarget);
-  if (keys === null || !pressesEnter(keys) || formOrigin === null || pageOrigin === null || formOrigin === pageOrigin) {
+  if (
+    keys === undefined ||
+    !pressesEnter(keys) ||
+    formOrigin === null ||
+    pageOrigin === null ||
+    formOrigin === pageOrigin
+  ) {
     return [];
   }
   return [
@@ -198,7 +199,7 @@ function enterRisks(params: unknown, facts: RiskFacts): RiskFinding[] {
 function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
   switch (declarationOf(action.name)?.risk) {
     case 'file_upload': {
-      const path = stringParam(action.params, 'path') ?? 'a file';
+      const path = stringFieldOf(action.params, 'path') ?? 'a file';
       const where = originOf(facts.pageUrl);
       return [
         { risk: 'upload', reason: `upload_file gives ${path} to the page${where === null ? '' : ` at ${where}`}` },
@@ -207,17 +208,17 @@ function risksOf(action: ModelAction, facts: RiskFacts): RiskFinding[] {
     case 'page_script':
       return [{ risk: 'evaluate', reason: 'evaluate runs JavaScript the model wrote in the page' }];
     case 'goes_to_url': {
-      const raw = stringParam(action.params, 'url');
-      if (raw === null) {
+      const raw = stringFieldOf(action.params, 'url');
+      if (raw === undefined) {
         return [];
       }
       const newTab = fieldOf(action.params, 'new_tab') === true;
       return addressRisks(navigationUrl(raw), facts, newTab ? 'a new tab on' : 'navigating to');
     }
     case 'search_results': {
-      const query = stringParam(action.params, 'query');
-      const engine = stringParam(action.params, 'engine') ?? 'duckduckgo';
-      if (query === null || !isOneOf(SEARCH_ENGINES, engine)) {
+      const query = stringFieldOf(action.params, 'query');
+      const engine = stringFieldOf(action.params, 'engine') ?? 'duckduckgo';
+      if (query === undefined || !isOneOf(SEARCH_ENGINES, engine)) {
         return [];
       }
       return addressRisks(searchUrl(engine, query), facts, 'searching on');

@@ -15,6 +15,7 @@ import {
   FLOW_LIMITS,
   FLOW_VERSION,
   parseFlow,
+  sameLocator,
   type Flow,
   type FlowExpectation,
   type FlowLocator,
@@ -23,7 +24,7 @@ import {
 } from '../protocol/flow';
 import { secretNameOf } from '../browser/flows/flow-recording';
 import type { SensitiveData } from '../browser/secrets';
-import { fieldOf } from '../shared/narrow';
+import { fieldOf, stringFieldOf } from '../shared/narrow';
 import { redactString, secretsOf, type Secret } from '../shared/redact';
 
 /** One of the model's actions as it ran: what the run's flow is made of. */
@@ -72,11 +73,7 @@ class RunFlowBuilder {
     }
     const last = this.steps.at(-1);
     // A field typed into again: the later value is what the run left in it.
-    if (
-      step.action === 'fill' &&
-      last?.action === 'fill' &&
-      JSON.stringify(last.locator) === JSON.stringify(step.locator)
-    ) {
+    if (step.action === 'fill' && last?.action === 'fill' && sameLocator(last.locator, step.locator)) {
       this.steps[this.steps.length - 1] = step;
       return;
     }
@@ -90,10 +87,10 @@ class RunFlowBuilder {
     const expect = this.#expectationOf(acted.outcome);
     const common = expect === undefined ? {} : { expect };
     const locator = this.#locatorOf(acted.element);
-    const text = stringParam(acted.params, 'text');
+    const text = stringFieldOf(acted.params, 'text');
     switch (declarationOf(acted.name)?.flowStep) {
       case 'navigate': {
-        const url = this.#url(stringParam(acted.params, 'url'));
+        const url = this.#url(stringFieldOf(acted.params, 'url'));
         return url === undefined ? undefined : { action: 'navigate', url, ...common };
       }
       case 'arrival': {
@@ -112,7 +109,7 @@ class RunFlowBuilder {
           ? undefined
           : { action: 'select', locator, input: this.#valueOf(text, acted, locator), ...common };
       case 'press': {
-        const keys = stringParam(acted.params, 'keys');
+        const keys = stringFieldOf(acted.params, 'keys');
         return keys === undefined ||
           keys === '' ||
           keys.length > FLOW_LIMITS.key ||
@@ -126,7 +123,7 @@ class RunFlowBuilder {
       case 'scroll_by':
         return this.#scrollOf(acted, locator, common);
       case 'switch_tab': {
-        const url = this.#url(stringParam(acted.result, 'url'));
+        const url = this.#url(stringFieldOf(acted.result, 'url'));
         return url === undefined ? undefined : { action: 'switch_tab', url_includes: url, ...common };
       }
       case undefined:
@@ -161,9 +158,9 @@ class RunFlowBuilder {
   }
 
   #uploadOf(acted: ActedAction, locator: FlowLocator, common: { expect?: FlowExpectation }): FlowStep | undefined {
-    const path = stringParam(acted.params, 'path');
+    const path = stringFieldOf(acted.params, 'path');
     const files = fieldOf(acted.params, 'files');
-    const given = Array.isArray(files) ? stringParam(files[0], 'name') : undefined;
+    const given = Array.isArray(files) ? stringFieldOf(files[0], 'name') : undefined;
     const file = path === undefined ? given : path.split(/[\\/]/).at(-1);
     if (file === undefined || file === '' || this.clean(file) === undefined) {
       return undefined;
@@ -187,7 +184,7 @@ class RunFlowBuilder {
     if (inElement && locator === undefined) {
       return undefined;
     }
-    const given = stringParam(acted.params, 'direction');
+    const given = stringFieldOf(acted.params, 'direction');
     const direction =
       DIRECTIONS.find((candidate) => candidate === given) ?? (fieldOf(acted.params, 'down') === false ? 'up' : 'down');
     const pages = fieldOf(acted.params, 'pages');
@@ -252,11 +249,6 @@ class RunFlowBuilder {
       this.steps.unshift({ action: 'navigate', url: start });
     }
   }
-}
-
-function stringParam(params: unknown, key: string): string | undefined {
-  const value = fieldOf(params, key);
-  return typeof value === 'string' ? value : undefined;
 }
 
 /**

@@ -22,6 +22,12 @@ export function fieldOf(value: unknown, key: string): unknown {
   return field;
 }
 
+/** The field `key` of `value` when it is a string, undefined otherwise (an action's params, an answer's row). */
+export function stringFieldOf(value: unknown, key: string): string | undefined {
+  const field = fieldOf(value, key);
+  return typeof field === 'string' ? field : undefined;
+}
+
 /**
  * `value` with `fields` set, when it is an object or absent (a config section the command line adds to);
  * any other value is returned as it is, for the config's own check to report.

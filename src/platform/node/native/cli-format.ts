@@ -1,5 +1,5 @@
 import type { CommandResponse, EventMessage } from '../../../protocol/commands';
-import { fieldOf, isRecord } from '../../../shared/narrow';
+import { fieldOf, isRecord, stringFieldOf } from '../../../shared/narrow';
 
 /**
  * The CLI's human output: a result as indented `key: value` lines (long strings cut, images named by
@@ -20,10 +20,7 @@ interface TabRow {
 
 /** A row of the `tabs` answer, each field kept only when it has the type the table prints. */
 function tabRowOf(tab: unknown): TabRow {
-  const text = (key: string): string | undefined => {
-    const value = fieldOf(tab, key);
-    return typeof value === 'string' ? value : undefined;
-  };
+  const text = (key: string): string | undefined => stringFieldOf(tab, key);
   const flag = (key: string): boolean | undefined => {
     const value = fieldOf(tab, key);
     return typeof value === 'boolean' ? value : undefined;
