@@ -154,6 +154,11 @@ export function parseFlow(value: unknown, field = 'flow'): Flow {
   return parsed.data;
 }
 
+/** Whether two locators name the same field: the same ways, in the same order, as the page gave them. */
+export function sameLocator(a: FlowLocator, b: FlowLocator): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /**
  * Parameter names for the fields a flow fills without keeping what was typed (a password, a file's path):
  * one per field, the same for the same field, `password`, then `password_2`, ...

@@ -4,8 +4,8 @@ import {
   FLOW_LIMITS,
   FLOW_VERSION,
   parseFlow,
+  sameLocator,
   type Flow,
-  type FlowLocator,
   type FlowStep,
 } from '../../protocol/flow';
 import type { RecordedInput } from '../../dom/payload';
@@ -31,10 +31,6 @@ export function secretNameOf(value: string, url: string, sensitiveData: Sensitiv
     }
   }
   return undefined;
-}
-
-function sameLocator(a: FlowLocator, b: FlowLocator): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
