@@ -6,12 +6,13 @@ import {
   AGENT_SECRET,
   addAgentPages,
   addColourPages,
+  addSignUpForm,
   fillSignUpForm,
   isColour,
   type ColourName,
 } from './harness/agent-pages';
 import { FakeModelServer, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
-import { FixtureServer, html, page } from './harness/fixture-server';
+import { FixtureServer } from './harness/fixture-server';
 import { McpTestClient, textOf } from './harness/mcp';
 import { NativeChain } from './harness/native';
 import { PanelPage } from './harness/panel';
@@ -578,18 +579,7 @@ describe('the Task view: a person runs a task with the built-in agent', () => {
     expect(pages.requests.filter((request) => request.path === '/agent/thanks').length).toBe(thanksBefore + 1);
     expect(model.requests).toEqual([]);
     // The button renamed: the rerun stops at its step and says why.
-    pages.route('/agent/form', (_req, res) =>
-      html(
-        res,
-        page(
-          'Sign up',
-          `<form action="/agent/thanks" method="get">
-<label>Name <input name="name" placeholder="Your name"></label>
-<label>Password <input name="password" type="password" placeholder="Your password"></label>
-<button type="submit">Register</button></form>`,
-        ),
-      ),
-    );
+    addSignUpForm(pages, 'Register');
     try {
       await openStart();
       await panel.click('#rerun-run');

@@ -8,7 +8,7 @@ import { composeNodeSession } from '../../src/entries/node/compose';
 import type { EventMessage, CommandResponse, ServerMessage } from '../../src/protocol/commands';
 import type { ClientConnection, CommandServer } from '../../src/tools/command-server';
 import { createDeferred } from '../../src/shared/deferred';
-import { AGENT_SECRET, addAgentPages, fillSignUpForm } from './harness/agent-pages';
+import { AGENT_SECRET, addAgentPages, addSignUpForm, fillSignUpForm } from './harness/agent-pages';
 import { TEST_FLAGS } from './harness/browser';
 import { FakeModelServer, indexOf, type ModelRequestView, type ScriptedReply } from './harness/fake-model-server';
 import { FixtureServer, html, page } from './harness/fixture-server';
@@ -212,18 +212,7 @@ describe('a past run: kept, read back, and rerun without the model', () => {
   });
 
   it('a rerun on a page whose button was renamed stops at that step, with the reason and a picture', async () => {
-    pages.route('/agent/form', (_req, res) =>
-      html(
-        res,
-        page(
-          'Sign up',
-          `<form action="/agent/thanks" method="get">
-<label>Name <input name="name" placeholder="Your name"></label>
-<label>Password <input name="password" type="password" placeholder="Your password"></label>
-<button type="submit">Register</button></form>`,
-        ),
-      ),
-    );
+    addSignUpForm(pages, 'Register');
     try {
       await openStart();
       const thanksBefore = pages.requests.filter((request) => request.path === '/agent/thanks').length;

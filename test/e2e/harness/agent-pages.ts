@@ -19,6 +19,19 @@ export function addAgentPages(server: FixtureServer): void {
       ),
     ),
   );
+  addSignUpForm(server, 'Create account');
+  server.route('/agent/thanks', (_req, res, url) => {
+    const name = url.searchParams.get('name') ?? '';
+    const password = url.searchParams.get('password') ?? '';
+    html(res, page('Thanks', `<h1>Thanks, ${name}!</h1><p>Your password ${password} is saved.</p>`));
+  });
+}
+
+/**
+ * The sign-up form, its submit button labelled `button` ('Create account' as addAgentPages serves it; a
+ * rerun test renames it to see the replay stop at that step).
+ */
+export function addSignUpForm(server: FixtureServer, button: string): void {
   server.route('/agent/form', (_req, res) =>
     html(
       res,
@@ -29,16 +42,11 @@ export function addAgentPages(server: FixtureServer): void {
 <form action="/agent/thanks" method="get">
 <label>Name <input name="name" placeholder="Your name"></label>
 <label>Password <input name="password" type="password" placeholder="Your password"></label>
-<button type="submit">Create account</button>
+<button type="submit">${button}</button>
 </form>`,
       ),
     ),
   );
-  server.route('/agent/thanks', (_req, res, url) => {
-    const name = url.searchParams.get('name') ?? '';
-    const password = url.searchParams.get('password') ?? '';
-    html(res, page('Thanks', `<h1>Thanks, ${name}!</h1><p>Your password ${password} is saved.</p>`));
-  });
 }
 
 /** Pages of one solid colour each, so a picture of one says which page it is of. */
