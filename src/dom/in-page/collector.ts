@@ -106,8 +106,13 @@ function isWholeText(control: Element | null, text: string): boolean {
   return control !== null && (control.textContent ?? '').trim() === text;
 }
 
+/** Whitespace the collapse would change: a run of two, or any but a plain space (a newline, a tab, nbsp). */
+const UNCOLLAPSED = /[^\S ]| {2}/;
+
 function textOf(node: Text, max: number): string {
-  const value = (node.nodeValue ?? '').replace(/\s+/g, ' ').trim();
+  // Trim first: most text nodes are the whitespace between tags, and most others need no collapsing.
+  const trimmed = (node.nodeValue ?? '').trim();
+  const value = UNCOLLAPSED.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
 

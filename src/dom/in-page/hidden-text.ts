@@ -166,8 +166,9 @@ function boxPaintOf(
   ) {
     reason = 'clipped';
   }
-  const cssClip = style.clip;
-  if (cssClip !== 'auto' && cssClip !== '' && style.position !== 'static') {
+  // `clip` applies only to positioned boxes: most are static, and one read is cheaper than two.
+  const cssClip = style.position === 'static' ? 'auto' : style.clip;
+  if (cssClip !== 'auto' && cssClip !== '') {
     const edges = /rect\(([^)]*)\)/
       .exec(cssClip)?.[1]
       ?.split(/[\s,]+/)
