@@ -36,7 +36,7 @@ async function main(): Promise<void> {
         targets: session.targets,
         pageTargetId: target,
         stateKey: `record-${name}`,
-        options: { viewportExpansion: 1000, maxTextLength: 200, hiddenText: 'omit' },
+        options: { viewportExpansion: 1000, maxTextLength: 200, hiddenText: 'omit', maxChars: 0 },
         markNew: false,
         log: session.log,
         signal: undefined,

@@ -33,6 +33,8 @@ export interface PageCapture {
   mainContextId: number;
   /** Time spent in the page (all frames). */
   inPageMs: number;
+  /** A walk stopped at the character budget: the page goes on past the lines. */
+  cut: boolean;
 }
 
 interface CaptureContext {
@@ -44,6 +46,7 @@ interface CaptureContext {
   readonly log: Logger;
   readonly signal: AbortSignal | undefined;
   inPageMs: number;
+  cut: boolean;
   stats: CollectStats;
   frames: CapturedFrame[];
   /** Sessions that hold objects of this capture, released when it ends. */
@@ -71,11 +74,12 @@ function calls(ctx: CaptureContext) {
  * (the page cannot open those), each stitched in place with its frame offset.
  */
 export async function capturePage(
-  ctx: Omit<CaptureContext, 'inPageMs' | 'stats' | 'sessions' | 'frames'>,
+  ctx: Omit<CaptureContext, 'inPageMs' | 'cut' | 'stats' | 'sessions' | 'frames'>,
 ): Promise<PageCapture> {
   const context: CaptureContext = {
     ...ctx,
     inPageMs: 0,
+    cut: false,
     stats: { elements: 0, interactive: 0, iframes: 0, shadowRoots: 0, images: 0, links: 0 },
     frames: [],
     sessions: new Set(),
@@ -91,6 +95,7 @@ export async function capturePage(
       stats: context.stats,
       mainContextId: contextId,
       inPageMs: context.inPageMs,
+      cut: context.cut,
     };
   } finally {
     for (const holder of context.sessions) {
@@ -118,6 +123,7 @@ async function captureDocument(
 
 function account(ctx: CaptureContext, result: CollectResult): void {
   ctx.inPageMs += result.elapsedMs;
+  ctx.cut ||= result.cut;
   for (const key of Object.keys(ctx.stats) as Array<keyof CollectStats>) {
     ctx.stats[key] += result.stats[key];
   }

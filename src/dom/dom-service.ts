@@ -404,6 +404,7 @@ export class DomService {
         viewportExpansion: options.viewportExpansion,
         maxTextLength: options.maxTextLength ?? 200,
         hiddenText: options.hiddenText ?? 'omit',
+        maxChars: options.maxChars,
       },
       markNew: page.states > 0,
       log: this.#log,

@@ -25,6 +25,11 @@ export interface CollectOptions {
   markNew: boolean;
   /** Text a person cannot see: left out, or kept marked `[hidden: why]`. */
   hiddenText: 'omit' | 'mark';
+  /**
+   * The state's character budget (0: none). The walk stops once its lines are sure to fill it: what lies
+   * past the budget is cut from the text anyway, and on a big page it is most of the work.
+   */
+  maxChars: number;
 }
 
 /** What one collection (a document or a shadow root) returns, as the JSON string that crosses CDP. */
@@ -34,6 +39,8 @@ export interface CollectResult {
   stats: CollectStats;
   /** The in-page pass's own time in ms. */
   elapsedMs: number;
+  /** The walk stopped at the character budget: the page goes on past the last line. */
+  cut: boolean;
 }
 
 /** Elements counted while walking, for the page stats. */

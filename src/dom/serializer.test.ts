@@ -99,6 +99,7 @@ describe('serializer', () => {
     lines,
     frameOf: lines.map(() => 0),
     frames: [{ sessionId: 'S', contextId: 1 }],
+    cut: false,
   });
   const metrics: PageMetrics = {
     url: 'http://x/',
@@ -150,6 +151,19 @@ describe('serializer', () => {
     expect(result.text).toMatch(/truncated at 200 characters: \d+ more lines with \d+ more elements/);
     expect(result.entries.length).toBeLessThan(50);
     expect(result.text.startsWith('[Start of page]')).toBe(true);
+  });
+
+  it('says only that the page goes on when the walk stopped at the budget (what it did not read is not counted)', () => {
+    const lines: PackedLine[] = Array.from({ length: 50 }, (_, i) => base({ id: i + 1, name: `b${i}` }));
+    const result = serialize({ ...capture(lines), cut: true }, metrics, 'T', indexOf, {
+      maxChars: 200,
+      wholePage: true,
+      viewportExpansion: -1,
+    });
+    expect(result.truncated).toBe(true);
+    expect(result.text.split('\n').at(-1)).toBe(
+      '... (truncated at 200 characters: more of the page follows; scroll, or use find_elements or search_page)',
+    );
   });
 
   it("puts an element's only text on its line and drops a label that repeats its first text", () => {

@@ -24,7 +24,7 @@ export interface SelectorEntry {
 }
 
 /** What the serializer reads of a capture. */
-export type SerializerInput = Pick<PageCapture, 'lines' | 'frameOf' | 'frames'>;
+export type SerializerInput = Pick<PageCapture, 'lines' | 'frameOf' | 'frames' | 'cut'>;
 
 export interface SerializeOptions {
   /** Character budget for the text; 0 turns it off. */
@@ -120,6 +120,21 @@ function edges(metrics: PageMetrics, options: SerializeOptions): { start: string
 }
 
 /**
+ * What the budget left out: counted where the walk read the whole page; where it stopped at the budget
+ * (not reading what would be cut), only that the page goes on.
+ */
+function whatIsLeft({ lines, cut }: SerializerInput, truncatedAt: number): string {
+  if (cut) {
+    return 'more of the page follows';
+  }
+  const rest = lines.slice(truncatedAt);
+  const elements = rest.filter(
+    (line) => isElementLine(line) && idOf(line) !== undefined && extraOf(line).frame === null,
+  ).length;
+  return `${rest.length} more lines with ${elements} more elements`;
+}
+
+/**
  * The LLM form (browser-use's, with its mismatches fixed): one line per printed element, tabs for depth
  * (depth grows only below printed elements), `*` on elements new since the previous state, `[Start of
  * page]` / `[End of page]` or how much lies beyond, and a character budget with a note when it cuts.
@@ -190,12 +205,8 @@ export function serialize(
     }
   }
   if (truncatedAt >= 0) {
-    const rest = lines.slice(truncatedAt);
-    const elements = rest.filter(
-      (line) => isElementLine(line) && idOf(line) !== undefined && extraOf(line).frame === null,
-    ).length;
     out.push(
-      `... (truncated at ${options.maxChars} characters: ${rest.length} more lines with ${elements} more elements; scroll, or use find_elements or search_page)`,
+      `... (truncated at ${options.maxChars} characters: ${whatIsLeft(capture, truncatedAt)}; scroll, or use find_elements or search_page)`,
     );
   } else {
     out.push(end);

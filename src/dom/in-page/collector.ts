@@ -79,6 +79,23 @@ interface Walk {
   inControl: boolean;
   /** The innermost indexed or greyed control around this point (its whole text may be one character). */
   control: Element | null;
+  /** Characters of the budget the lines printed so far leave at least (Infinity: no budget). */
+  budgetLeft: number;
+  /** The lines fill the budget: nothing more is walked. */
+  cut: boolean;
+}
+
+/**
+ * Adds a printed line and counts it against the budget by the fewest characters the serializer can print
+ * for it (a text as it is; an element as its bare `<tag />`), so a cut walk always holds every line the
+ * serializer keeps: the budget runs out in the printed text no later than it does here.
+ */
+function print(walk: Walk, line: PackedLine, leastChars: number): void {
+  walk.lines.push(line);
+  walk.budgetLeft -= leastChars;
+  if (walk.budgetLeft < 0) {
+    walk.cut = true;
+  }
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -124,7 +141,7 @@ function walkChildren(
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
-  for (let child = (parent as Node).firstChild; child !== null; child = child.nextSibling) {
+  for (let child = (parent as Node).firstChild; child !== null && !walk.cut; child = child.nextSibling) {
     visitNode(walk, child, depth, visible, offset, inClickable);
   }
 }
@@ -145,7 +162,7 @@ function visitNode(
       const keep = text.length > 1 || (text.length === 1 && isWholeText(walk.control, text));
       const shown = keep ? shownText(text, hiddenAt(walk.paint), walk.inControl, walk.options.hiddenText) : null;
       if (shown !== null) {
-        walk.lines.push([0, depth, shown]);
+        print(walk, [0, depth, shown], shown.length);
       }
     }
   } else if (node.nodeType === ELEMENT_NODE) {
@@ -172,6 +189,9 @@ function visitContents(
 ): void {
   if (element.localName === 'slot') {
     for (const node of (element as HTMLSlotElement).assignedNodes({ flatten: true })) {
+      if (walk.cut) {
+        break;
+      }
       visitNode(walk, node, depth, visible, offset, inClickable);
     }
     return;
@@ -289,7 +309,7 @@ function visitElementIn(
     if (scroll !== null || shadow !== null) {
       line.push({ scroll, shadow, frame: null, frameOrigin: null });
     }
-    walk.lines.push(line);
+    print(walk, line, tag.length + '< />'.length);
   }
   const childDepth = line === null ? depth : depth + 1;
   const clickable = interactive && PROPAGATING_ROLES.has(role ?? '') ? rect : inClickable;
@@ -394,6 +414,8 @@ export function collect(
     paint: canvasScope(null, doc),
     inControl: false,
     control: null,
+    budgetLeft: options.maxChars > 0 ? options.maxChars : Infinity,
+    cut: false,
   };
   if (isShadowRoot(root)) {
     walk.stats.shadowRoots++;
@@ -422,6 +444,7 @@ export function collect(
     },
     stats: walk.stats,
     elapsedMs: performance.now() - started,
+    cut: walk.cut,
   };
 }
 

@@ -305,11 +305,26 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       });
     });
 
-    it('keeps the text within its character budget, with a note saying what was cut', async () => {
-      const state = await stateOf(server.url('/p/list.html'), { max_chars: 600, viewport_expansion: -1 });
+    it('keeps the text within its character budget, the same text the whole page gives up to the cut, and stops reading there', async () => {
+      const whole = await stateOf(server.url('/p/list.html'), { max_chars: 0, viewport_expansion: -1 });
+      expect(whole.truncated).toBe(false);
+      const state = await driver.ok<BrowserStateSummary>('state', { max_chars: 600, viewport_expansion: -1 });
       expect(state.truncated).toBe(true);
       expect(state.text.length).toBeLessThan(900);
-      expect(state.text).toMatch(/\(truncated at 600 characters: \d+ more lines with \d+ more elements/);
+      // The walk stopped once its lines filled the budget: it read a few of the 300 items, not the page.
+      expect(state.text).toMatch(/\(truncated at 600 characters: more of the page follows; scroll/);
+      expect(state.page_stats.elements).toBeLessThan(whole.page_stats.elements / 4);
+      const kept = state.text.split('\n').slice(0, -1);
+      expect(kept.length).toBeGreaterThan(10);
+      expect(whole.text.split('\n').slice(0, kept.length)).toEqual(kept);
+      expect(state.elements).toEqual(whole.elements.slice(0, state.elements.length));
+      // A budget the lines fill only with their indexes and attributes: the whole page is read, and counted.
+      const near = await driver.ok<BrowserStateSummary>('state', {
+        max_chars: whole.text.length - 20,
+        viewport_expansion: -1,
+      });
+      expect(near.page_stats.elements).toBe(whole.page_stats.elements);
+      expect(near.text).toMatch(/\(truncated at \d+ characters: \d+ more lines with \d+ more elements/);
     });
 
     it('comes back non-actionable with state_error when the page does not answer in time', async () => {
