@@ -5,7 +5,6 @@ import type { EmitOptions, EventHandle } from '../bus/event-bus';
 import { TabpilotError } from '../shared/errors';
 import { firstProblem, problemText } from '../shared/zod-issues';
 import { configFieldRefusal } from './config-fields';
-import { toActionResult, type ActionResult } from './action-result';
 import { publicResult } from '../protocol/public-result';
 
 /** Who is calling: the panel, the CLI, a native client... Events the call causes carry it as `source`. */
@@ -128,11 +127,6 @@ export class ActionRegistry {
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
     return result === undefined ? null : publicResult(result, (targetId) => ctx.tabIdOf(targetId));
-  }
-
-  /** Runs an action for an agent: the outcome as an ActionResult, failures included, never thrown. */
-  act(name: string, rawParams: unknown, ctx: ActionContext, configFields: ReadonlySet<string>): Promise<ActionResult> {
-    return toActionResult(name, () => this.run(name, rawParams, ctx, configFields));
   }
 
   describe(): ActionDescription[] {
