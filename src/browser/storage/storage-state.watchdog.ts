@@ -22,7 +22,7 @@ import {
 } from './storage-state';
 import { scopeState } from './cookie-scope';
 import { tabCookies } from './tab-cookies';
-import { CookiesEvent, WebStorageEvent } from '../../protocol/actions/content.actions';
+import { CookiesEvent, WebStorageEvent } from '../../protocol/actions/storage.actions';
 import { tabWebStorage } from './tab-web-storage';
 import { IndexedDbRestorer } from './indexed-db-restore';
 import type { SavedDatabase } from '../actions/in-page-api';

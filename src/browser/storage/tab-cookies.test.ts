@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
-import { CookiesEvent } from '../../protocol/actions/content.actions';
+import { CookiesEvent } from '../../protocol/actions/storage.actions';
 import { storageStateWatchdog } from './storage-state.watchdog';
 import { cookieOrigin } from './tab-cookies';
 

@@ -1,6 +1,6 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpSession } from '../../cdp/session';
-import type { CookiesEvent } from '../../protocol/actions/content.actions';
+import type { CookiesEvent } from '../../protocol/actions/storage.actions';
 import type { PayloadOf, ResultOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
 import { httpOrigin, pageUrlOf } from './page-origin';

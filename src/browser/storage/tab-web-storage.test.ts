@@ -4,7 +4,7 @@ import { startedFakeSession } from '../../../test/fakes/fake-session';
 import { MemoryStorage } from '../../../test/fakes/memory-storage';
 import type { WebStorageRequest } from '../actions/in-page-api';
 import { operate } from '../actions/in-page/web-storage';
-import { WEB_STORAGE_LIST_CHARS, WebStorageEvent } from '../../protocol/actions/content.actions';
+import { WEB_STORAGE_LIST_CHARS, WebStorageEvent } from '../../protocol/actions/storage.actions';
 import type { PayloadOf } from '../../protocol/define-event';
 import { storageStateWatchdog } from './storage-state.watchdog';
 import { cutValue, webStorageOrigin } from './tab-web-storage';

@@ -5,7 +5,7 @@ import {
   WEB_STORAGE_LIST_CHARS,
   WEB_STORAGE_LIST_DEFAULT,
   type WebStorageEvent,
-} from '../../protocol/actions/content.actions';
+} from '../../protocol/actions/storage.actions';
 import type { PayloadOf, ResultOf } from '../../protocol/define-event';
 import { TabpilotError } from '../../shared/errors';
 import { httpOrigin, pageUrlOf } from './page-origin';

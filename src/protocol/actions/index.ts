@@ -9,6 +9,7 @@ import { NETWORK_CONDITIONS_ACTIONS } from './network-conditions.actions';
 import { ROUTE_ACTIONS } from './route.actions';
 import { PERFORMANCE_ACTIONS } from './performance.actions';
 import { SEEING_ACTIONS } from './seeing.actions';
+import { STORAGE_ACTIONS } from './storage.actions';
 import { TAB_ACTIONS } from './tabs.actions';
 
 export * from './declare-action';
@@ -24,6 +25,7 @@ export const ACTIONS = [
   ...TAB_ACTIONS,
   ...SEEING_ACTIONS,
   ...CONTENT_ACTIONS,
+  ...STORAGE_ACTIONS,
   ...ACTING_ACTIONS,
   ...EMULATION_ACTIONS,
   ...NETWORK_CONDITIONS_ACTIONS,
