@@ -119,6 +119,18 @@ function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
   );
 }
 
+/**
+ * A child of content the browser skips (`content-visibility: hidden`) though it keeps a box: a closed
+ * `<details>`'s, or `hidden=until-found`'s (a plain `hidden` has no box, and is asked anyway).
+ */
+function inSkippedContent(element: Element): boolean {
+  const parent = element.parentElement;
+  return (
+    parent !== null &&
+    (parent.hasAttribute('hidden') || (parent.localName === 'details' && !(parent as HTMLDetailsElement).open))
+  );
+}
+
 function isWholeText(control: Element | null, text: string): boolean {
   return control !== null && (control.textContent ?? '').trim() === text;
 }
@@ -228,10 +240,19 @@ function visitElementIn(
   }
   walk.stats.elements++;
   const isFileInput = tag === 'input' && (element as HTMLInputElement).type === 'file';
+  const rect = element.getBoundingClientRect();
+  const near = inRange(walk, rect, offset[1]);
+  // Out of view (a viewport state), nothing of the element itself is printed and its children are walked
+  // only for what lies in view, so whether it is painted changes nothing: most of a big page is not asked.
+  // What hides a whole subtree still prunes it there, so the page's counts stay those of what is rendered:
+  // no box (display: none; display: contents is unwrapped), or the browser's skipped content. A page's
+  // own `content-visibility: hidden` far out of view is not told from shown content: its text is still
+  // not printed, but its elements are counted.
+  const asked = near || (rect.width === 0 && rect.height === 0) || inSkippedContent(element);
   // One check for the common case (the element is painted); only a hidden one is asked again whether
   // its whole subtree is gone or only the element itself (visibility, opacity) is invisible.
-  const painted = element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-  if (!painted && !element.checkVisibility() && !isFileInput) {
+  const painted = asked && element.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  if (asked && !painted && !element.checkVisibility() && !isFileInput) {
     if (getComputedStyle(element).display === 'contents') {
       visitContents(walk, element, depth, parentVisible, offset, inClickable);
     }
@@ -242,9 +263,7 @@ function visitElementIn(
     // SVG internals are drawing, not content: the element alone stands for them.
     walk.stats.images++;
   }
-  const rect = element.getBoundingClientRect();
   const shown = (rect.width > 0 || rect.height > 0) && painted;
-  const near = inRange(walk, rect, offset[1]);
   // One computed style for every read of a shown element (each getComputedStyle call is a new object).
   const style = shown && near ? getComputedStyle(element) : null;
   const role = roleOf(element, tag);

@@ -118,6 +118,21 @@ export function definePerceptionContract(name: string, start: () => Promise<Driv
       expect(state.text).toContain('Row button 20');
     });
 
+    it('counts the page the same whether the state shows its view or all of it: hidden content far below is not counted', async () => {
+      const view = await stateOf(server.url('/p/far-hidden.html'));
+      expect(view.text).toContain('Near link');
+      expect(view.text).not.toContain('Far link 1');
+      const whole = await driver.ok<BrowserStateSummary>('state', { viewport_expansion: -1, max_chars: 0 });
+      expect(whole.text).toContain('Far link 2');
+      for (const hidden of ['in closed details', 'until found', 'in display none']) {
+        expect(whole.text).not.toContain(hidden);
+      }
+      // The near link and the two far ones are rendered; the view asked the far hidden ones too.
+      const counts = ({ interactive: _indexed, ...rest }: BrowserStateSummary['page_stats']) => rest;
+      expect(whole.page_stats.links).toBe(3);
+      expect(counts(view.page_stats)).toEqual(counts(whole.page_stats));
+    });
+
     it('stitches same-origin and cross-origin iframes into one state, with page coordinates', async () => {
       const state = await stateOf(server.url('/p/frames.html'));
       expect(state.text).toContain('|IFRAME|<iframe id=same');

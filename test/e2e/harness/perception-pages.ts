@@ -70,6 +70,21 @@ export function addPerceptionPages(server: FixtureServer): void {
 <div id="wide" style="width:300px;overflow-x:auto;white-space:nowrap;border:1px solid"><span style="display:inline-block;width:1500px">A very wide row</span></div>`,
         ),
       ),
+    '/p/far-hidden.html': (_req, res) =>
+      send(
+        res,
+        page(
+          'Hidden content far below',
+          `<h1>Near the top</h1><a href="/near">Near link</a>
+<div style="height:6000px"></div>
+<section>
+  <a href="/far/1">Far link 1</a> <a href="/far/2">Far link 2</a>
+  <details><summary>Far details</summary><p><a href="/in-details/1">Link in closed details</a></p><a href="/in-details/2">Bare link in closed details</a></details>
+  <div hidden="until-found"><p><a href="/until-found">Link until found</a></p></div>
+  <div style="display:none"><p><a href="/gone">Link in display none</a></p></div>
+</section>`,
+        ),
+      ),
     '/p/scroll-controls.html': (_req, res) =>
       send(
         res,
