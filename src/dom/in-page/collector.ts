@@ -81,8 +81,6 @@ interface Walk {
   control: Element | null;
   /** Characters of the budget the lines printed so far leave at least (Infinity: no budget). */
   budgetLeft: number;
-  /** The lines fill the budget: nothing more is walked. */
-  cut: boolean;
 }
 
 /**
@@ -93,9 +91,11 @@ interface Walk {
 function print(walk: Walk, line: PackedLine, leastChars: number): void {
   walk.lines.push(line);
   walk.budgetLeft -= leastChars;
-  if (walk.budgetLeft < 0) {
-    walk.cut = true;
-  }
+}
+
+/** The lines fill the budget: nothing more is walked. */
+function cut(walk: Walk): boolean {
+  return walk.budgetLeft < 0;
 }
 
 function inRange(walk: Walk, rect: DOMRect, offsetY: number): boolean {
@@ -153,7 +153,7 @@ function walkChildren(
   offset: [number, number],
   inClickable: DOMRect | null,
 ): void {
-  for (let child = (parent as Node).firstChild; child !== null && !walk.cut; child = child.nextSibling) {
+  for (let child = (parent as Node).firstChild; child !== null && !cut(walk); child = child.nextSibling) {
     visitNode(walk, child, depth, visible, offset, inClickable);
   }
 }
@@ -201,7 +201,7 @@ function visitContents(
 ): void {
   if (element.localName === 'slot') {
     for (const node of (element as HTMLSlotElement).assignedNodes({ flatten: true })) {
-      if (walk.cut) {
+      if (cut(walk)) {
         break;
       }
       visitNode(walk, node, depth, visible, offset, inClickable);
@@ -434,7 +434,6 @@ export function collect(
     inControl: false,
     control: null,
     budgetLeft: options.maxChars > 0 ? options.maxChars : Infinity,
-    cut: false,
   };
   if (isShadowRoot(root)) {
     walk.stats.shadowRoots++;
@@ -463,7 +462,7 @@ export function collect(
     },
     stats: walk.stats,
     elapsedMs: performance.now() - started,
-    cut: walk.cut,
+    cut: cut(walk),
   };
 }
 
