@@ -327,7 +327,9 @@ export function defineCoreContract(name: string, start: () => Promise<Driver>): 
           (await driver.ok<TabsResult>('tabs')).tabs.find((tab) => tab.url.endsWith('/b.html?closes-itself'))?.tab_id,
         { timeoutMs: 10_000, intervalMs: 100, onTimeout: () => new Error('the popup never showed /b.html') },
       );
-      await driver.evaluateInTab(bySelf, 'window.close()');
+      // Closed on the next task, so the evaluation answers before its tab goes (a close inside it can detach
+      // the tab before the answer comes back).
+      await driver.evaluateInTab(bySelf, 'setTimeout(() => window.close(), 0), true');
       await waitForEvent(events, () => closedAnnouncements(bySelf).length > 0);
       // One more close after both: a late second announcement of either would come before this one's.
       const barrier = await driver.openTab(server.url('/c.html?barrier'));
