@@ -45,25 +45,32 @@ async function movedFrom(ctx: RoutineContext, handle: ElementHandle, from: strin
 /**
  * What a Down key that left the active option where it was means, read from the option active before
  * (`from`) and after (`now`): the list's end when no enabled option follows; a key the page lost or undid
- * when its list shows one after it (a page that resets its active option once, after the first key);
- * a list that closed or lost focus during the walk when nothing is active any more.
+ * when its list shows one after it, or when it was the walk's first key (a page that resets its active
+ * option once, after the first key, does so at its last option too, where a wrapping list shows nothing
+ * after it); a list that closed or lost focus during the walk when nothing is active any more.
  */
-export function stillKeyMeaning(from: ActiveOption | null, now: ActiveOption | null): 'end' | 'lost' | 'closed' {
+export function stillKeyMeaning(
+  from: ActiveOption | null,
+  now: ActiveOption | null,
+  firstKey: boolean,
+): 'end' | 'lost' | 'closed' {
   if (now === null) {
     return from === null ? 'end' : 'closed';
   }
-  return now.followed ? 'lost' : 'end';
+  return now.followed || firstKey ? 'lost' : 'end';
 }
 
 /**
  * The next active option after a Down key, or null at the end of a list that does not wrap. The end is
  * checked, not assumed from a key that moved nothing: a list that shows an option after the active one
- * has not ended, so the key is pressed once more, as a person presses again when the highlight stayed.
+ * has not ended, and the walk's first key may have been undone, so the key is pressed once more, as a
+ * person presses again when the highlight stayed.
  */
 async function stepDown(
   ctx: RoutineContext,
   handle: ElementHandle,
   from: ActiveOption | null,
+  firstKey: boolean,
 ): Promise<ActiveOption | null> {
   await pressKey(handle, 'ArrowDown');
   const moved = await movedFrom(ctx, handle, from?.id ?? '');
@@ -71,7 +78,7 @@ async function stepDown(
     return moved;
   }
   const now = await active(handle);
-  switch (stillKeyMeaning(from, now)) {
+  switch (stillKeyMeaning(from, now, firstKey)) {
     case 'end':
       return null;
     case 'closed':
@@ -83,12 +90,19 @@ async function stepDown(
     case 'lost':
       break;
   }
-  ctx.log.debug('the Down key left the active option although an option follows it; pressing it again', {
-    element: handle.label,
-    active: now?.id,
-  });
+  ctx.log.debug(
+    'the Down key left the active option (an option follows it, or it was the first key); pressing it again',
+    {
+      element: handle.label,
+      active: now?.id,
+    },
+  );
   await pressKey(handle, 'ArrowDown');
   const again = await movedFrom(ctx, handle, from?.id ?? '');
+  if (again === null && now?.followed !== true) {
+    // The first key pressed again at an option nothing follows: the list's end, after all.
+    return null;
+  }
   if (again === null) {
     throw new TabpilotError(
       'TIMEOUT',
@@ -108,7 +122,10 @@ export async function walkActive(
   handle: ElementHandle,
   visit: (current: ActiveOption) => Promise<boolean> | boolean,
 ): Promise<{ visited: ActiveOption[]; stopped: boolean }> {
-  let current = (await active(handle)) ?? (await stepDown(ctx, handle, null));
+  const start = await active(handle);
+  let current = start ?? (await stepDown(ctx, handle, null, true));
+  // Whether the next key is the walk's first (none was pressed to find where it starts).
+  let firstKey = start !== null;
   if (current === null) {
     throw new TabpilotError(
       'UNSUPPORTED',
@@ -123,7 +140,8 @@ export async function walkActive(
     if (await visit(current)) {
       return { visited, stopped: true };
     }
-    current = await stepDown(ctx, handle, current);
+    current = await stepDown(ctx, handle, current, firstKey);
+    firstKey = false;
   }
   return { visited, stopped: false };
 }
