@@ -1,6 +1,6 @@
 /**
  * The attributes shown to the model for an element (browser-use's allow list, with href added: without
- * it a model cannot tell links apart). Form controls show their live state (the typed value, checked,
+ * it a model cannot tell links apart; and download, so a link that downloads says so). Form controls show their live state (the typed value, checked,
  * the selected option), never a password's value.
  */
 import { isToggle } from './semantics';
@@ -11,6 +11,8 @@ const SHOWN = [
   'type',
   'role',
   'href',
+  // A link that downloads says so: the model knows what a click brings, and the click waits for the file.
+  'download',
   'title',
   'alt',
   'placeholder',
@@ -44,7 +46,7 @@ const SHOWN = [
 ];
 
 /** Present-or-absent attributes: `required=''` reads as true. */
-const BOOLEAN = new Set(['required', 'readonly', 'multiple', 'contenteditable']);
+const BOOLEAN = new Set(['required', 'readonly', 'multiple', 'contenteditable', 'download']);
 const MAX_VALUE = 100;
 const DATE_FORMATS: Record<string, string> = {
   date: 'YYYY-MM-DD',

@@ -8,6 +8,12 @@ export const DOWNLOADS = {
   navigation: { file: 'archive.bin', bytes: Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]) },
 } as const;
 
+/**
+ * How long a download link's server takes to answer: longer than an action's settling (about 100 ms), far
+ * shorter than how long a click waits for the download its link starts.
+ */
+export const SLOW_SERVER_MS = 400;
+
 /** A small valid PDF (one empty page). */
 export const PDF_BYTES = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
@@ -40,9 +46,13 @@ document.getElementById('blob').addEventListener('click', () => {
 </script>
 </body></html>`);
   });
+  // A server slower than an action's settling: the download begins only when it answers, so a click that
+  // did not know its link downloads would return before it.
   server.route('/dl/hello', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(DOWNLOADS.attribute.text);
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(DOWNLOADS.attribute.text);
+    }, SLOW_SERVER_MS);
   });
   server.route('/dl/report', (_req, res) => {
     res.writeHead(200, {

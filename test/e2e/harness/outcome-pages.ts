@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { SLOW_SERVER_MS } from './download-pages';
 import type { FixtureServer } from './fixture-server';
 
 function send(res: ServerResponse, title: string, body: string): void {
@@ -56,9 +57,12 @@ document.getElementById('save').addEventListener('click', async () => {
     res.writeHead(500, { 'content-type': 'text/plain' });
     res.end('no');
   });
+  // Slower than the outcome's settling: the download begins only when the server answers.
   server.route('/outcome/notes.txt', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('notes');
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('notes');
+    }, SLOW_SERVER_MS);
   });
   server.route('/outcome/next.html', (_req, res) => send(res, 'Next', '<h1>The next page</h1>'));
 }
