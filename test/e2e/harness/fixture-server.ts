@@ -250,7 +250,7 @@ export class FixtureServer {
         page(
           'Opener',
           '<h1>Opener</h1>',
-          `<script>addEventListener('load', () => window.open(${JSON.stringify(target)}, '_blank'));</script>`,
+          `<script>addEventListener('load', () => { window.popup = window.open(${JSON.stringify(target)}, '_blank'); });</script>`,
         ),
       );
     });
