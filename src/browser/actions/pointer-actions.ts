@@ -13,6 +13,7 @@ import { listOptions } from './form-actions';
 import { scrollToText } from './find-text';
 import { hoverElement } from './hover';
 import { scrollElement, scrollPage } from './scroll';
+import { downloadsItself } from '../downloads/download-link';
 
 /**
  * The actions that point at, move over or scroll a page (click, hover, drag, scroll, scroll to a text), each from its event's payload to its CDP routine and its result.
@@ -61,8 +62,7 @@ export class PointerActions {
       };
     }
     const link = session.dom.entry(target_id, index);
-    const downloadLink =
-      link?.tag === 'a' && ('download' in link.attributes || /^(blob|data):/.test(link.attributes['href'] ?? ''));
+    const downloadLink = link !== undefined && downloadsItself(link.tag, link.attributes);
     // The click's first look at the element goes with the request for its handle: a round trip less.
     const { handle, alongside: firstLook } = await session.dom.resolveWith(target_id, index, clickFirstLook);
     const clicked = await clickElement(this.#scope.routine(signal), handle, mouse, {
