@@ -1,7 +1,7 @@
 /**
  * The attributes shown to the model for an element (browser-use's allow list, with href added: without
- * it a model cannot tell links apart; and download, so a link that downloads says so). Form controls show their live state (the typed value, checked,
- * the selected option), never a password's value.
+ * it a model cannot tell links apart; and download). Form controls show their live state (the typed
+ * value, checked, the selected option), never a password's value.
  */
 import { isToggle } from './semantics';
 
