@@ -84,9 +84,10 @@ export async function clickElement(
     handle.session,
   ]);
   let retried: string | null = null;
+  let prevented = false;
   try {
     if (located.kind === 'point') {
-      ({ located, retried } = await sendVerified(
+      ({ located, retried, prevented } = await sendVerified(
         ctx,
         handle,
         'click',
@@ -116,7 +117,11 @@ export async function clickElement(
   const clickY = located.kind === 'point' ? located.y : null;
   const opened = await watch.opened(ctx.signal);
   // A press's verdict is read from the element's renderer after the input: that renderer has answered.
-  const download = (await downloads?.outcome(ctx.signal, located.kind === 'point' ? [handle.session] : [])) ?? null;
+  const download =
+    (await downloads?.outcome(ctx.signal, {
+      answered: located.kind === 'point' ? [handle.session] : [],
+      prevented,
+    })) ?? null;
   const checked =
     located.checked === null
       ? null
@@ -192,7 +197,7 @@ export async function clickCoordinate(
     ctx.log.debug('a dialog opened during the click', { x, y });
   }
   const opened = await watch.opened(ctx.signal);
-  const download = (await downloads?.outcome(ctx.signal, blocked ? [pageSession] : [])) ?? null;
+  const download = (await downloads?.outcome(ctx.signal, { answered: blocked ? [pageSession] : [] })) ?? null;
   return { click_x: x, click_y: y, element, opened_target_id: opened, download };
 }
 

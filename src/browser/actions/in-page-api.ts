@@ -40,6 +40,8 @@ export interface GuardVerdict {
   state: 'reached' | 'missed' | 'none';
   /** What the first event hit instead (a miss). */
   hit: string | null;
+  /** The page called preventDefault on the gesture's last click: a link then does not follow its URL. */
+  prevented: boolean;
 }
 
 export type TypingPlan =

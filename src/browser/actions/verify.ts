@@ -13,7 +13,8 @@ import { pageHidden, renderFrame } from './mouse';
  */
 
 export type Delivery =
-  | { kind: 'reached' }
+  /** `prevented`: the page called preventDefault on the click it caused (a link then stays put). */
+  | { kind: 'reached'; prevented: boolean }
   /** The first event hit something else (`hit`), or arrived nowhere the guard saw (`hit` null). */
   | { kind: 'missed'; hit: string | null };
 
@@ -37,17 +38,19 @@ export async function deliveryOf(
     if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
       // The gesture navigated or replaced the document: a missed press would have been stopped first.
       ctx.log.debug('the guarded document went away after the input', { error: errorMessageOf(error) });
-      return { kind: 'reached' };
+      return { kind: 'reached', prevented: false };
     }
     throw error;
   }
   if (verdict.state !== 'none') {
-    return verdict.state === 'reached' ? { kind: 'reached' } : { kind: 'missed', hit: verdict.hit };
+    return verdict.state === 'reached'
+      ? { kind: 'reached', prevented: verdict.prevented }
+      : { kind: 'missed', hit: verdict.hit };
   }
   if (kind === 'move') {
     // A move to where the pointer already is sends no events: the element being hovered says it arrived.
     return (await callOn(handle.session, handle.objectId, 'isHovered'))
-      ? { kind: 'reached' }
+      ? { kind: 'reached', prevented: false }
       : { kind: 'missed', hit: null };
   }
   // Nothing arrived where the guard listens. Input sent to the tab may have been routed into an
@@ -56,7 +59,7 @@ export async function deliveryOf(
   const remoteFrames =
     handle.session === handle.pageSession &&
     ctx.targets.childrenOf(handle.targetId).some((child) => child.type === 'iframe');
-  return remoteFrames ? { kind: 'missed', hit: null } : { kind: 'reached' };
+  return remoteFrames ? { kind: 'missed', hit: null } : { kind: 'reached', prevented: false };
 }
 
 /**
@@ -173,9 +176,19 @@ async function sendAndCheck(
   });
   if (outcome.dialog) {
     ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
-    return { kind: 'reached' };
+    return { kind: 'reached', prevented: false };
   }
   return outcome.value;
+}
+
+/**
+ * Where a verified gesture went: the point it was sent to (or the element's script target), what took
+ * its first aim (null when it landed), and whether the page prevented the default of the click it caused.
+ */
+export interface SentGesture {
+  located: Located;
+  retried: string | null;
+  prevented: boolean;
 }
 
 /**
@@ -193,7 +206,7 @@ export async function sendVerified(
   gesture: Gesture,
   steps: GestureSteps,
   first: Point,
-): Promise<{ located: Located; retried: string | null }> {
+): Promise<SentGesture> {
   if (gesture === 'hover') {
     await steps.move(first);
     const delivery = await deliveryOf(ctx, handle, 'move');
@@ -201,7 +214,9 @@ export async function sendVerified(
       return retryOnce(ctx, handle, gesture, steps, first, missDescription(delivery));
     }
     const { located, moved } = await afterHover(ctx, handle, gesture, steps.recheck, first);
-    return moved === null ? { located, retried: null } : retryOnce(ctx, handle, gesture, steps, first, moved);
+    return moved === null
+      ? { located, retried: null, prevented: false }
+      : retryOnce(ctx, handle, gesture, steps, first, moved);
   }
   const moveAndLocate = steps.moveAndLocate;
   const look =
@@ -213,7 +228,7 @@ export async function sendVerified(
       : () => moveAndLocate(first);
   const { located, moved } = await afterHover(ctx, handle, gesture, look, first);
   if (located.kind !== 'point') {
-    return { located, retried: moved };
+    return { located, retried: moved, prevented: false };
   }
   const delivery = await sendAndCheck(
     ctx,
@@ -223,7 +238,7 @@ export async function sendVerified(
     steps.releases,
   );
   if (delivery.kind === 'reached') {
-    return { located, retried: moved };
+    return { located, retried: moved, prevented: delivery.prevented };
   }
   return retryOnce(ctx, handle, gesture, steps, located, missDescription(delivery));
 }
@@ -235,12 +250,12 @@ async function retryOnce(
   steps: GestureSteps,
   missed: Point,
   hit: string,
-): Promise<{ located: Located; retried: string }> {
+): Promise<SentGesture & { retried: string }> {
   ctx.log.debug(`the ${gesture} missed its element; retrying at its fresh position`, { element: handle.label, hit });
   await renderedFrame(ctx, handle);
   const located = await steps.locate();
   if (located.kind !== 'point') {
-    return { located, retried: hit };
+    return { located, retried: hit, prevented: false };
   }
   const delivery = await sendAndCheck(ctx, handle, GUARD_OF[gesture], () => steps.send(located, false), steps.releases);
   if (delivery.kind === 'missed') {
@@ -250,5 +265,5 @@ async function retryOnce(
       { details: { cover: delivery.hit, element: missed.element, reason: 'missed' } },
     );
   }
-  return { located, retried: hit };
+  return { located, retried: hit, prevented: delivery.prevented };
 }

@@ -67,4 +67,49 @@ describe('DownloadWatch', () => {
     });
     expect(await watch.outcome()).toBeNull();
   });
+
+  /** A page whose link's download begins `afterMs` after the click (its server answers then), and its watch. */
+  async function linkDownloadingAfter(afterMs: number): Promise<DownloadWatch> {
+    const browser = new FakeBrowser();
+    const page = browser.addPage('https://a.test/');
+    const { session } = await startedFakeSession({ browser, watchdogs: [] });
+    const files = new DownloadedFiles();
+    browser.responders.set('Runtime.evaluate', () => ({ result: { type: 'number', value: 0 } }));
+    const download = { guid: 'g2', url: 'https://a.test/notes.txt', target_id: page.targetId };
+    setTimeout(() => {
+      browser.emitOn(page, 'Page.downloadWillBegin', {
+        frameId: page.targetId,
+        guid: download.guid,
+        url: download.url,
+        suggestedFilename: 'notes.txt',
+      });
+      files.began({ ...download, suggested_filename: 'notes.txt', received_bytes: 0, total_bytes: 0 });
+      files.finished({
+        ...download,
+        path: '/downloads/notes.txt',
+        file_name: 'notes.txt',
+        file_size: 5,
+        mime_type: 'text/plain',
+      });
+    }, afterMs);
+    return new DownloadWatch(session.targets, files, page.targetId, {
+      expected: true,
+      renderers: [session.targets.requireSession(page.targetId)],
+      log: silentLogger,
+    });
+  }
+
+  it('waits for the download a link with download starts once its slow server answers', async () => {
+    const watch = await linkDownloadingAfter(200);
+    expect(await watch.outcome(undefined, { answered: [] })).toMatchObject({
+      path: '/downloads/notes.txt',
+      in_progress: false,
+    });
+  });
+
+  it('does not wait for a download link whose click the page prevented: it started nothing itself', async () => {
+    // The same late download is not waited for, so it is not claimed: the link did not follow its URL.
+    const watch = await linkDownloadingAfter(200);
+    expect(await watch.outcome(undefined, { answered: [], prevented: true })).toBeNull();
+  });
 });

@@ -25,6 +25,8 @@ export class DownloadWatch {
   readonly #renderers: readonly CdpSession[];
   readonly #log: Logger;
   readonly #disposers: Array<() => void>;
+  /** The click is on a link that downloads by itself (see the constructor). */
+  readonly #expected: boolean;
   #guid: string | undefined;
   #navigating = false;
   #settled = false;
@@ -39,11 +41,10 @@ export class DownloadWatch {
     targetId: string,
     options: { expected: boolean; renderers: readonly CdpSession[]; log: Logger },
   ) {
-    const expected = options.expected;
+    this.#expected = options.expected;
     this.#files = files;
     this.#renderers = [...new Set(options.renderers)];
     this.#log = options.log;
-    this.#navigating = expected;
     const mine = (source: { target: { targetId: string; pageTargetId: string | undefined } | undefined }): boolean =>
       source.target !== undefined && (source.target.pageTargetId ?? source.target.targetId) === targetId;
     this.#disposers = [
@@ -93,13 +94,19 @@ export class DownloadWatch {
   /**
    * The download the click started, when it started one. Disposes the watch. `answered`: renderers that
    * already answered a call sent after the input (the click's verdict), so what they sent before is in.
+   * `prevented`: the page prevented the click's default, so a link that downloads by itself did not: its
+   * download is not waited for (one the page's script starts in its place may still come in time).
    */
-  async outcome(signal?: AbortSignal, answered: readonly CdpSession[] = []): Promise<ClickDownload | null> {
+  async outcome(
+    signal?: AbortSignal,
+    click: { answered?: readonly CdpSession[]; prevented?: boolean } = {},
+  ): Promise<ClickDownload | null> {
+    const linkDownloads = this.#expected && click.prevented !== true;
     try {
-      if (this.#guid === undefined && !this.#navigating) {
-        await this.#flush(answered);
+      if (this.#guid === undefined && !this.#navigating && !linkDownloads) {
+        await this.#flush(click.answered ?? []);
       }
-      if (this.#guid === undefined && this.#navigating) {
+      if (this.#guid === undefined && (this.#navigating || linkDownloads)) {
         await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {
           timeoutMs: DECIDE_MS,
           intervalMs: 20,

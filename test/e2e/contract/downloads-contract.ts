@@ -131,6 +131,17 @@ export function defineDownloadsContract(
       }
     });
 
+    it('does not wait for a download link whose click the page prevented, and tracks what its script downloads', async () => {
+      await driver.ok('navigate', { url: server.url('/dl/index.html') });
+      const click = await clickByName('Prevented link');
+      // The link did not follow its URL, so the click did not wait for its download. The download the page
+      // started in its place, from a slow server, begins after the click answered: it is the events' and
+      // the state's, not the click's (a click that waited would have claimed it).
+      expect(click.download).toBeNull();
+      const { path } = await downloaded(DOWNLOADS.byScript.file);
+      expectFile(path, DOWNLOADS.byScript.text, DOWNLOADS.byScript.file);
+    });
+
     it('tracks a navigation to a file, and lists every download in the state', async () => {
       await driver.send('navigate', { url: server.url(`/dl/${DOWNLOADS.navigation.file}`) });
       const { path } = await downloaded(DOWNLOADS.navigation.file);

@@ -6,6 +6,7 @@ export const DOWNLOADS = {
   blob: { file: 'made-in-page.csv', text: 'a,b\n1,2\n' },
   attachment: { file: 'report.csv', text: 'id,total\n7,99\n' },
   navigation: { file: 'archive.bin', bytes: Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]) },
+  byScript: { file: 'by-script.txt', text: 'started by the page in place of its link\n' },
 } as const;
 
 /**
@@ -33,9 +34,21 @@ export function addDownloadPages(server: FixtureServer): void {
 <p><a id="data" download="${DOWNLOADS.data.file}" href="${dataUrl}">Data link</a></p>
 <p><button id="blob">Blob button</button></p>
 <p><a id="attachment" href="/dl/report">Attachment link</a></p>
+<p><a id="prevented" download="never.txt" href="/dl/hello">Prevented link</a></p>
 <p><label>Upload <input id="upload" type="file" onchange="document.getElementById('got').textContent = this.files[0].name + ' ' + this.files[0].size"></label></p>
 <p id="got">nothing</p>
 <script>
+// The link does not follow its URL: the page starts another download in its place, from a slow server.
+document.getElementById('prevented').addEventListener('click', (event) => {
+  event.preventDefault();
+  setTimeout(() => {
+    const link = document.createElement('a');
+    link.href = '/dl/late';
+    link.download = ${JSON.stringify(DOWNLOADS.byScript.file)};
+    document.body.append(link);
+    link.click();
+  }, 0);
+});
 document.getElementById('blob').addEventListener('click', () => {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([${JSON.stringify(DOWNLOADS.blob.text)}], { type: 'text/csv' }));
@@ -52,6 +65,12 @@ document.getElementById('blob').addEventListener('click', () => {
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(DOWNLOADS.attribute.text);
+    }, SLOW_SERVER_MS);
+  });
+  server.route('/dl/late', (_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(DOWNLOADS.byScript.text);
     }, SLOW_SERVER_MS);
   });
   server.route('/dl/report', (_req, res) => {

@@ -30,6 +30,8 @@ interface Guard {
   releases: number;
   /** Called on each release (a verdict waiting for the gesture's end). */
   onRelease: (() => void) | null;
+  /** The gesture's last trusted click: whether the page prevented its default is read once it is through. */
+  click: Event | null;
   /** What is at the aimed point now, when no event came (a frame on top took the input). */
   coverNow: () => Element | null;
   disarm: () => void;
@@ -96,7 +98,7 @@ function windowsUp(doc: Document): Window[] {
 /** Arms a guard for the next gesture aimed at `element`, at (x, y) of its frame's viewport. */
 export function armGuard(kind: GuardKind, element: Element, x: number, y: number): void {
   armed?.disarm();
-  const verdict: GuardVerdict = { state: 'none', hit: null };
+  const verdict: GuardVerdict = { state: 'none', hit: null, prevented: false };
   const own = element.ownerDocument.defaultView;
   const views = windowsUp(element.ownerDocument);
   const block = kind === 'press';
@@ -107,6 +109,9 @@ export function armGuard(kind: GuardKind, element: Element, x: number, y: number
     if (event.type === 'mouseup') {
       guard.releases++;
       guard.onRelease?.();
+    }
+    if (event.type === 'click') {
+      guard.click = event;
     }
     if (verdict.state === 'none') {
       const reached = event.currentTarget === own && reachedBy(element, event as MouseEvent);
@@ -129,6 +134,7 @@ export function armGuard(kind: GuardKind, element: Element, x: number, y: number
     verdict,
     releases: 0,
     onRelease: null,
+    click: null,
     coverNow: () => {
       const hit = hitTest(element, x, y);
       return reaches(element, hit, { x, y }) ? null : (hit ?? element.ownerDocument.documentElement);
@@ -150,7 +156,7 @@ export function armGuard(kind: GuardKind, element: Element, x: number, y: number
 
 /** What the armed guard of this world has seen so far; it keeps guarding (a held press is still to be released). */
 export function guardPeek(): GuardVerdict {
-  return armed === null ? { state: 'none', hit: null } : { ...armed.verdict };
+  return armed === null ? { state: 'none', hit: null, prevented: false } : { ...armed.verdict };
 }
 
 /**
@@ -198,11 +204,13 @@ function releasesSeen(guard: Guard, releases: number): Promise<void> {
 export async function guardVerdict(releases = 0): Promise<GuardVerdict> {
   const guard = armed;
   if (guard === null) {
-    return { state: 'none', hit: null };
+    return { state: 'none', hit: null, prevented: false };
   }
   if (guard.releases < releases) {
     await releasesSeen(guard, releases);
   }
+  // The click's listeners have run by now (it is dispatched in its release's task): its flag is final.
+  guard.verdict.prevented = guard.click?.defaultPrevented === true;
   if (armed !== guard) {
     // Another gesture armed a guard meanwhile: this one was disarmed with what it had seen.
     return { ...guard.verdict };
@@ -214,7 +222,7 @@ export async function guardVerdict(releases = 0): Promise<GuardVerdict> {
     // of the guard's stopped the event).
     const cover = guard.coverNow();
     if (cover !== null) {
-      return { state: 'missed', hit: describeElement(cover) };
+      return { state: 'missed', hit: describeElement(cover), prevented: false };
     }
   }
   return guard.verdict;
