@@ -49,8 +49,9 @@ export class PointerActions {
         download: clicked.download,
       };
     }
+    const entry = session.dom.entry(target_id, index);
     // A select opens a native popup a click cannot use: its options come back instead, as browser-use does.
-    if (session.dom.entry(target_id, index)?.tag === 'select') {
+    if (entry?.tag === 'select') {
       const listed = await listOptions(this.#scope, signal, target_id, index);
       return {
         target_id,
@@ -61,8 +62,7 @@ export class PointerActions {
         message: `Element ${index} is a select: pick an option with select_dropdown (index ${index}, text of the option)`,
       };
     }
-    const link = session.dom.entry(target_id, index);
-    const downloadLink = link !== undefined && downloadsItself(link.tag, link.attributes);
+    const downloadLink = entry !== undefined && downloadsItself(entry.tag, entry.attributes);
     // The click's first look at the element goes with the request for its handle: a round trip less.
     const { handle, alongside: firstLook } = await session.dom.resolveWith(target_id, index, clickFirstLook);
     const clicked = await clickElement(this.#scope.routine(signal), handle, mouse, {
