@@ -99,8 +99,8 @@ async function stepDown(
   );
   await pressKey(handle, 'ArrowDown');
   const again = await movedFrom(ctx, handle, from?.id ?? '');
-  if (again === null && now?.followed !== true) {
-    // The first key pressed again at an option nothing follows: the list's end, after all.
+  if (again === null && stillKeyMeaning(from, now, false) === 'end') {
+    // Pressed again, the first key still moved nothing where a later one would mean the end: it is the end.
     return null;
   }
   if (again === null) {
