@@ -38,23 +38,24 @@ export function addDownloadPages(server: FixtureServer): void {
 <p><label>Upload <input id="upload" type="file" onchange="document.getElementById('got').textContent = this.files[0].name + ' ' + this.files[0].size"></label></p>
 <p id="got">nothing</p>
 <script>
+/** Downloads a URL as a page's script does: through a link of its own. */
+function download(href, name) {
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+}
 // The link does not follow its URL: the page starts another download in its place, from a slow server.
 document.getElementById('prevented').addEventListener('click', (event) => {
   event.preventDefault();
-  setTimeout(() => {
-    const link = document.createElement('a');
-    link.href = '/dl/late';
-    link.download = ${JSON.stringify(DOWNLOADS.byScript.file)};
-    document.body.append(link);
-    link.click();
-  }, 0);
+  setTimeout(() => download('/dl/late', ${JSON.stringify(DOWNLOADS.byScript.file)}), 0);
 });
 document.getElementById('blob').addEventListener('click', () => {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([${JSON.stringify(DOWNLOADS.blob.text)}], { type: 'text/csv' }));
-  link.download = ${JSON.stringify(DOWNLOADS.blob.file)};
-  document.body.append(link);
-  link.click();
+  download(
+    URL.createObjectURL(new Blob([${JSON.stringify(DOWNLOADS.blob.text)}], { type: 'text/csv' })),
+    ${JSON.stringify(DOWNLOADS.blob.file)},
+  );
 });
 </script>
 </body></html>`);
