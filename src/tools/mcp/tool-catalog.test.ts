@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../protocol/actions';
+import { AGENT_ACTIONS } from '../../agent/agent-actions';
 import { createDefaultRegistry } from '../actions';
+import { describeServerAction } from '../server-action';
 import { actionsOnFocusedTab, buildToolCatalog } from './tool-catalog';
 
 const described = createDefaultRegistry().describe();
@@ -25,6 +27,17 @@ describe('the MCP tool catalog', () => {
     expect(tools.find((tool) => tool.name === 'navigate')?.title).toBe('Open a URL');
     const titles = tools.flatMap((tool) => (tool.title === undefined ? [] : [tool.title]));
     expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it('leaves out the title of a server action titled by its own name (pause_run), and keeps one that says more', () => {
+    const tools = buildToolCatalog(AGENT_ACTIONS.map(describeServerAction));
+    const pause = tools.find((tool) => tool.name === 'pause_run');
+    expect(pause).toBeDefined();
+    expect(pause).not.toHaveProperty('title');
+    expect(tools.find((tool) => tool.name === 'run')?.title).toBe('Agent task');
+    for (const tool of tools) {
+      expect(tool.title?.toLowerCase().replaceAll('_', ' '), tool.name).not.toBe(tool.name.replaceAll('_', ' '));
+    }
   });
 
   it('carries each action’s hints as its annotations, its summary as the description, and its params as the input schema', () => {

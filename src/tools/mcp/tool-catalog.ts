@@ -42,8 +42,7 @@ function toTool(action: ActionDescription): McpTool {
     description: action.summary,
     inputSchema: modelSchema(action.params_schema),
   };
-  // A title that is only the name in words ("Go back" for go_back, the agent's actions titled by their
-  // name) tells a client nothing its name does not: said once is enough.
+  // A title that is only the name in words ("Go back" for go_back) or the name itself tells a client nothing its name does not: said once is enough.
   if (!saysOnlyTheName(action.title, action.name)) {
     tool.title = action.title;
   }
@@ -58,7 +57,8 @@ function toTool(action: ActionDescription): McpTool {
 }
 
 function saysOnlyTheName(title: string, name: string): boolean {
-  return title.toLowerCase() === name.replaceAll('_', ' ');
+  // A server action with no title of its own is titled by its very name (pause_run).
+  return title.toLowerCase().replaceAll('_', ' ') === name.replaceAll('_', ' ');
 }
 
 /** The MCP spec's value of each hint a tool leaves out (2025-11-25 ToolAnnotations). */
