@@ -106,7 +106,7 @@ export async function clickElement(
     }
     if (located.kind === 'script') {
       ctx.log.debug('clicking by script: the element has no box', { element: handle.label, reason: located.reason });
-      await callOn(handle.session, handle.objectId, 'scriptClick');
+      ({ prevented } = await callOn(handle.session, handle.objectId, 'scriptClick'));
     }
   } catch (error) {
     watch.dispose();

@@ -209,7 +209,8 @@ export interface InPageValueFunctions {
   pointerTargetAfterMove: { args: [options: PointerOptions, x: number, y: number]; result: PointerTarget };
   /** Ends this world's waits for the pointer; whether there were any. */
   releaseArrivals: { args: []; result: boolean };
-  scriptClick: { args: []; result: boolean };
+  /** Clicks by script; whether the page prevented the click's default. */
+  scriptClick: { args: []; result: { prevented: boolean } };
   readChecked: { args: []; result: boolean | null };
   prepareTyping: { args: [options: TypingOptions]; result: TypingPlan };
   setValue: { args: [value: string, append: boolean]; result: boolean };

@@ -13,6 +13,7 @@ export interface DownloadsContractHooks {
 }
 
 interface ClickResult {
+  method: 'mouse' | 'script';
   download: { path: string | null; file_size: number | null; mime_type: string | null; in_progress: boolean } | null;
 }
 
@@ -140,6 +141,20 @@ export function defineDownloadsContract(
       expect(click.download).toBeNull();
       const { path } = await downloaded(DOWNLOADS.byScript.file);
       expectFile(path, DOWNLOADS.byScript.text, DOWNLOADS.byScript.file);
+    });
+
+    it('does not wait for a download link clicked by script whose click the page prevented', async () => {
+      await driver.ok('navigate', { url: server.url('/dl/index.html') });
+      const state = await driver.ok<BrowserStateSummary>('state');
+      const link = state.elements.find((element) => element.name === 'Tiny prevented link');
+      expect(link).toBeDefined();
+      await clickByName('Shrink the tiny link');
+      // The link has no box now: the click dispatches it by script, and the page prevents its default.
+      const click = await driver.ok<ClickResult>('click', { index: link?.index });
+      expect(click.method).toBe('script');
+      expect(click.download).toBeNull();
+      const { path } = await downloaded(DOWNLOADS.byScriptTiny.file);
+      expectFile(path, DOWNLOADS.byScriptTiny.text, DOWNLOADS.byScriptTiny.file);
     });
 
     it('tracks a navigation to a file, and lists every download in the state', async () => {

@@ -7,6 +7,7 @@ export const DOWNLOADS = {
   attachment: { file: 'report.csv', text: 'id,total\n7,99\n' },
   navigation: { file: 'archive.bin', bytes: Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]) },
   byScript: { file: 'by-script.txt', text: 'started by the page in place of its link\n' },
+  byScriptTiny: { file: 'by-script-tiny.txt', text: 'started by the page in place of its shrunk link\n' },
 } as const;
 
 /**
@@ -35,6 +36,7 @@ export function addDownloadPages(server: FixtureServer): void {
 <p><button id="blob">Blob button</button></p>
 <p><a id="attachment" href="/dl/report">Attachment link</a></p>
 <p><a id="prevented" download="never.txt" href="/dl/hello">Prevented link</a></p>
+<p><a id="prevented-tiny" download="never.txt" href="/dl/hello">Tiny prevented link</a> <button id="shrink">Shrink the tiny link</button></p>
 <p><label>Upload <input id="upload" type="file" onchange="document.getElementById('got').textContent = this.files[0].name + ' ' + this.files[0].size"></label></p>
 <p id="got">nothing</p>
 <script>
@@ -50,6 +52,14 @@ function download(href, name) {
 document.getElementById('prevented').addEventListener('click', (event) => {
   event.preventDefault();
   setTimeout(() => download('/dl/late', ${JSON.stringify(DOWNLOADS.byScript.file)}), 0);
+});
+// The same, on a link that has no box once the button shrinks it: a click can only dispatch it by script.
+document.getElementById('prevented-tiny').addEventListener('click', (event) => {
+  event.preventDefault();
+  setTimeout(() => download('/dl/late-tiny', ${JSON.stringify(DOWNLOADS.byScriptTiny.file)}), 0);
+});
+document.getElementById('shrink').addEventListener('click', () => {
+  document.getElementById('prevented-tiny').style.cssText = 'display: inline-block; width: 0; height: 0; overflow: hidden';
 });
 document.getElementById('blob').addEventListener('click', () => {
   download(
@@ -72,6 +82,12 @@ document.getElementById('blob').addEventListener('click', () => {
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(DOWNLOADS.byScript.text);
+    }, SLOW_SERVER_MS);
+  });
+  server.route('/dl/late-tiny', (_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(DOWNLOADS.byScriptTiny.text);
     }, SLOW_SERVER_MS);
   });
   server.route('/dl/report', (_req, res) => {

@@ -246,14 +246,29 @@ function targetOf(element: Element, options: PointerOptions): PointerTarget {
   };
 }
 
-/** The mouse cannot reach a zero-size element: dispatch the click on it directly. */
-export function scriptClick(this: Element): boolean {
-  if (isHtmlElement(this)) {
-    this.click();
-    return true;
+/**
+ * The mouse cannot reach a zero-size element: dispatch the click on it directly. Answers whether the
+ * page prevented the click's default, read once its listeners ran (the dispatch is synchronous): a
+ * download link whose default was prevented starts nothing itself.
+ */
+export function scriptClick(this: Element): { prevented: boolean } {
+  let click: Event | undefined;
+  // Kept where the event is dispatched. Should the page stop it before it gets there, the click is taken as
+  // not prevented, and a download link is waited for as before (bounded).
+  const keep = (event: Event): void => {
+    click ??= event;
+  };
+  this.addEventListener('click', keep, { capture: true });
+  try {
+    if (isHtmlElement(this)) {
+      this.click();
+    } else {
+      this.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+    }
+  } finally {
+    this.removeEventListener('click', keep, { capture: true });
   }
-  this.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
-  return true;
+  return { prevented: click?.defaultPrevented === true };
 }
 
 export function readChecked(this: Element): boolean | null {
