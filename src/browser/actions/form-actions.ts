@@ -10,7 +10,8 @@ import { TabpilotError } from '../../shared/errors';
 import { fillSecrets, hasSecrets } from '../secrets';
 import type { ActionScope } from './action-scope';
 import { dropdownOptions, selectDropdownOption, selectDropdownValues, type DropdownOptions } from './dropdown';
-import { browserPlatform, pressStrokes } from './keyboard';
+import { browserPlatform } from './keyboard';
+import { pressKeys } from './key-press';
 import { parseKeys } from './keys';
 import { typeIntoElement, typeIntoFocused } from './typing';
 import { uploadFiles } from './upload';
@@ -62,7 +63,7 @@ export class FormActions {
     };
   }
 
-  async sendKeys(payload: PayloadOf<typeof SendKeysEvent>) {
+  async sendKeys(payload: PayloadOf<typeof SendKeysEvent>, signal: AbortSignal) {
     const { target_id, keys } = payload;
     if (hasSecrets(keys)) {
       // Keys are pressed as written; only input checks the page before filling a secret in.
@@ -71,7 +72,7 @@ export class FormActions {
     const page = this.#scope.session.targets.requireSession(target_id);
     const platform = await browserPlatform(page);
     const strokes = parseKeys(keys, platform);
-    await pressStrokes(page, strokes, platform);
+    await pressKeys(this.#scope.routine(signal), page, target_id, strokes, platform);
     return {
       target_id,
       sent: strokes.map((stroke) => (stroke.kind === 'chord' ? stroke.label : `text (${stroke.text.length} chars)`)),

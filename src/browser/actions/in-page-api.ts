@@ -236,6 +236,11 @@ export interface InPageValueFunctions {
   platform: { args: []; result: string };
   /** The bytes at a URL as the document fetches them (its cookies, the HTTP cache first), base64 (a PDF the tab shows). */
   fetchBase64: { args: [url: string]; result: string };
+  /** The focused link's href and download attributes (a key press may follow it); null: no link has focus. */
+  focusedLink: { args: []; result: FocusedLink | null };
+  /** Records the focused element's next click, until linkClick reads it; false: nothing has focus. */
+  armLinkClick: { args: []; result: boolean };
+  linkClick: { args: []; result: LinkClick };
   /** Where the focused field's form sends (the agent's risk probe); null outside a form. */
   focusedFormAction: { args: []; result: string | null };
   elementInfo: { args: []; result: ElementInfo };
@@ -248,6 +253,18 @@ export interface InPageValueFunctions {
   restoreLocalStorage: { args: [saved: SavedLocalStorage, mark: string]; result: boolean };
   /** Run at a document's start (the bridge's atDocumentStart), before the page's own scripts. */
   restoreIndexedDbAtStart: { args: [origin: string, databases: SavedDatabase[]]; result: boolean };
+}
+
+/** A focused link's attributes, as written in the page (null where it has none). */
+export interface FocusedLink {
+  href: string | null;
+  download: string | null;
+}
+
+/** Whether a recorded link was clicked since, and whether the page prevented the click's default. */
+export interface LinkClick {
+  clicked: boolean;
+  prevented: boolean;
 }
 
 /** One origin's localStorage as a storage state holds it (Playwright's storageState form). */

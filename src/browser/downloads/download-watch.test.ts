@@ -112,4 +112,9 @@ describe('DownloadWatch', () => {
     const watch = await linkDownloadingAfter(200);
     expect(await watch.outcome(undefined, { answered: [], prevented: true })).toBeNull();
   });
+
+  it('tells a key press that its link’s download began, and that none did where the page prevented the link’s click', async () => {
+    expect(await (await linkDownloadingAfter(200)).began(undefined, { answered: [] })).toBe(true);
+    expect(await (await linkDownloadingAfter(200)).began(undefined, { answered: [], prevented: true })).toBe(false);
+  });
 });

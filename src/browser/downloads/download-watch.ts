@@ -97,10 +97,33 @@ export class DownloadWatch {
    * `prevented`: the page prevented the click's default, so a link that downloads by itself did not: its
    * download is not waited for (one the page's script starts in its place may still come in time).
    */
-  async outcome(
-    signal?: AbortSignal,
-    click: { answered?: readonly CdpSession[]; prevented?: boolean } = {},
-  ): Promise<ClickDownload | null> {
+  async outcome(signal?: AbortSignal, click: ClickFacts = {}): Promise<ClickDownload | null> {
+    const guid = await this.#began(signal, click);
+    if (guid === undefined) {
+      return null;
+    }
+    const started = this.#files.inFlight(guid);
+    const file = await this.#files.waitFor(guid, FINISH_MS, signal);
+    return {
+      url: file?.url ?? started?.url ?? '',
+      suggested_filename: started?.suggested_filename ?? file?.file_name ?? '',
+      path: file?.path ?? null,
+      file_size: file?.file_size ?? null,
+      mime_type: file?.mime_type ?? null,
+      in_progress: file === undefined,
+    };
+  }
+
+  /**
+   * Whether the input started a download, known once it began (not finished): for a key press, whose
+   * outcome then names it. Disposes the watch.
+   */
+  async began(signal?: AbortSignal, click: ClickFacts = {}): Promise<boolean> {
+    return (await this.#began(signal, click)) !== undefined;
+  }
+
+  /** The guid of the download the input started, once it is known (bounded); disposes the watch. */
+  async #began(signal: AbortSignal | undefined, click: ClickFacts): Promise<string | undefined> {
     const linkDownloads = this.#expected && click.prevented !== true;
     try {
       if (this.#guid === undefined && !this.#navigating && !linkDownloads) {
@@ -117,19 +140,14 @@ export class DownloadWatch {
     } finally {
       this.dispose();
     }
-    const guid = this.#guid;
-    if (guid === undefined) {
-      return null;
-    }
-    const started = this.#files.inFlight(guid);
-    const file = await this.#files.waitFor(guid, FINISH_MS, signal);
-    return {
-      url: file?.url ?? started?.url ?? '',
-      suggested_filename: started?.suggested_filename ?? file?.file_name ?? '',
-      path: file?.path ?? null,
-      file_size: file?.file_size ?? null,
-      mime_type: file?.mime_type ?? null,
-      in_progress: file === undefined,
-    };
+    return this.#guid;
   }
+}
+
+/** What the input's sender knows once it was sent. */
+interface ClickFacts {
+  /** Renderers that already answered a call sent after the input, so what they sent before is in. */
+  answered?: readonly CdpSession[];
+  /** The page prevented the click's default (a link then follows nothing). */
+  prevented?: boolean;
 }

@@ -173,6 +173,22 @@ export function defineOutcomeContract(name: string, start: () => Promise<Driver>
       expect(notes.outcome).toMatchObject({ verdict: 'changed', download: 'notes.txt' });
     });
 
+    it('names the download Enter on a focused download link began, and does not wait for one the page prevented', async () => {
+      const indexes = await open();
+      await driver.ok('click', { index: indexOf(indexes, 'Focus the notes') });
+      // The server answers after the outcome's settling: Enter waits for the link's download to begin.
+      const entered = await observed('send_keys', { keys: 'Enter' });
+      expect(entered.outcome).toMatchObject({ verdict: 'changed', download: 'notes.txt' });
+      await driver.ok('click', { index: indexOf(indexes, 'Focus the kept notes') });
+      const started = performance.now();
+      const kept = await observed('send_keys', { keys: 'Enter' });
+      // The page prevented the link's click: nothing downloads, and the press does not wait out the 3 s a
+      // download link's download may take to begin.
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(kept.outcome.verdict).toBe('no_visible_change');
+      expect(kept.outcome.download).toBeUndefined();
+    });
+
     it('gives a batch one outcome for all its steps', async () => {
       const indexes = await open();
       const { ok, outcome } = await observed('batch', {

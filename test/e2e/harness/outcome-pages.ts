@@ -32,6 +32,8 @@ export function addOutcomePages(server: FixtureServer): void {
 <a href="/outcome/next.html">Next page</a>
 <a href="/outcome/next.html" target="_blank">Next in a new tab</a>
 <a href="/outcome/notes.txt" download="notes.txt">Get the notes</a>
+<a id="kept" href="/outcome/kept.txt" download="kept.txt">Kept notes</a>
+<button id="focus-notes">Focus the notes</button><button id="focus-kept">Focus the kept notes</button>
 <button id="alert">Say hello</button>
 <div id="panel"><button id="dismiss">Dismiss</button><span>Panel text</span></div>
 <button id="fold">Fold</button><button id="folded">Folded</button>
@@ -45,6 +47,10 @@ document.getElementById('lock').addEventListener('click', () => { document.getEl
 document.getElementById('alert').addEventListener('click', () => { alert('Hello there'); });
 document.getElementById('dismiss').addEventListener('click', () => { document.getElementById('panel').remove(); });
 document.getElementById('fold').addEventListener('click', () => { document.getElementById('folded').style.display = 'none'; });
+// Two download links reached by the keyboard: Enter on the first downloads, the second's click is prevented.
+document.getElementById('focus-notes').addEventListener('click', () => { document.querySelector('a[download="notes.txt"]').focus(); });
+document.getElementById('focus-kept').addEventListener('click', () => { document.getElementById('kept').focus(); });
+document.getElementById('kept').addEventListener('click', (event) => { event.preventDefault(); });
 document.getElementById('broken').addEventListener('click', () => { window.missing.call(); });
 document.getElementById('save').addEventListener('click', async () => {
   const answer = await fetch('/outcome/api', { method: 'POST', body: 'x' });

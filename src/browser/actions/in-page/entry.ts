@@ -21,6 +21,7 @@ import {
   readChecked,
   scriptClick,
 } from './pointer';
+import { armLinkClick, focusedLink, linkClick } from './link-activation';
 import { releaseArrivals } from './pointer-arrival';
 import { scrollElement, scrollPage } from './scrolling';
 import { prepareTyping, readBack, setValue } from './typing';
@@ -74,6 +75,9 @@ export const api: ValueApi & HandleApi = {
   renderedFrame,
   platform,
   focusedFormAction,
+  focusedLink,
+  armLinkClick,
+  linkClick,
   fetchBase64,
   elementInfo,
   ariaOption,

@@ -8,6 +8,7 @@ import { isFrameElement, isHtmlElement, isInput, isSelect } from '../../../dom/i
 import { resolve } from '../../../dom/in-page/world-state';
 import { composedParent, describeElement, nextTask } from './describe';
 import { settleAnimations } from './animations';
+import { recordClick } from './click-record';
 import { armGuard } from './guard';
 import { hitTest, reaches } from './hit';
 import { arrivalAt, trackPointer } from './pointer-arrival';
@@ -252,13 +253,7 @@ function targetOf(element: Element, options: PointerOptions): PointerTarget {
  * download link whose default was prevented starts nothing itself.
  */
 export function scriptClick(this: Element): { prevented: boolean } {
-  let click: Event | undefined;
-  // Kept where the event is dispatched. Should the page stop it before it gets there, the click is taken as
-  // not prevented, and a download link is waited for as before (bounded).
-  const keep = (event: Event): void => {
-    click ??= event;
-  };
-  this.addEventListener('click', keep, { capture: true });
+  const record = recordClick(this);
   try {
     if (isHtmlElement(this)) {
       this.click();
@@ -266,9 +261,9 @@ export function scriptClick(this: Element): { prevented: boolean } {
       this.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
     }
   } finally {
-    this.removeEventListener('click', keep, { capture: true });
+    record.stop();
   }
-  return { prevented: click?.defaultPrevented === true };
+  return { prevented: record.click()?.defaultPrevented === true };
 }
 
 export function readChecked(this: Element): boolean | null {
