@@ -18,6 +18,9 @@ export type Delivery =
   /** The first event hit something else (`hit`), or arrived nowhere the guard saw (`hit` null). */
   | { kind: 'missed'; hit: string | null };
 
+/** Reached, with no click the page prevented: what a gesture is taken as when the guard cannot say otherwise. */
+const REACHED: Delivery = { kind: 'reached', prevented: false };
+
 /** A hidden page's forced frame is not waited for longer than this (after input it can stall). */
 const FORCED_FRAME_MS = 1000;
 
@@ -38,7 +41,7 @@ export async function deliveryOf(
     if (isTabpilotError(error) && error.code === 'ELEMENT_NOT_FOUND') {
       // The gesture navigated or replaced the document: a missed press would have been stopped first.
       ctx.log.debug('the guarded document went away after the input', { error: errorMessageOf(error) });
-      return { kind: 'reached', prevented: false };
+      return REACHED;
     }
     throw error;
   }
@@ -49,9 +52,7 @@ export async function deliveryOf(
   }
   if (kind === 'move') {
     // A move to where the pointer already is sends no events: the element being hovered says it arrived.
-    return (await callOn(handle.session, handle.objectId, 'isHovered'))
-      ? { kind: 'reached', prevented: false }
-      : { kind: 'missed', hit: null };
+    return (await callOn(handle.session, handle.objectId, 'isHovered')) ? REACHED : { kind: 'missed', hit: null };
   }
   // Nothing arrived where the guard listens. Input sent to the tab may have been routed into an
   // out-of-process frame at that point; with none in the tab it reached this document, where a page
@@ -59,7 +60,7 @@ export async function deliveryOf(
   const remoteFrames =
     handle.session === handle.pageSession &&
     ctx.targets.childrenOf(handle.targetId).some((child) => child.type === 'iframe');
-  return remoteFrames ? { kind: 'missed', hit: null } : { kind: 'reached', prevented: false };
+  return remoteFrames ? { kind: 'missed', hit: null } : REACHED;
 }
 
 /**
@@ -176,7 +177,7 @@ async function sendAndCheck(
   });
   if (outcome.dialog) {
     ctx.log.debug('a dialog opened during the gesture', { element: handle.label });
-    return { kind: 'reached', prevented: false };
+    return REACHED;
   }
   return outcome.value;
 }
