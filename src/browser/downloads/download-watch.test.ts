@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeBrowser } from '../../../test/fakes/fake-browser';
 import { startedFakeSession } from '../../../test/fakes/fake-session';
+import { TabpilotError } from '../../shared/errors';
 import { silentLogger } from '../../shared/logger';
 import { DownloadedFiles } from '../artifacts/downloaded-files';
 import { DownloadWatch } from './download-watch';
@@ -116,5 +117,12 @@ describe('DownloadWatch', () => {
   it('tells a key press that its link’s download began, and that none did where the page prevented the link’s click', async () => {
     expect(await (await linkDownloadingAfter(200)).began(undefined, { answered: [] })).toBe(true);
     expect(await (await linkDownloadingAfter(200)).began(undefined, { answered: [], prevented: true })).toBe(false);
+  });
+
+  it('ends its wait when the input is cancelled (Stop), failing rather than answering none', async () => {
+    const watch = await linkDownloadingAfter(2_000);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new TabpilotError('CANCELLED', 'stopped')), 50);
+    await expect(watch.began(stop.signal, { answered: [] })).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 });

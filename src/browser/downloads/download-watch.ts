@@ -134,8 +134,14 @@ export class DownloadWatch {
           timeoutMs: DECIDE_MS,
           intervalMs: 20,
           ...(signal === undefined ? {} : { signal }),
-          onTimeout: () => new Error('undecided'),
-        }).catch(() => undefined);
+          onTimeout: () => new Error('neither a download nor a page came in time'),
+        }).catch((error: unknown) => {
+          // Stop and a client's cancel end the wait, and the input's routine with it.
+          if (signal?.aborted === true) {
+            throw error;
+          }
+          this.#log.debug('no download began after the input', { error: errorMessageOf(error) });
+        });
       }
     } finally {
       this.dispose();
