@@ -60,7 +60,12 @@ export class DownloadedFiles {
     if (file.guid !== null) {
       this.#inFlight.delete(file.guid);
     }
-    if (!this.has(file.path)) {
+    // The same name downloaded again lands at the same path: the file there is the newer download's now,
+    // and its guid must find it (one entry per path, where the first one was).
+    const at = this.#files.findIndex((known) => known.path === file.path);
+    if (at >= 0) {
+      this.#files[at] = file;
+    } else {
       this.#files.push(file);
     }
   }

@@ -109,6 +109,11 @@ export function defineDownloadsContract(
       // The link's download attribute is in the state, so the click waits for the download it starts
       // a moment later (CI once missed it when the click did not know and so did not wait).
       expect(click.download).toMatchObject({ path, in_progress: false });
+      // The same link again: the second file (saved where the first was, or beside it) is the second
+      // click's, found by its own download, not lost behind the first one's path.
+      const again = await clickByName('Attribute link');
+      expect(again.download).toMatchObject({ in_progress: false, file_size: DOWNLOADS.attribute.text.length });
+      expect(readFileSync(String(again.download?.path))).toEqual(Buffer.from(DOWNLOADS.attribute.text));
     });
 
     it('tracks downloads of a data: URL, a blob: URL and an attachment response, reading each file back', async () => {
