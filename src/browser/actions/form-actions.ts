@@ -72,11 +72,13 @@ export class FormActions {
     const page = this.#scope.session.targets.requireSession(target_id);
     const platform = await browserPlatform(page);
     const strokes = parseKeys(keys, platform);
-    await pressKeys(this.#scope.routine(signal), page, target_id, strokes, platform);
+    const download = await pressKeys(this.#scope.routine(signal), page, target_id, strokes, platform);
     return {
       target_id,
       sent: strokes.map((stroke) => (stroke.kind === 'chord' ? stroke.label : `text (${stroke.text.length} chars)`)),
       platform,
+      // Only where Enter started one: a key press's answer stays short.
+      ...(download === null ? {} : { download }),
     };
   }
 

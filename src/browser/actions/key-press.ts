@@ -1,7 +1,7 @@
 import type { CdpSession } from '../../cdp/session';
 import { errorMessageOf } from '../../shared/errors';
 import { downloadsItself } from '../downloads/download-link';
-import { DownloadWatch } from '../downloads/download-watch';
+import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { RoutineContext } from './element';
 import type { FocusedLink, LinkClick } from './in-page-api';
 import { callInFrame } from './in-page-call';
@@ -11,9 +11,9 @@ import type { BrowserPlatform, KeyStroke } from './keys';
 /**
  * Presses key strokes in order. Enter on a focused link that downloads by itself (a `download`
  * attribute, a blob: or data: URL) starts its download only once the server answers, maybe after the
- * press's outcome settled: so the press waits for it to begin (bounded, as a click on such a link does),
- * unless the page prevented the click Enter fired, and the outcome names it. The strokes before the first
- * Enter go first, so the link is the one focused when Enter is pressed ("Tab Tab Enter").
+ * press's outcome settled: so the press waits for it as a click on such a link does (bounded), unless the
+ * page prevented the click Enter fired, and answers it (the outcome names it too). The strokes before the
+ * first Enter go first, so the link is the one focused when Enter is pressed ("Tab Tab Enter").
  */
 export async function pressKeys(
   ctx: RoutineContext,
@@ -21,17 +21,17 @@ export async function pressKeys(
   targetId: string,
   strokes: readonly KeyStroke[],
   platform: BrowserPlatform,
-): Promise<void> {
+): Promise<ClickDownload | null> {
   const enter = strokes.findIndex((stroke) => stroke.kind === 'chord' && stroke.key.key === 'Enter');
   if (enter < 0 || ctx.downloads === undefined) {
     await pressStrokes(page, strokes, platform);
-    return;
+    return null;
   }
   await pressStrokes(page, strokes.slice(0, enter), platform);
   const link = await callInFrame(page, 'focusedLink');
   if (link === null || !downloadsItself('a', attributesOf(link)) || !(await callInFrame(page, 'armLinkClick'))) {
     await pressStrokes(page, strokes.slice(enter), platform);
-    return;
+    return null;
   }
   const watch = new DownloadWatch(ctx.targets, ctx.downloads, targetId, {
     expected: true,
@@ -45,8 +45,9 @@ export async function pressKeys(
     throw error;
   }
   const click = await linkClick(ctx, page);
-  await watch.began(ctx.signal, { answered: [page], prevented: !click.clicked || click.prevented });
+  const download = await watch.outcome(ctx.signal, { answered: [page], prevented: !click.clicked || click.prevented });
   await pressStrokes(page, strokes.slice(enter + 1), platform);
+  return download;
 }
 
 function attributesOf(link: FocusedLink): Record<string, string> {

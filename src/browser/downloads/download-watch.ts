@@ -114,14 +114,6 @@ export class DownloadWatch {
     };
   }
 
-  /**
-   * Whether the input started a download, known once it began (not finished): for a key press, whose
-   * outcome then names it. Disposes the watch.
-   */
-  async began(signal?: AbortSignal, click: ClickFacts = {}): Promise<boolean> {
-    return (await this.#began(signal, click)) !== undefined;
-  }
-
   /** The guid of the download the input started, once it is known (bounded); disposes the watch. */
   async #began(signal: AbortSignal | undefined, click: ClickFacts): Promise<string | undefined> {
     const linkDownloads = this.#expected && click.prevented !== true;

@@ -152,10 +152,12 @@ export const SendKeysEvent = defineEvent('SendKeysEvent', {
     /** What was pressed: chords as "Control+a", or the text typed. */
     sent: z.array(z.string()),
     platform: z.enum(['mac', 'other']),
+    /** The download Enter on a focused download link started (it waits for it, as a click does); absent: none. */
+    download: ClickDownload.optional(),
   }),
   timeoutMs: 60_000,
   description:
-    'Press keys in the focused element: "Enter", "Escape", chords like "Control+a" or "ControlOrMeta+c" (Cmd on a Mac browser), sequences like "Tab Tab Enter"; anything else is typed as text.',
+    'Press keys in the focused element: "Enter", "Escape", chords like "Control+a" or "ControlOrMeta+c" (Cmd on a Mac browser), sequences like "Tab Tab Enter"; anything else is typed as text. Enter on a focused link that downloads reports download (its path once saved), as a click does.',
 });
 
 export const FileBytes = z.strictObject({

@@ -179,6 +179,10 @@ export function defineOutcomeContract(name: string, start: () => Promise<Driver>
       // The server answers after the outcome's settling: Enter waits for the link's download to begin.
       const entered = await observed('send_keys', { keys: 'Enter' });
       expect(entered.outcome).toMatchObject({ verdict: 'changed', download: 'notes.txt' });
+      // The answer has it too, as a click's does: saved, with its path.
+      expect(entered.ok && entered.result).toMatchObject({
+        download: { suggested_filename: 'notes.txt', in_progress: false, path: expect.stringMatching(/notes/) },
+      });
       await driver.ok('click', { index: indexOf(indexes, 'Focus the kept notes') });
       const started = performance.now();
       const kept = await observed('send_keys', { keys: 'Enter' });
@@ -187,6 +191,7 @@ export function defineOutcomeContract(name: string, start: () => Promise<Driver>
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(kept.outcome.verdict).toBe('no_visible_change');
       expect(kept.outcome.download).toBeUndefined();
+      expect(kept.ok && kept.result).not.toHaveProperty('download');
     });
 
     it('gives a batch one outcome for all its steps', async () => {
