@@ -255,11 +255,8 @@ export interface InPageValueFunctions {
   restoreIndexedDbAtStart: { args: [origin: string, databases: SavedDatabase[]]; result: boolean };
 }
 
-/** A focused link's attributes, as written in the page (null where it has none). */
-export interface FocusedLink {
-  href: string | null;
-  download: string | null;
-}
+/** A focused link's href and download attributes, as written in the page (each only where it has it). */
+export type FocusedLink = Partial<Record<'href' | 'download', string>>;
 
 /** Whether a recorded link was clicked since, and whether the page prevented the click's default. */
 export interface LinkClick {

@@ -3,7 +3,7 @@ import { errorMessageOf } from '../../shared/errors';
 import { downloadsItself } from '../downloads/download-link';
 import { DownloadWatch, type ClickDownload } from '../downloads/download-watch';
 import type { RoutineContext } from './element';
-import type { FocusedLink, LinkClick } from './in-page-api';
+import type { LinkClick } from './in-page-api';
 import { callInFrame } from './in-page-call';
 import { pressStrokes } from './keyboard';
 import type { BrowserPlatform, KeyStroke } from './keys';
@@ -29,7 +29,7 @@ export async function pressKeys(
   }
   await pressStrokes(page, strokes.slice(0, enter), platform);
   const link = await callInFrame(page, 'focusedLink');
-  if (link === null || !downloadsItself('a', attributesOf(link)) || !(await callInFrame(page, 'armLinkClick'))) {
+  if (link === null || !downloadsItself('a', link) || !(await callInFrame(page, 'armLinkClick'))) {
     await pressStrokes(page, strokes.slice(enter), platform);
     return null;
   }
@@ -48,13 +48,6 @@ export async function pressKeys(
   const download = await watch.outcome(ctx.signal, { answered: [page], prevented: !click.clicked || click.prevented });
   await pressStrokes(page, strokes.slice(enter + 1), platform);
   return download;
-}
-
-function attributesOf(link: FocusedLink): Record<string, string> {
-  return {
-    ...(link.href === null ? {} : { href: link.href }),
-    ...(link.download === null ? {} : { download: link.download }),
-  };
 }
 
 /** How the page took the click Enter fired at the link; as followed when the page cannot say. */

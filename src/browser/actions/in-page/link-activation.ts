@@ -16,12 +16,20 @@ function disarm(): void {
   armed = undefined;
 }
 
-/** The focused link's href and download attributes; null when no link has the focus. */
+/** The focused link's href and download attributes (each only where it has it); null when no link has the focus. */
 export function focusedLink(): FocusedLink | null {
   const active = deepActiveElement(document);
-  return active?.localName === 'a'
-    ? { href: active.getAttribute('href'), download: active.getAttribute('download') }
-    : null;
+  if (active?.localName !== 'a') {
+    return null;
+  }
+  const link: FocusedLink = {};
+  for (const name of ['href', 'download'] as const) {
+    const value = active.getAttribute(name);
+    if (value !== null) {
+      link[name] = value;
+    }
+  }
+  return link;
 }
 
 /** Starts recording the focused element's next click (replacing a recording left before); false: nothing has focus. */
