@@ -69,8 +69,11 @@ describe('DownloadWatch', () => {
     expect(await watch.outcome()).toBeNull();
   });
 
-  /** A page whose link's download begins `afterMs` after the click (its server answers then), and its watch. */
-  async function linkDownloadingAfter(afterMs: number): Promise<DownloadWatch> {
+  /**
+   * A page whose link's download begins `afterMs` after the click (its server answers then), and its watch;
+   * `savedAs`: the name the file is saved under (another than the one the page suggests when that is taken).
+   */
+  async function linkDownloadingAfter(afterMs: number, savedAs = 'notes.txt'): Promise<DownloadWatch> {
     const browser = new FakeBrowser();
     const page = browser.addPage('https://a.test/');
     const { session } = await startedFakeSession({ browser, watchdogs: [] });
@@ -87,8 +90,8 @@ describe('DownloadWatch', () => {
       files.began({ ...download, suggested_filename: 'notes.txt', received_bytes: 0, total_bytes: 0 });
       files.finished({
         ...download,
-        path: '/downloads/notes.txt',
-        file_name: 'notes.txt',
+        path: `/downloads/${savedAs}`,
+        file_name: savedAs,
         file_size: 5,
         mime_type: 'text/plain',
       });
@@ -119,5 +122,16 @@ describe('DownloadWatch', () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(new TabpilotError('CANCELLED', 'stopped')), 50);
     await expect(watch.outcome(stop.signal, { answered: [] })).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('names the file as the page suggested it even when the download finished before the click read it', async () => {
+    const watch = await linkDownloadingAfter(0, 'notes (1).txt');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await watch.outcome(undefined, { answered: [] })).toMatchObject({
+      url: 'https://a.test/notes.txt',
+      suggested_filename: 'notes.txt',
+      path: '/downloads/notes (1).txt',
+      in_progress: false,
+    });
   });
 });

@@ -27,7 +27,8 @@ export class DownloadWatch {
   readonly #disposers: Array<() => void>;
   /** The click is on a link that downloads by itself (see the constructor). */
   readonly #expected: boolean;
-  #guid: string | undefined;
+  /** The download the input started, as Page.downloadWillBegin named it (it may finish before it is read). */
+  #began: { guid: string; url: string; suggestedFilename: string } | undefined;
   #navigating = false;
   #settled = false;
 
@@ -50,7 +51,7 @@ export class DownloadWatch {
     this.#disposers = [
       targets.on('Page.downloadWillBegin', (params, source) => {
         if (mine(source)) {
-          this.#guid ??= params.guid;
+          this.#began ??= { guid: params.guid, url: params.url, suggestedFilename: params.suggestedFilename };
         }
       }),
       targets.on('Page.frameRequestedNavigation', (_params, source) => {
@@ -98,31 +99,13 @@ export class DownloadWatch {
    * download is not waited for (one the page's script starts in its place may still come in time).
    */
   async outcome(signal?: AbortSignal, click: ClickFacts = {}): Promise<ClickDownload | null> {
-    const guid = await this.#began(signal, click);
-    if (guid === undefined) {
-      return null;
-    }
-    const started = this.#files.inFlight(guid);
-    const file = await this.#files.waitFor(guid, FINISH_MS, signal);
-    return {
-      url: file?.url ?? started?.url ?? '',
-      suggested_filename: started?.suggested_filename ?? file?.file_name ?? '',
-      path: file?.path ?? null,
-      file_size: file?.file_size ?? null,
-      mime_type: file?.mime_type ?? null,
-      in_progress: file === undefined,
-    };
-  }
-
-  /** The guid of the download the input started, once it is known (bounded); disposes the watch. */
-  async #began(signal: AbortSignal | undefined, click: ClickFacts): Promise<string | undefined> {
     const linkDownloads = this.#expected && click.prevented !== true;
     try {
-      if (this.#guid === undefined && !this.#navigating && !linkDownloads) {
+      if (this.#began === undefined && !this.#navigating && !linkDownloads) {
         await this.#flush(click.answered ?? []);
       }
-      if (this.#guid === undefined && (this.#navigating || linkDownloads)) {
-        await pollUntil(() => (this.#guid !== undefined || this.#settled ? true : undefined), {
+      if (this.#began === undefined && (this.#navigating || linkDownloads)) {
+        await pollUntil(() => (this.#began !== undefined || this.#settled ? true : undefined), {
           timeoutMs: DECIDE_MS,
           intervalMs: 20,
           ...(signal === undefined ? {} : { signal }),
@@ -138,7 +121,19 @@ export class DownloadWatch {
     } finally {
       this.dispose();
     }
-    return this.#guid;
+    const began = this.#began;
+    if (began === undefined) {
+      return null;
+    }
+    const file = await this.#files.waitFor(began.guid, FINISH_MS, signal);
+    return {
+      url: file?.url ?? began.url,
+      suggested_filename: began.suggestedFilename,
+      path: file?.path ?? null,
+      file_size: file?.file_size ?? null,
+      mime_type: file?.mime_type ?? null,
+      in_progress: file === undefined,
+    };
   }
 }
 
